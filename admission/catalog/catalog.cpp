@@ -1,0 +1,71 @@
+#include "admission/catalog/catalog.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace qg::catalog {
+
+bool Catalog::same_name(std::string_view a, std::string_view b, Dialect dialect) {
+  if (dialect == Dialect::Postgres) return a == b;
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+const Column* Table::find_column(std::string_view n, Dialect dialect) const {
+  for (const auto& c : columns)
+    if (Catalog::same_name(c.name, n, dialect)) return &c;
+  return nullptr;
+}
+
+const Table* Catalog::find_table(std::string_view n) const {
+  for (const auto& t : tables)
+    if (same_name(t.name, n, dialect)) return &t;
+  return nullptr;
+}
+
+namespace {
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+}  // namespace
+
+std::vector<std::string> closest_names(std::string_view wanted, const std::vector<std::string>& candidates,
+                                       std::size_t max) {
+  const std::string w = lower(wanted);
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& c : candidates) {
+    const std::string lc = lower(c);
+    std::size_t d = edit_distance(w, lc);
+    // A containment match ("cost" in "cost_usd") is a strong hint even when far in edits.
+    if (!w.empty() && (lc.find(w) != std::string::npos || w.find(lc) != std::string::npos)) d = std::min<std::size_t>(d, 1);
+    const std::size_t budget = std::max<std::size_t>(2, std::max(w.size(), lc.size()) / 3);
+    if (d <= budget) scored.emplace_back(d, c);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](auto& x, auto& y) { return x.first < y.first; });
+  std::vector<std::string> out;
+  for (auto& [d, c] : scored) {
+    if (out.size() == max) break;
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace qg::catalog

@@ -1,0 +1,51 @@
+#pragma once
+// What admission may know about a database: the allowlisted tables with their
+// physical columns (read from the engine by introspection) overlaid with the
+// curation from config. Built once at start-up by the executor; immutable after.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/dialect.hpp"
+
+namespace qg::catalog {
+
+struct Column {
+  std::string name;      // as the engine spells it
+  std::string type;      // declared type as the engine reports it ("INTEGER", "text", ...)
+  bool not_null = false;
+  bool primary_key = false;
+  // Curation from config (empty when nobody curated the column).
+  bool curated = false;
+  std::string comment;
+  std::string unit;
+  bool untrusted = false;
+};
+
+struct Table {
+  std::string name;      // as the engine spells it
+  std::string comment;
+  std::vector<Column> columns;  // physical order
+  std::optional<long long> row_estimate;
+
+  // Identifier matching follows the dialect (see Catalog::same_name).
+  const Column* find_column(std::string_view name, Dialect dialect) const;
+};
+
+struct Catalog {
+  Dialect dialect = Dialect::Sqlite;
+  std::vector<Table> tables;  // only allowlisted tables
+
+  const Table* find_table(std::string_view name) const;
+  // SQLite matches identifiers case-insensitively (ASCII); PostgreSQL has already
+  // folded unquoted names in the parser, so it compares exactly.
+  static bool same_name(std::string_view a, std::string_view b, Dialect dialect);
+};
+
+// Close matches for "did you mean" suggestions: up to `max` candidates, best first,
+// by edit distance (case-insensitive), only those plausibly meant.
+std::vector<std::string> closest_names(std::string_view wanted, const std::vector<std::string>& candidates,
+                                       std::size_t max = 3);
+
+}  // namespace qg::catalog

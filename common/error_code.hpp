@@ -1,0 +1,77 @@
+#pragma once
+// The one list of error codes querygate answers with. Every stage names its
+// failures with these; the gateway maps them to HTTP statuses and the OpenAPI
+// document enumerates them from the same table (see kErrorCodes).
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace qg {
+
+enum class ErrorCode : std::uint8_t {
+  // request:* — the HTTP request itself is malformed
+  RequestBadJson,
+  RequestMissingField,
+  RequestBadField,
+  RequestUnknownField,
+  RequestBodyTooLarge,
+  RequestNotFound,
+  RequestMethodNotAllowed,
+  RequestUnknownDatabase,
+  RequestDatabaseRequired,
+  // parse:* — the SQL text does not parse
+  ParseSyntax,
+  ParseSqliteSpelling,
+  ParseEmpty,
+  // validation:* — parsed, but not something querygate runs
+  ValidationMultiStatement,
+  ValidationNotReadOnly,
+  ValidationNotSelect,
+  ValidationTableNotAllowed,
+  ValidationUnknownColumn,
+  ValidationAmbiguousColumn,
+  ValidationQualifiedName,
+  ValidationSystemColumn,
+  ValidationUnsupported,
+  ValidationTooDeep,
+  ValidationPlaceholder,
+  ValidationLockingRead,
+  ValidationSelectInto,
+  ValidationRecursiveCte,
+  ValidationNaturalJoin,
+  ValidationFunctionNotAllowed,
+  ValidationCastNotAllowed,
+  ValidationTimestampLiteral,
+  ValidationStarWithoutFrom,
+  // capability:* — valid SQL, but not on this backend
+  CapabilityNotOnSqlite,
+  CapabilityNotOnPostgres,
+  // limit:* — a bound was hit
+  LimitSqlTooLong,
+  LimitDeadline,
+  LimitQueueFull,
+  LimitRowTooLarge,
+  // backend:* — the engine said no or is away
+  BackendError,
+  BackendUnavailable,
+  BackendDenied,
+  BackendPlanGate,
+  // internal — a broken invariant (never caused by what an agent typed)
+  Internal,
+};
+
+struct ErrorCodeInfo {
+  ErrorCode code;
+  std::string_view name;     // stable, namespaced: "validation:unknown-column"
+  int http_status;
+  std::string_view meaning;  // one line, for the OpenAPI document and docs
+};
+
+std::span<const ErrorCodeInfo> all_error_codes();
+const ErrorCodeInfo& info(ErrorCode code);
+std::string_view name(ErrorCode code);
+int http_status(ErrorCode code);
+std::optional<ErrorCode> error_code_from_name(std::string_view name);
+
+}  // namespace qg

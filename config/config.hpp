@@ -1,0 +1,69 @@
+#pragma once
+// The YAML configuration model. This shape is a public interface: operators
+// write it, tests rely on it. Every key is declared once (config.cpp) with its
+// type, default and range; unknown keys are start-up errors.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/dialect.hpp"
+#include "common/result.hpp"
+
+namespace qg::config {
+
+struct Limits {
+  int default_rows = 100;
+  int max_rows = 5000;
+  int max_sql_bytes = 16384;
+  int deadline_ms = 30000;
+  int max_cell_bytes = 8192;
+  int max_response_bytes = 1 << 20;
+  int float_digits = 6;          // significant digits; 0 disables rounding
+  int max_body_bytes = 65536;    // HTTP request body cap
+};
+
+struct ColumnCuration {
+  std::string comment;
+  std::string unit;
+  bool untrusted = false;
+};
+
+struct TableCuration {
+  std::string name;
+  std::string comment;
+  // Curated columns, in the order written in the file.
+  std::vector<std::pair<std::string, ColumnCuration>> columns;
+};
+
+struct Database {
+  std::string name;                 // the name requests use
+  Dialect backend = Dialect::Sqlite;
+  std::filesystem::path path;       // sqlite: absolute (resolved against the config file's folder)
+  std::vector<TableCuration> tables;  // the allowlist, in file order
+  int permits = 2;                  // concurrent statements (sqlite default 2, postgres 4)
+  int queue_depth = 8;
+};
+
+struct Config {
+  std::string listen_host = "127.0.0.1";
+  std::uint16_t listen_port = 8080;
+  Limits limits;
+  std::vector<Database> databases;  // in file order
+  std::filesystem::path source;     // the file it was read from (empty for text)
+
+  const Database* find_database(std::string_view name) const;
+};
+
+// Parses YAML text. `base_dir` resolves relative paths. Errors name the key path
+// (e.g. "databases.demo.tables.spans.columns.cost_usd.unit") and what is wrong.
+// Does not touch the database files (see validate_against_files / the executors).
+Result<Config> parse_config(const std::string& yaml_text, const std::filesystem::path& base_dir);
+Result<Config> load_config(const std::filesystem::path& file);
+
+// "host:port" → host, port; the error names the text.
+Result<std::pair<std::string, std::uint16_t>> parse_listen(const std::string& text);
+
+}  // namespace qg::config

@@ -1,0 +1,55 @@
+#pragma once
+// The contract between the gateway and an engine. An executor only ever runs SQL
+// that querygate printed from a checked tree; it adds the engine backstop
+// (read-only connection, authorizer / plan gate, deadline) and reads rows.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "admission/catalog/catalog.hpp"
+#include "common/result.hpp"
+
+namespace qg::exec {
+
+using Clock = std::chrono::steady_clock;
+using Deadline = Clock::time_point;
+
+struct Blob {
+  std::string bytes;
+  bool operator==(const Blob&) const = default;
+};
+
+// One cell. Integers stay exact; text stays as the engine returned it.
+using Value = std::variant<std::monostate, std::int64_t, double, std::string, Blob>;
+
+struct ColumnMeta {
+  std::string name;
+  std::string type;  // declared type when the engine knows it, else the first value's storage class
+};
+
+struct Rows {
+  std::vector<ColumnMeta> columns;
+  std::vector<std::vector<Value>> rows;
+};
+
+struct RunOptions {
+  std::int64_t max_rows = 0;  // stop reading after this many rows (0 = no cap); the SQL already carries LIMIT n+1
+  Deadline deadline = Deadline::max();
+};
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  // The allowlisted tables as the engine has them, overlaid with curation.
+  virtual const catalog::Catalog& catalog() const = 0;
+  // Prepares under the backstop without stepping: the column names, or the engine's refusal.
+  virtual Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline) = 0;
+  // Runs one statement (already rendered by querygate) and reads its rows.
+  virtual Result<Rows> run(const std::string& sql, const RunOptions& options) = 0;
+  // True when the database can be opened and answers.
+  virtual Status ping() = 0;
+};
+
+}  // namespace qg::exec

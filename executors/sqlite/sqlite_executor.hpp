@@ -1,0 +1,26 @@
+#pragma once
+// SQLite backend: read-only connections with every engine backstop SQLite offers.
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "config/config.hpp"
+#include "executors/executor.hpp"
+
+namespace qg::exec {
+
+struct SqliteOptions {
+  std::filesystem::path path;
+  // Lower-case names of SQL functions the authorizer lets statements call
+  // (derived from the capability table by the caller).
+  std::set<std::string> allowed_functions;
+  int max_sql_bytes = 16384;  // sqlite3_limit(SQLITE_LIMIT_SQL_LENGTH) with headroom added by the executor
+  int connections = 2;        // read-only connections kept open (one per permit)
+};
+
+// Opens the database read-only, introspects the allowlisted tables and overlays
+// curation. Errors name the missing file, table or curated column.
+Result<std::unique_ptr<Executor>> open_sqlite(const config::Database& db, SqliteOptions options);
+
+}  // namespace qg::exec
