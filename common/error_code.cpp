@@ -51,6 +51,7 @@ constexpr std::array kErrorCodes{
     ErrorCodeInfo{BackendUnavailable, "backend:unavailable", 503, "The database cannot be reached or opened."},
     ErrorCodeInfo{BackendDenied, "backend:denied", 422, "The engine backstop (authorizer) denied an access admission let through."},
     ErrorCodeInfo{BackendPlanGate, "backend:plan-gate", 422, "The query plan touches something outside the allowlist."},
+    ErrorCodeInfo{ConfigInvalid, "config:invalid", 500, "The configuration file is invalid (start-up error)."},
     ErrorCodeInfo{Internal, "internal:error", 500, "A broken invariant inside querygate; please report it."},
 };
 

@@ -57,6 +57,8 @@ enum class ErrorCode : std::uint8_t {
   BackendUnavailable,
   BackendDenied,
   BackendPlanGate,
+  // config:* — the operator's configuration file (start-up only, never an agent's doing)
+  ConfigInvalid,
   // internal — a broken invariant (never caused by what an agent typed)
   Internal,
 };

@@ -45,6 +45,12 @@ struct Database {
   std::vector<TableCuration> tables;  // the allowlist, in file order
   int permits = 2;                  // concurrent statements (sqlite default 2, postgres 4)
   int queue_depth = 8;
+  // postgres only. Exactly one of dsn / dsn_env is set; dsn_env names an environment
+  // variable holding the DSN, so secrets need not live in the file. It is read by the executor.
+  std::string dsn;
+  std::string dsn_env;
+  std::string schema = "public";    // the fixed search_path
+  bool allow_privileged_role = false;  // start even if the role can write or is a superuser
 };
 
 struct Config {

@@ -17,6 +17,8 @@ struct SqliteOptions {
   std::set<std::string> allowed_functions;
   int max_sql_bytes = 16384;  // sqlite3_limit(SQLITE_LIMIT_SQL_LENGTH) with headroom added by the executor
   int connections = 2;        // read-only connections kept open (one per permit)
+  // sqlite3_limit(SQLITE_LIMIT_LENGTH): the largest string or blob a statement may build or read.
+  int max_value_bytes = 10 * 1024 * 1024;
 };
 
 // Opens the database read-only, introspects the allowlisted tables and overlays

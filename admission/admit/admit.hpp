@@ -1,0 +1,33 @@
+#pragma once
+// Admission: decides whether a converted statement may run on a backend, and
+// resolves every name in its scope. It walks every node (select list, FROM,
+// WHERE, GROUP BY, HAVING, windows, ORDER BY, subqueries, CTEs, set-operation
+// branches) — a check that skips a position is how past gateways were bypassed.
+// Star expansion happens here because only the resolver knows each relation's
+// columns; each rewrite that fires is reported.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "admission/ast/ast.hpp"
+#include "admission/catalog/catalog.hpp"
+#include "common/result.hpp"
+
+namespace qg::admit {
+
+struct OutputColumn {
+  std::string name;
+};
+
+struct Admission {
+  std::vector<OutputColumn> columns;  // the statement's output columns, in order
+  std::vector<std::string> rewrites;  // names of rewrites that fired ("star-expansion", ...)
+  std::vector<std::string> notes;     // facts the caller should know about how it ran
+};
+
+// Checks `query` against the capability table and the catalog, rewriting it in
+// place where a construct has one obvious meaning. `sql` is the caller's text,
+// used only to tell how a name was spelled (quoted or not) in refusals.
+Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql);
+
+}  // namespace qg::admit

@@ -1,0 +1,359 @@
+#pragma once
+// querygate's own typed AST for the read-only SELECT surface. Only
+// admission/convert reads libpg_query's JSON; every later stage (admit,
+// rewrite, lineage, render) sees these nodes. A construct that has no node
+// here cannot be represented, so conversion refuses it: the AST is the
+// firewall. Equality ignores source locations, so "render, re-parse, compare"
+// tests the renderer.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "admission/ast/box.hpp"
+
+namespace qg::ast {
+
+struct Expr;
+struct Query;
+
+// ---------- expressions ----------
+
+// A column reference: `col`, `t.col`, `*`, `t.*`. Qualifier holds at most one
+// name (schema-qualified column references are refused at conversion).
+struct ColumnRef {
+  std::string table;   // empty when unqualified
+  std::string column;  // empty when star
+  bool star = false;
+  bool operator==(const ColumnRef&) const = default;
+};
+
+enum class LiteralKind : std::uint8_t { Integer, Numeric, String, Boolean, Null };
+
+struct Literal {
+  LiteralKind kind = LiteralKind::Null;
+  std::string text;  // the value as written: digits for numbers, the unescaped string for strings, "true"/"false"
+  bool operator==(const Literal&) const = default;
+};
+
+enum class SortDirection : std::uint8_t { Default, Asc, Desc };
+enum class NullsOrder : std::uint8_t { Default, First, Last };
+
+struct SortItem {
+  Box<Expr> expr;
+  SortDirection direction = SortDirection::Default;
+  NullsOrder nulls = NullsOrder::Default;
+  bool operator==(const SortItem&) const = default;
+};
+
+enum class FrameMode : std::uint8_t { Default, Range, Rows, Groups };
+enum class FrameBoundKind : std::uint8_t { UnboundedPreceding, Preceding, CurrentRow, Following, UnboundedFollowing };
+enum class FrameExclusion : std::uint8_t { None, CurrentRow, Group, Ties };
+
+struct FrameBound {
+  FrameBoundKind kind = FrameBoundKind::UnboundedPreceding;
+  std::optional<Box<Expr>> offset;  // for Preceding / Following
+  bool operator==(const FrameBound&) const = default;
+};
+
+struct WindowFrame {
+  FrameMode mode = FrameMode::Default;  // Default: no frame clause written
+  FrameBound start;
+  std::optional<FrameBound> end;        // absent: "ROWS <start>" without BETWEEN
+  FrameExclusion exclusion = FrameExclusion::None;
+  bool operator==(const WindowFrame&) const = default;
+};
+
+struct WindowSpec {
+  std::string base_name;  // OVER w / OVER (w ORDER BY ...): a named window this one refines
+  std::vector<Expr> partition_by;
+  std::vector<SortItem> order_by;
+  WindowFrame frame;
+  bool operator==(const WindowSpec&) const = default;
+};
+
+struct FuncCall {
+  std::string name;           // lower-case unless quoted; never schema-qualified
+  std::vector<Expr> args;
+  bool star = false;          // count(*)
+  bool distinct = false;      // count(DISTINCT x)
+  std::vector<SortItem> order_by;     // string_agg(x, ',' ORDER BY y)
+  std::optional<Box<Expr>> filter;    // FILTER (WHERE ...)
+  std::vector<SortItem> within_group; // percentile_cont(0.5) WITHIN GROUP (ORDER BY x)
+  std::optional<WindowSpec> over;     // OVER (...)
+  bool operator==(const FuncCall&) const = default;
+};
+
+// Binary (`a + b`, `a = b`, `a || b`, `j -> 'k'`) or prefix (`-a`) operator.
+struct Operator {
+  std::string op;
+  std::optional<Box<Expr>> left;  // absent for prefix operators
+  Box<Expr> right;
+  bool operator==(const Operator&) const = default;
+};
+
+enum class BoolOpKind : std::uint8_t { And, Or, Not };
+
+struct BoolOp {
+  BoolOpKind kind = BoolOpKind::And;
+  std::vector<Expr> args;  // Not: exactly one
+  bool operator==(const BoolOp&) const = default;
+};
+
+struct NullTest {  // x IS [NOT] NULL
+  Box<Expr> arg;
+  bool negated = false;
+  bool operator==(const NullTest&) const = default;
+};
+
+enum class BoolTestKind : std::uint8_t { IsTrue, IsNotTrue, IsFalse, IsNotFalse, IsUnknown, IsNotUnknown };
+
+struct BoolTest {  // x IS [NOT] TRUE/FALSE/UNKNOWN
+  Box<Expr> arg;
+  BoolTestKind kind = BoolTestKind::IsTrue;
+  bool operator==(const BoolTest&) const = default;
+};
+
+struct DistinctFrom {  // a IS [NOT] DISTINCT FROM b
+  Box<Expr> left;
+  Box<Expr> right;
+  bool negated = false;  // IS NOT DISTINCT FROM
+  bool operator==(const DistinctFrom&) const = default;
+};
+
+struct NullIf {
+  Box<Expr> left;
+  Box<Expr> right;
+  bool operator==(const NullIf&) const = default;
+};
+
+struct InList {  // x [NOT] IN (a, b, c)
+  Box<Expr> arg;
+  std::vector<Expr> items;
+  bool negated = false;
+  bool operator==(const InList&) const = default;
+};
+
+struct Between {
+  Box<Expr> arg;
+  Box<Expr> low;
+  Box<Expr> high;
+  bool negated = false;
+  bool symmetric = false;
+  bool operator==(const Between&) const = default;
+};
+
+enum class LikeKind : std::uint8_t { Like, ILike, Similar };
+
+struct Like {  // x [NOT] LIKE/ILIKE/SIMILAR TO p [ESCAPE e]
+  LikeKind kind = LikeKind::Like;
+  Box<Expr> arg;
+  Box<Expr> pattern;
+  std::optional<Box<Expr>> escape;
+  bool negated = false;
+  bool operator==(const Like&) const = default;
+};
+
+struct CaseWhen {
+  Box<Expr> condition;
+  Box<Expr> result;
+  bool operator==(const CaseWhen&) const = default;
+};
+
+struct Case {
+  std::optional<Box<Expr>> operand;  // CASE x WHEN ...
+  std::vector<CaseWhen> whens;
+  std::optional<Box<Expr>> otherwise;
+  bool operator==(const Case&) const = default;
+};
+
+struct Coalesce {
+  std::vector<Expr> args;
+  bool operator==(const Coalesce&) const = default;
+};
+
+struct MinMax {  // GREATEST / LEAST
+  bool greatest = true;
+  std::vector<Expr> args;
+  bool operator==(const MinMax&) const = default;
+};
+
+// A data type as the PostgreSQL grammar normalises it: `bigint` → "int8",
+// `double precision` → "float8", `varchar(20)` → "varchar" with modifier 20.
+struct TypeName {
+  std::string name;
+  std::vector<std::int64_t> modifiers;
+  bool operator==(const TypeName&) const = default;
+};
+
+struct Cast {
+  Box<Expr> arg;
+  TypeName type;
+  bool operator==(const Cast&) const = default;
+};
+
+enum class SubLinkKind : std::uint8_t { Exists, Scalar, In, Any, All };
+
+struct SubLink {
+  SubLinkKind kind = SubLinkKind::Scalar;
+  std::optional<Box<Expr>> test;  // the left side of IN / op ANY / op ALL
+  std::string op;                 // for Any / All ("=" for In)
+  Box<Query> query;
+  bool operator==(const SubLink&) const;
+};
+
+// Niladic SQL keywords that read the clock. (Those that read session state,
+// such as CURRENT_USER, are refused at conversion.)
+enum class SqlValueKind : std::uint8_t { CurrentDate, CurrentTime, CurrentTimestamp, LocalTime, LocalTimestamp };
+
+struct SqlValue {
+  SqlValueKind kind = SqlValueKind::CurrentTimestamp;
+  bool operator==(const SqlValue&) const = default;
+};
+
+using ExprNode = std::variant<ColumnRef, Literal, FuncCall, Operator, BoolOp, NullTest, BoolTest, DistinctFrom, NullIf,
+                              InList, Between, Like, Case, Coalesce, MinMax, Cast, SubLink, SqlValue>;
+
+struct Expr {
+  ExprNode node;
+  int location = -1;  // byte offset in the caller's SQL; -1 when synthesised by a rewrite
+  friend bool operator==(const Expr& a, const Expr& b) { return a.node == b.node; }
+};
+
+// ---------- FROM ----------
+
+struct Alias {
+  std::string name;
+  std::vector<std::string> columns;  // t(a, b)
+  bool operator==(const Alias&) const = default;
+};
+
+struct FromItem;
+
+struct TableRef {  // a base table or a CTE name
+  std::string name;
+  std::optional<Alias> alias;
+  int location = -1;
+  bool operator==(const TableRef& o) const { return name == o.name && alias == o.alias; }
+};
+
+struct DerivedTable {  // (SELECT ...) AS alias
+  Box<Query> query;
+  std::optional<Alias> alias;
+  bool lateral = false;
+  bool operator==(const DerivedTable&) const;
+};
+
+struct ValuesTable {  // (VALUES (1, 'a'), (2, 'b')) AS v(id, name)
+  std::vector<std::vector<Expr>> rows;
+  std::optional<Alias> alias;
+  bool operator==(const ValuesTable&) const = default;
+};
+
+enum class JoinKind : std::uint8_t { Inner, Left, Right, Full, Cross };
+
+struct Join {
+  JoinKind kind = JoinKind::Inner;
+  Box<FromItem> left;
+  Box<FromItem> right;
+  std::optional<Box<Expr>> on;
+  std::vector<std::string> using_columns;
+  bool operator==(const Join&) const = default;
+};
+
+struct FromItem {
+  std::variant<TableRef, DerivedTable, ValuesTable, Join> node;
+  int location = -1;
+  friend bool operator==(const FromItem& a, const FromItem& b) { return a.node == b.node; }
+};
+
+// ---------- queries ----------
+
+struct SelectItem {
+  Expr expr;
+  std::string alias;  // empty when not written
+  bool operator==(const SelectItem&) const = default;
+};
+
+enum class GroupingKind : std::uint8_t { Rollup, Cube, Sets, Empty };
+
+struct GroupItem;
+
+struct GroupingSet {
+  GroupingKind kind = GroupingKind::Sets;
+  std::vector<GroupItem> items;
+  bool operator==(const GroupingSet&) const;
+};
+
+struct GroupItem {
+  std::variant<Expr, GroupingSet> node;
+  bool operator==(const GroupItem&) const = default;
+};
+
+struct NamedWindow {
+  std::string name;
+  WindowSpec spec;
+  bool operator==(const NamedWindow&) const = default;
+};
+
+struct Select {
+  bool distinct = false;
+  std::vector<Expr> distinct_on;  // non-empty: DISTINCT ON (...)
+  std::vector<SelectItem> items;
+  std::vector<FromItem> from;
+  std::optional<Expr> where;
+  std::vector<GroupItem> group_by;
+  std::optional<Expr> having;
+  std::vector<NamedWindow> windows;
+  bool operator==(const Select&) const = default;
+};
+
+struct Values {  // a bare VALUES list used as a query
+  std::vector<std::vector<Expr>> rows;
+  bool operator==(const Values&) const = default;
+};
+
+enum class SetOpKind : std::uint8_t { Union, Intersect, Except };
+
+struct SetOp {
+  SetOpKind kind = SetOpKind::Union;
+  bool all = false;
+  Box<Query> left;
+  Box<Query> right;
+  bool operator==(const SetOp&) const = default;
+};
+
+struct Cte {
+  std::string name;
+  std::vector<std::string> columns;
+  Box<Query> query;
+  int location = -1;
+  bool operator==(const Cte& o) const { return name == o.name && columns == o.columns && query == o.query; }
+};
+
+struct Query {
+  std::vector<Cte> with;
+  std::variant<Select, SetOp, Values> body;
+  std::vector<SortItem> order_by;
+  std::optional<std::int64_t> limit;   // a whole number; LIMIT ALL is "absent"
+  std::optional<std::int64_t> offset;
+  int location = -1;
+  friend bool operator==(const Query& a, const Query& b) {
+    return a.with == b.with && a.body == b.body && a.order_by == b.order_by && a.limit == b.limit &&
+           a.offset == b.offset;
+  }
+};
+
+inline bool SubLink::operator==(const SubLink& o) const {
+  return kind == o.kind && test == o.test && op == o.op && query == o.query;
+}
+inline bool DerivedTable::operator==(const DerivedTable& o) const {
+  return query == o.query && alias == o.alias && lateral == o.lateral;
+}
+inline bool GroupingSet::operator==(const GroupingSet& o) const { return kind == o.kind && items == o.items; }
+
+// Helpers to build nodes tersely (used by rewrites and tests).
+inline Expr make_expr(ExprNode node, int location = -1) { return Expr{std::move(node), location}; }
+
+}  // namespace qg::ast

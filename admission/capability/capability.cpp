@@ -1,0 +1,414 @@
+#include "admission/capability/capability.hpp"
+
+#include <array>
+#include <cassert>
+#include <vector>
+
+namespace qg::capability {
+namespace {
+
+using enum FunctionKind;
+using enum Carries;
+
+constexpr std::array kConstructs{
+    ConstructCapability{Construct::DistinctOn, "DISTINCT ON",
+                        refuse("FIX: on SQLite, pick one row per group with a window function: SELECT * FROM (SELECT "
+                               "t.*, row_number() OVER (PARTITION BY <key> ORDER BY <order>) AS rn FROM t) WHERE rn = 1."),
+                        admit()},
+    ConstructCapability{Construct::WithinGroup, "WITHIN GROUP (ORDER BY ...)",
+                        refuse("FIX: on SQLite write percentile(x, p) with p in 0..100, or median(x)."), admit()},
+    ConstructCapability{Construct::AggregateFilter, "FILTER (WHERE ...)", admit(), admit()},
+    ConstructCapability{Construct::AggregateOrderBy, "ORDER BY inside an aggregate", admit(), admit()},
+    ConstructCapability{Construct::WindowFunction, "a window function (OVER ...)", admit(), admit()},
+    ConstructCapability{Construct::WindowFrameGroups, "GROUPS frames", admit(), admit()},
+    ConstructCapability{Construct::WindowFrameExclusion, "EXCLUDE in a window frame", admit(), admit()},
+    ConstructCapability{Construct::Lateral, "LATERAL",
+                        refuse("FIX: on SQLite, use a correlated scalar subquery in the select list, or join a grouped "
+                               "subquery on its key."),
+                        admit()},
+    ConstructCapability{Construct::GroupingSets, "ROLLUP / CUBE / GROUPING SETS",
+                        refuse("FIX: on SQLite, UNION ALL one GROUP BY query per grouping level."), admit()},
+    ConstructCapability{Construct::ILike, "ILIKE", rewrite("ilike-to-like"), admit()},
+    ConstructCapability{Construct::SimilarTo, "SIMILAR TO",
+                        refuse("FIX: on SQLite, use LIKE patterns (% and _), combined with OR where needed."), admit()},
+    ConstructCapability{Construct::LikeEscape, "LIKE ... ESCAPE", admit(), admit()},
+    ConstructCapability{Construct::RightJoin, "RIGHT JOIN", admit(), admit()},
+    ConstructCapability{Construct::FullJoin, "FULL JOIN", admit(), admit()},
+    ConstructCapability{Construct::ValuesInFrom, "VALUES in FROM", admit(), admit()},
+    ConstructCapability{Construct::LocalTime, "LOCALTIME / LOCALTIMESTAMP",
+                        refuse("FIX: on SQLite, write CURRENT_TIMESTAMP (UTC) or datetime('now')."), admit()},
+    ConstructCapability{Construct::CurrentTime, "CURRENT_TIME", admit(), admit()},
+    ConstructCapability{Construct::BetweenSymmetric, "BETWEEN SYMMETRIC",
+                        refuse("FIX: on SQLite, write x BETWEEN min(a, b) AND max(a, b)."), admit()},
+    ConstructCapability{Construct::IsDistinctFrom, "IS [NOT] DISTINCT FROM", admit(), admit()},
+    ConstructCapability{Construct::SetOpIntersectAll, "INTERSECT ALL / EXCEPT ALL",
+                        refuse("FIX: on SQLite, write INTERSECT or EXCEPT (without ALL), or join the two queries."),
+                        admit()},
+    // SQLite's multi-argument max()/min() return NULL when any argument is NULL; GREATEST/LEAST skip NULLs.
+    ConstructCapability{Construct::GreatestLeast, "GREATEST / LEAST",
+                        refuse("FIX: on SQLite, write max(a, b) / min(a, b) (NULL when any argument is NULL: wrap "
+                               "arguments in coalesce(x, <default>) to skip NULLs)."),
+                        admit()},
+    ConstructCapability{Construct::RelationColumnAliases, "column aliases on a FROM item, AS x(a, b)",
+                        refuse("FIX: on SQLite, name the columns inside the subquery (SELECT col AS a ...) or alias "
+                               "them in the select list."),
+                        admit()},
+};
+
+constexpr std::string_view kNoSqliteJsonb = "FIX: on SQLite, JSON lives in TEXT columns: write json_extract(col, '$.key') or col ->> '$.key'.";
+constexpr std::string_view kPgOnlyDate = "FIX: on SQLite, use strftime('%Y-%m-%d %H:00:00', t) to truncate, or date(t) / datetime(t).";
+constexpr std::string_view kPgOnlyToChar = "FIX: on SQLite, use strftime(format, t), e.g. strftime('%Y-%m', t).";
+constexpr std::string_view kPgOnlyAggArray = "FIX: on SQLite, use json_group_array(x) or group_concat(x, ',').";
+constexpr std::string_view kPgPercentile = "FIX: on SQLite, write percentile(x, p) with p in 0..100 (p = 50 is the median), or median(x).";
+constexpr std::string_view kSqliteOnlyPercentile = "FIX: on PostgreSQL, write percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x).";
+constexpr std::string_view kSqliteOnlyJson = "FIX: on PostgreSQL, use col -> 'key' / col ->> 'key' or jsonb_extract_path_text(col, 'key').";
+constexpr std::string_view kSqliteOnlyGroupConcat = "FIX: on PostgreSQL, write string_agg(x, ',').";
+constexpr std::string_view kSqliteOnlyStrftime = "FIX: on PostgreSQL, write to_char(t, 'YYYY-MM-DD') or date_trunc('day', t).";
+constexpr std::string_view kSqliteOnlyIif = "FIX: on PostgreSQL, write CASE WHEN c THEN a ELSE b END.";
+constexpr std::string_view kSqliteOnlyIfnull = "FIX: write coalesce(a, b): it works on both backends.";
+constexpr std::string_view kSqliteOnlyDate = "FIX: on PostgreSQL, cast instead: CAST(t AS date), CAST(t AS timestamptz), or use date_trunc.";
+constexpr std::string_view kSqliteOnly = "FIX: this function exists only on SQLite; see GET /v1/schema for this backend's functions.";
+constexpr std::string_view kPgOnly = "FIX: this function exists only on PostgreSQL; see GET /v1/schema for this backend's functions.";
+constexpr std::string_view kNeverSleep = "FIX: remove the sleep; querygate runs statements under a deadline and never waits on purpose.";
+constexpr std::string_view kNeverSession = "FIX: remove it; querygate reads table data only, not engine or session state.";
+constexpr std::string_view kNeverFiles = "FIX: remove it; querygate never reads or writes files or loads code.";
+constexpr std::string_view kNeverBlob = "FIX: remove it; large generated values are refused. Aggregate existing data instead.";
+
+constexpr FunctionCapability both(std::string_view n, FunctionKind k, Carries c) { return {n, k, c, admit(), admit()}; }
+constexpr FunctionCapability sqlite_only(std::string_view n, FunctionKind k, Carries c, std::string_view pg_fix = kSqliteOnly) {
+  return {n, k, c, admit(), refuse(pg_fix)};
+}
+constexpr FunctionCapability pg_only(std::string_view n, FunctionKind k, Carries c, std::string_view sqlite_fix = kPgOnly) {
+  return {n, k, c, refuse(sqlite_fix), admit()};
+}
+constexpr FunctionCapability never(std::string_view n, std::string_view fix) {
+  return {n, Scalar, Nothing, refuse(fix), refuse(fix)};
+}
+
+// Sorted by kind then name for reading; lookups are linear (the table is small
+// and admission calls it a handful of times per statement).
+constexpr std::array kFunctions{
+    // ---- aggregates
+    both("avg", Aggregate, Nothing),
+    both("count", Aggregate, Nothing),
+    both("max", Aggregate, ArgumentText),
+    both("min", Aggregate, ArgumentText),
+    both("sum", Aggregate, Nothing),
+    sqlite_only("total", Aggregate, Nothing, "FIX: on PostgreSQL, write coalesce(sum(x), 0)."),
+    sqlite_only("group_concat", Aggregate, ArgumentText, kSqliteOnlyGroupConcat),
+    pg_only("string_agg", Aggregate, ArgumentText, "FIX: on SQLite, write group_concat(x, ',')."),
+    sqlite_only("json_group_array", Aggregate, ArgumentText, "FIX: on PostgreSQL, write json_agg(x)."),
+    sqlite_only("json_group_object", Aggregate, ArgumentText, "FIX: on PostgreSQL, write json_object_agg(k, v)."),
+    pg_only("json_agg", Aggregate, ArgumentText, "FIX: on SQLite, write json_group_array(x)."),
+    pg_only("jsonb_agg", Aggregate, ArgumentText, "FIX: on SQLite, write json_group_array(x)."),
+    pg_only("json_object_agg", Aggregate, ArgumentText, "FIX: on SQLite, write json_group_object(k, v)."),
+    pg_only("jsonb_object_agg", Aggregate, ArgumentText, "FIX: on SQLite, write json_group_object(k, v)."),
+    pg_only("array_agg", Aggregate, ArgumentText, kPgOnlyAggArray),
+    pg_only("bool_and", Aggregate, Nothing, "FIX: on SQLite, write min(cond) (1 when every row is true)."),
+    pg_only("bool_or", Aggregate, Nothing, "FIX: on SQLite, write max(cond) (1 when any row is true)."),
+    pg_only("every", Aggregate, Nothing, "FIX: on SQLite, write min(cond)."),
+    pg_only("stddev", Aggregate, Nothing),
+    pg_only("stddev_samp", Aggregate, Nothing),
+    pg_only("stddev_pop", Aggregate, Nothing),
+    pg_only("variance", Aggregate, Nothing),
+    pg_only("var_samp", Aggregate, Nothing),
+    pg_only("var_pop", Aggregate, Nothing),
+    pg_only("corr", Aggregate, Nothing),
+    pg_only("covar_pop", Aggregate, Nothing),
+    pg_only("covar_samp", Aggregate, Nothing),
+    pg_only("regr_slope", Aggregate, Nothing),
+    pg_only("regr_intercept", Aggregate, Nothing),
+    pg_only("percentile_cont", Aggregate, Nothing, kPgPercentile),
+    pg_only("percentile_disc", Aggregate, ArgumentText, kPgPercentile),
+    pg_only("mode", Aggregate, ArgumentText, "FIX: on SQLite, GROUP BY the value and ORDER BY count(*) DESC LIMIT 1."),
+    // ---- window functions
+    both("row_number", Window, Nothing),
+    both("rank", Window, Nothing),
+    both("dense_rank", Window, Nothing),
+    both("percent_rank", Window, Nothing),
+    both("cume_dist", Window, Nothing),
+    both("ntile", Window, Nothing),
+    both("lag", Window, ArgumentText),
+    both("lead", Window, ArgumentText),
+    both("first_value", Window, ArgumentText),
+    both("last_value", Window, ArgumentText),
+    both("nth_value", Window, ArgumentText),
+    // ---- numbers
+    both("abs", Scalar, Nothing),
+    both("round", Scalar, Nothing),
+    both("ceil", Scalar, Nothing),
+    both("ceiling", Scalar, Nothing),
+    both("floor", Scalar, Nothing),
+    both("trunc", Scalar, Nothing),
+    both("sign", Scalar, Nothing),
+    both("sqrt", Scalar, Nothing),
+    both("exp", Scalar, Nothing),
+    both("ln", Scalar, Nothing),
+    both("log", Scalar, Nothing),
+    both("log10", Scalar, Nothing),
+    both("power", Scalar, Nothing),
+    both("pow", Scalar, Nothing),
+    both("mod", Scalar, Nothing),
+    both("pi", Scalar, Nothing),
+    both("degrees", Scalar, Nothing),
+    both("radians", Scalar, Nothing),
+    both("sin", Scalar, Nothing),
+    both("cos", Scalar, Nothing),
+    both("tan", Scalar, Nothing),
+    both("asin", Scalar, Nothing),
+    both("acos", Scalar, Nothing),
+    both("atan", Scalar, Nothing),
+    both("atan2", Scalar, Nothing),
+    sqlite_only("log2", Scalar, Nothing, "FIX: on PostgreSQL, write log(2, x)."),
+    both("random", Scalar, Nothing),
+    // ---- text
+    both("length", Scalar, Nothing),
+    pg_only("char_length", Scalar, Nothing, "FIX: on SQLite, write length(x)."),
+    pg_only("octet_length", Scalar, Nothing, "FIX: on SQLite, write length(CAST(x AS BLOB))."),
+    both("lower", Scalar, ArgumentText),
+    both("upper", Scalar, ArgumentText),
+    both("substr", Scalar, ArgumentText),
+    sqlite_only("substring", Scalar, ArgumentText, "FIX: write substr(x, start, count): it works on both backends."),
+    both("replace", Scalar, ArgumentText),
+    both("trim", Scalar, ArgumentText),
+    both("ltrim", Scalar, ArgumentText),
+    both("rtrim", Scalar, ArgumentText),
+    pg_only("btrim", Scalar, ArgumentText, "FIX: on SQLite, write trim(x, chars)."),
+    pg_only("concat", Scalar, ArgumentText, "FIX: on SQLite, write a || b (NULLs make the result NULL; wrap them in coalesce(x, ''))."),
+    pg_only("concat_ws", Scalar, ArgumentText, "FIX: on SQLite, write a || ', ' || b."),
+    pg_only("left", Scalar, ArgumentText, "FIX: on SQLite, write substr(x, 1, n)."),
+    pg_only("right", Scalar, ArgumentText, "FIX: on SQLite, write substr(x, -n)."),
+    pg_only("position", Scalar, Nothing, "FIX: on SQLite, write instr(haystack, needle)."),
+    pg_only("strpos", Scalar, Nothing, "FIX: on SQLite, write instr(haystack, needle)."),
+    sqlite_only("instr", Scalar, Nothing, "FIX: on PostgreSQL, write strpos(haystack, needle)."),
+    pg_only("split_part", Scalar, ArgumentText, "FIX: on SQLite, combine substr and instr."),
+    pg_only("initcap", Scalar, ArgumentText),
+    pg_only("lpad", Scalar, ArgumentText, "FIX: on SQLite, write substr('0000000000' || x, -n)."),
+    pg_only("rpad", Scalar, ArgumentText, "FIX: on SQLite, write substr(x || '          ', 1, n)."),
+    pg_only("md5", Scalar, Nothing),
+    pg_only("reverse", Scalar, ArgumentText),
+    pg_only("repeat", Scalar, ArgumentText, kNeverBlob),
+    pg_only("to_char", Scalar, Nothing, kPgOnlyToChar),
+    pg_only("regexp_replace", Scalar, ArgumentText, "FIX: on SQLite, use replace(x, from, to) or LIKE patterns."),
+    pg_only("regexp_match", Scalar, ArgumentText, "FIX: on SQLite, use LIKE patterns."),
+    sqlite_only("printf", Scalar, ArgumentText, "FIX: on PostgreSQL, write format(fmt, ...) or to_char(x, fmt)."),
+    sqlite_only("format", Scalar, ArgumentText, "FIX: on PostgreSQL, use to_char(x, fmt) or ||."),
+    sqlite_only("char", Scalar, Nothing, "FIX: on PostgreSQL, write chr(n)."),
+    pg_only("chr", Scalar, Nothing, "FIX: on SQLite, write char(n)."),
+    sqlite_only("unicode", Scalar, Nothing, "FIX: on PostgreSQL, write ascii(x)."),
+    pg_only("ascii", Scalar, Nothing, "FIX: on SQLite, write unicode(x)."),
+    sqlite_only("hex", Scalar, ArgumentText, "FIX: on PostgreSQL, write encode(x::bytea, 'hex')."),
+    sqlite_only("soundex", Scalar, Nothing),
+    sqlite_only("typeof", Scalar, Nothing, "FIX: on PostgreSQL, write pg_typeof is not admitted; cast explicitly instead."),
+    sqlite_only("ifnull", Scalar, ArgumentText, kSqliteOnlyIfnull),
+    sqlite_only("iif", Scalar, ArgumentText, kSqliteOnlyIif),
+    // ---- date and time
+    sqlite_only("date", Scalar, Nothing, kSqliteOnlyDate),
+    sqlite_only("time", Scalar, Nothing, kSqliteOnlyDate),
+    sqlite_only("datetime", Scalar, Nothing, kSqliteOnlyDate),
+    sqlite_only("julianday", Scalar, Nothing, "FIX: on PostgreSQL, subtract timestamps or use EXTRACT(EPOCH FROM t) / 86400."),
+    sqlite_only("unixepoch", Scalar, Nothing, "FIX: on PostgreSQL, write EXTRACT(EPOCH FROM t)."),
+    sqlite_only("strftime", Scalar, Nothing, kSqliteOnlyStrftime),
+    pg_only("date_trunc", Scalar, Nothing, kPgOnlyDate),
+    pg_only("date_part", Scalar, Nothing, "FIX: on SQLite, write CAST(strftime('%Y', t) AS INTEGER) (or %m, %d, %H)."),
+    pg_only("age", Scalar, Nothing, "FIX: on SQLite, subtract julianday(a) - julianday(b)."),
+    pg_only("now", Scalar, Nothing, "FIX: on SQLite, write CURRENT_TIMESTAMP or datetime('now')."),
+    pg_only("to_timestamp", Scalar, Nothing, "FIX: on SQLite, write datetime(x, 'unixepoch')."),
+    pg_only("make_date", Scalar, Nothing, "FIX: on SQLite, write date(printf('%04d-%02d-%02d', y, m, d))."),
+    pg_only("date_bin", Scalar, Nothing, kPgOnlyDate),
+    // ---- JSON
+    sqlite_only("json", Scalar, ArgumentText, kSqliteOnlyJson),
+    sqlite_only("json_extract", Scalar, ArgumentText, kSqliteOnlyJson),
+    sqlite_only("json_type", Scalar, Nothing, "FIX: on PostgreSQL, write jsonb_typeof(col -> 'key')."),
+    sqlite_only("json_valid", Scalar, Nothing, kSqliteOnlyJson),
+    sqlite_only("json_array_length", Scalar, Nothing, "FIX: on PostgreSQL, write jsonb_array_length(col)."),
+    sqlite_only("json_array", Scalar, ArgumentText, "FIX: on PostgreSQL, write jsonb_build_array(...)."),
+    sqlite_only("json_object", Scalar, ArgumentText, "FIX: on PostgreSQL, write jsonb_build_object(...)."),
+    sqlite_only("json_quote", Scalar, ArgumentText, "FIX: on PostgreSQL, write to_jsonb(x)."),
+    pg_only("jsonb_extract_path_text", Scalar, ArgumentText, kNoSqliteJsonb),
+    pg_only("json_extract_path_text", Scalar, ArgumentText, kNoSqliteJsonb),
+    pg_only("jsonb_extract_path", Scalar, ArgumentText, kNoSqliteJsonb),
+    pg_only("jsonb_typeof", Scalar, Nothing, "FIX: on SQLite, write json_type(col, '$.key')."),
+    pg_only("jsonb_array_length", Scalar, Nothing, "FIX: on SQLite, write json_array_length(col)."),
+    pg_only("json_array_length", Scalar, Nothing, "FIX: on SQLite, write json_array_length(col)."),
+    pg_only("jsonb_build_object", Scalar, ArgumentText, "FIX: on SQLite, write json_object(...)."),
+    pg_only("jsonb_build_array", Scalar, ArgumentText, "FIX: on SQLite, write json_array(...)."),
+    pg_only("to_jsonb", Scalar, ArgumentText, "FIX: on SQLite, write json_quote(x)."),
+    // ---- never: engine state, files, sleeps, locks, sequences, generators, dynamic SQL
+    never("load_extension", kNeverFiles),
+    never("readfile", kNeverFiles),
+    never("writefile", kNeverFiles),
+    never("edit", kNeverFiles),
+    never("fts3_tokenizer", kNeverFiles),
+    never("pg_read_file", kNeverFiles),
+    never("pg_read_binary_file", kNeverFiles),
+    never("pg_ls_dir", kNeverFiles),
+    never("pg_stat_file", kNeverFiles),
+    never("lo_import", kNeverFiles),
+    never("lo_export", kNeverFiles),
+    never("lo_get", kNeverFiles),
+    never("lo_open", kNeverFiles),
+    never("dblink", kNeverFiles),
+    never("dblink_exec", kNeverFiles),
+    never("query_to_xml", kNeverFiles),
+    never("pg_sleep", kNeverSleep),
+    never("pg_sleep_for", kNeverSleep),
+    never("pg_sleep_until", kNeverSleep),
+    never("pg_advisory_lock", kNeverSession),
+    never("pg_advisory_xact_lock", kNeverSession),
+    never("pg_try_advisory_lock", kNeverSession),
+    never("pg_terminate_backend", kNeverSession),
+    never("pg_cancel_backend", kNeverSession),
+    never("pg_reload_conf", kNeverSession),
+    never("set_config", kNeverSession),
+    never("current_setting", kNeverSession),
+    never("nextval", kNeverSession),
+    never("setval", kNeverSession),
+    never("currval", kNeverSession),
+    never("lastval", kNeverSession),
+    never("pg_notify", kNeverSession),
+    never("txid_current", kNeverSession),
+    never("version", kNeverSession),
+    never("current_database", kNeverSession),
+    never("current_schema", kNeverSession),
+    never("inet_server_addr", kNeverSession),
+    never("pg_backend_pid", kNeverSession),
+    never("has_table_privilege", kNeverSession),
+    never("pg_get_userbyid", kNeverSession),
+    never("pg_typeof", kNeverSession),
+    never("sqlite_version", kNeverSession),
+    never("sqlite_source_id", kNeverSession),
+    never("sqlite_compileoption_used", kNeverSession),
+    never("sqlite_compileoption_get", kNeverSession),
+    never("sqlite_offset", kNeverSession),
+    never("changes", kNeverSession),
+    never("total_changes", kNeverSession),
+    never("last_insert_rowid", kNeverSession),
+    never("randomblob", kNeverBlob),
+    never("zeroblob", kNeverBlob),
+    never("generate_series", kNeverBlob),
+    never("repeat_text", kNeverBlob),
+};
+
+constexpr std::string_view kDoubleEquals = "FIX: write = (a single equals sign).";
+constexpr std::string_view kJsonPgArrow = "FIX: on PostgreSQL, col -> 'key' returns json and col ->> 'key' returns text.";
+
+constexpr std::array kOperators{
+    OperatorCapability{"=", Nothing, admit(), admit()},
+    OperatorCapability{"<>", Nothing, admit(), admit()},
+    OperatorCapability{"!=", Nothing, admit(), admit()},
+    OperatorCapability{"<", Nothing, admit(), admit()},
+    OperatorCapability{">", Nothing, admit(), admit()},
+    OperatorCapability{"<=", Nothing, admit(), admit()},
+    OperatorCapability{">=", Nothing, admit(), admit()},
+    OperatorCapability{"+", Nothing, admit(), admit()},
+    OperatorCapability{"-", Nothing, admit(), admit()},
+    OperatorCapability{"*", Nothing, admit(), admit()},
+    OperatorCapability{"/", Nothing, admit(), admit()},
+    OperatorCapability{"%", Nothing, admit(), admit()},
+    OperatorCapability{"||", ArgumentText, admit(), admit()},
+    OperatorCapability{"->", ArgumentText, admit(), admit()},
+    OperatorCapability{"->>", ArgumentText, admit(), admit()},
+    OperatorCapability{"#>", ArgumentText, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"#>>", ArgumentText, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"@>", Nothing, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"<@", Nothing, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"?", Nothing, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"~", Nothing, refuse("FIX: on SQLite, match with LIKE patterns."), admit()},
+    OperatorCapability{"~*", Nothing, refuse("FIX: on SQLite, match with LIKE patterns (LIKE ignores ASCII case there)."), admit()},
+    OperatorCapability{"!~", Nothing, refuse("FIX: on SQLite, write NOT LIKE."), admit()},
+    OperatorCapability{"!~*", Nothing, refuse("FIX: on SQLite, write NOT LIKE."), admit()},
+    OperatorCapability{"&", Nothing, admit(), admit()},
+    OperatorCapability{"|", Nothing, admit(), admit()},
+    OperatorCapability{"<<", Nothing, admit(), admit()},
+    OperatorCapability{">>", Nothing, admit(), admit()},
+    OperatorCapability{"==", Nothing, refuse(kDoubleEquals), refuse(kDoubleEquals)},
+    OperatorCapability{"::", Nothing, refuse(kJsonPgArrow), refuse(kJsonPgArrow)},
+};
+
+constexpr std::string_view kSqliteNoTimeType =
+    "FIX: SQLite has no date/time types: times are ISO-8601 text; compare the text directly, or use date(t), "
+    "datetime(t), strftime(fmt, t), julianday(t).";
+constexpr std::string_view kSqliteNoBool = "FIX: on SQLite, write (x <> 0) or CASE WHEN ... THEN 1 ELSE 0 END.";
+constexpr std::string_view kSqliteNoLen = "FIX: on SQLite, cast to TEXT and cut with substr(x, 1, n).";
+constexpr std::string_view kPgOnlyJsonType = "FIX: on SQLite, JSON is TEXT: write json(x) to normalise it.";
+
+constexpr std::array kCasts{
+    CastCapability{"int2", admit(), admit()},
+    CastCapability{"int4", admit(), admit()},
+    CastCapability{"int8", admit(), admit()},
+    CastCapability{"float4", admit(), admit()},
+    CastCapability{"float8", admit(), admit()},
+    CastCapability{"numeric", admit(), admit()},
+    CastCapability{"text", admit(), admit()},
+    CastCapability{"varchar", refuse(kSqliteNoLen), admit()},
+    CastCapability{"bpchar", refuse(kSqliteNoLen), admit()},
+    CastCapability{"bool", refuse(kSqliteNoBool), admit()},
+    CastCapability{"date", refuse(kSqliteNoTimeType), admit()},
+    CastCapability{"timestamp", refuse(kSqliteNoTimeType), admit()},
+    CastCapability{"timestamptz", refuse(kSqliteNoTimeType), admit()},
+    CastCapability{"time", refuse(kSqliteNoTimeType), admit()},
+    CastCapability{"interval", refuse(kSqliteNoTimeType), admit()},
+    CastCapability{"json", refuse(kPgOnlyJsonType), admit()},
+    CastCapability{"jsonb", refuse(kPgOnlyJsonType), admit()},
+    CastCapability{"uuid", refuse("FIX: on SQLite, UUIDs are TEXT: compare them as text."), admit()},
+};
+
+}  // namespace
+
+std::span<const ConstructCapability> constructs() { return kConstructs; }
+std::span<const FunctionCapability> functions() { return kFunctions; }
+std::span<const OperatorCapability> operators() { return kOperators; }
+std::span<const CastCapability> casts() { return kCasts; }
+
+const Cell& cell(const ConstructCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
+const Cell& cell(const FunctionCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
+const Cell& cell(const OperatorCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
+const Cell& cell(const CastCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
+
+const ConstructCapability& find(Construct c) {
+  for (const auto& row : kConstructs)
+    if (row.construct == c) return row;
+  assert(false && "every Construct has a row (checked by a unit test)");
+  return kConstructs[0];
+}
+
+const FunctionCapability* find_function(std::string_view n) {
+  for (const auto& row : kFunctions)
+    if (row.name == n) return &row;
+  return nullptr;
+}
+
+const OperatorCapability* find_operator(std::string_view op) {
+  for (const auto& row : kOperators)
+    if (row.op == op) return &row;
+  return nullptr;
+}
+
+const CastCapability* find_cast(std::string_view type) {
+  for (const auto& row : kCasts)
+    if (row.type == type) return &row;
+  return nullptr;
+}
+
+std::set<std::string> sqlite_authorizer_functions() {
+  std::set<std::string> out;
+  for (const auto& row : kFunctions)
+    if (row.sqlite.verdict == Verdict::Admit) out.emplace(row.name);
+  // Engine-internal functions that admitted constructs compile to.
+  out.emplace("like");    // LIKE, NOT LIKE, and ILIKE rewritten to LIKE
+  out.emplace("->");      // JSON arrow operators (SQLite 3.38+)
+  out.emplace("->>");
+  out.emplace("coalesce");  // COALESCE(...)
+  out.emplace("nullif");    // NULLIF(a, b)
+  return out;
+}
+
+std::vector<std::string> admitted_function_names(Dialect d) {
+  std::vector<std::string> out;
+  for (const auto& row : kFunctions)
+    if (cell(row, d).verdict == Verdict::Admit) out.emplace_back(row.name);
+  return out;
+}
+
+}  // namespace qg::capability

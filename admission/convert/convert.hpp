@@ -1,0 +1,19 @@
+#pragma once
+// libpg_query JSON → querygate's typed AST. The only reader of the parser's
+// JSON. Fails closed: a node kind or field it does not model becomes a refusal
+// that names the construct in SQL words.
+#include <string_view>
+
+#include "admission/ast/ast.hpp"
+#include "common/result.hpp"
+
+namespace qg::convert {
+
+// Deepest expression/query nesting admitted (an RAII guard counts it).
+inline constexpr int kMaxDepth = 100;
+
+// Converts the parse tree of exactly one statement. More than one statement,
+// or a statement that is not a query, is refused here.
+Result<ast::Query> convert_statement(std::string_view parse_tree_json);
+
+}  // namespace qg::convert

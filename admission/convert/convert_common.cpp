@@ -1,0 +1,241 @@
+#include <array>
+#include <utility>
+
+#include "admission/convert/convert_internal.hpp"
+
+namespace qg::convert {
+namespace detail {
+
+std::optional<Node> as_node(element e) {
+  object o;
+  if (e.get_object().get(o)) return std::nullopt;
+  for (auto [key, value] : o) {
+    object fields;
+    if (value.get_object().get(fields)) return std::nullopt;
+    return Node{key, fields};
+  }
+  return std::nullopt;
+}
+
+std::optional<element> field(object o, std::string_view key) {
+  element e;
+  if (o.at_key(key).get(e)) return std::nullopt;
+  return e;
+}
+
+std::string_view string_field(object o, std::string_view key) {
+  auto e = field(o, key);
+  std::string_view s;
+  if (!e || e->get_string().get(s)) return {};
+  return s;
+}
+
+std::int64_t int_field(object o, std::string_view key) {
+  auto e = field(o, key);
+  std::int64_t v = 0;
+  if (!e || e->get_int64().get(v)) return 0;
+  return v;
+}
+
+bool bool_field(object o, std::string_view key) {
+  auto e = field(o, key);
+  bool v = false;
+  if (!e || e->get_bool().get(v)) return false;
+  return v;
+}
+
+int location_of(object o) {
+  auto e = field(o, "location");
+  std::int64_t v = -1;
+  if (!e || e->get_int64().get(v)) return -1;
+  return static_cast<int>(v);
+}
+
+std::optional<array> list_field(object o, std::string_view key) {
+  auto e = field(o, key);
+  array a;
+  if (!e || e->get_array().get(a)) return std::nullopt;
+  return a;
+}
+
+std::optional<std::string_view> string_node(element e) {
+  auto n = as_node(e);
+  if (!n || n->kind != "String") return std::nullopt;
+  return string_field(n->fields, "sval");
+}
+
+std::string sql_words(std::string_view kind) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 64> kWords{{
+      {"InsertStmt", "INSERT"},
+      {"UpdateStmt", "UPDATE"},
+      {"DeleteStmt", "DELETE"},
+      {"MergeStmt", "MERGE"},
+      {"CreateStmt", "CREATE TABLE"},
+      {"CreateTableAsStmt", "CREATE TABLE AS"},
+      {"ViewStmt", "CREATE VIEW"},
+      {"IndexStmt", "CREATE INDEX"},
+      {"CreateFunctionStmt", "CREATE FUNCTION"},
+      {"CreateSchemaStmt", "CREATE SCHEMA"},
+      {"CreateSeqStmt", "CREATE SEQUENCE"},
+      {"CreateTrigStmt", "CREATE TRIGGER"},
+      {"CreateRoleStmt", "CREATE ROLE"},
+      {"CreateExtensionStmt", "CREATE EXTENSION"},
+      {"CreatedbStmt", "CREATE DATABASE"},
+      {"AlterTableStmt", "ALTER TABLE"},
+      {"AlterRoleStmt", "ALTER ROLE"},
+      {"AlterSystemStmt", "ALTER SYSTEM"},
+      {"RenameStmt", "ALTER ... RENAME"},
+      {"DropStmt", "DROP"},
+      {"DropdbStmt", "DROP DATABASE"},
+      {"DropRoleStmt", "DROP ROLE"},
+      {"TruncateStmt", "TRUNCATE"},
+      {"GrantStmt", "GRANT/REVOKE"},
+      {"GrantRoleStmt", "GRANT/REVOKE role"},
+      {"TransactionStmt", "a transaction statement (BEGIN/COMMIT/ROLLBACK/SAVEPOINT)"},
+      {"VariableSetStmt", "SET"},
+      {"VariableShowStmt", "SHOW"},
+      {"CopyStmt", "COPY"},
+      {"ExplainStmt", "EXPLAIN"},
+      {"LockStmt", "LOCK"},
+      {"VacuumStmt", "VACUUM/ANALYZE"},
+      {"ClusterStmt", "CLUSTER"},
+      {"ReindexStmt", "REINDEX"},
+      {"CheckPointStmt", "CHECKPOINT"},
+      {"DoStmt", "DO"},
+      {"CallStmt", "CALL"},
+      {"PrepareStmt", "PREPARE"},
+      {"ExecuteStmt", "EXECUTE"},
+      {"DeallocateStmt", "DEALLOCATE"},
+      {"ListenStmt", "LISTEN"},
+      {"NotifyStmt", "NOTIFY"},
+      {"UnlistenStmt", "UNLISTEN"},
+      {"LoadStmt", "LOAD"},
+      {"DeclareCursorStmt", "DECLARE CURSOR"},
+      {"FetchStmt", "FETCH"},
+      {"ClosePortalStmt", "CLOSE"},
+      {"CommentStmt", "COMMENT ON"},
+      {"RefreshMatViewStmt", "REFRESH MATERIALIZED VIEW"},
+      {"DiscardStmt", "DISCARD"},
+      {"ReassignOwnedStmt", "REASSIGN OWNED"},
+      {"DropOwnedStmt", "DROP OWNED"},
+      {"A_Indirection", "a subscript or field access (x[1], (x).f)"},
+      {"A_ArrayExpr", "an ARRAY[...] constructor"},
+      {"RowExpr", "a ROW(...) constructor"},
+      {"CollateClause", "COLLATE"},
+      {"GroupingFunc", "GROUPING(...)"},
+      {"XmlExpr", "an XML function"},
+      {"XmlSerialize", "XMLSERIALIZE"},
+      {"CurrentOfExpr", "WHERE CURRENT OF"},
+      {"SetToDefault", "DEFAULT"},
+      {"MultiAssignRef", "a multi-column assignment"},
+      {"RangeTableSample", "TABLESAMPLE"},
+      {"RangeTableFunc", "XMLTABLE"},
+  }};
+  for (const auto& [k, words] : kWords)
+    if (k == kind) return std::string(words);
+  // Unknown kinds: strip the parser's suffixes so the words still read as SQL.
+  std::string out(kind);
+  if (out.ends_with("Stmt")) out.resize(out.size() - 4);
+  return "the construct " + out;
+}
+
+Error unsupported(std::string what, int location, std::string fix) {
+  if (fix.empty())
+    fix = "FIX: rewrite the statement without " + what +
+          "; querygate admits one read-only SELECT (joins, subqueries, CTEs, GROUP BY, window functions).";
+  std::optional<int> pos;
+  if (location >= 0) pos = location;
+  return make_error(ErrorCode::ValidationUnsupported, what + " is not supported", std::move(fix), pos);
+}
+
+Status Converter::only_fields(object o, std::initializer_list<std::string_view> known, std::string_view construct,
+                              int location) {
+  for (auto [key, value] : o) {
+    (void)value;
+    bool ok = false;
+    for (auto k : known) ok = ok || k == key;
+    if (!ok) return unsupported(std::string(construct) + " with '" + std::string(key) + "'", location);
+  }
+  return {};
+}
+
+Status Converter::check_depth(int location) const {
+  if (depth_ <= kMaxDepth) return {};
+  std::optional<int> pos;
+  if (location >= 0) pos = location;
+  return make_error(ErrorCode::ValidationTooDeep,
+                    "the statement nests more than " + std::to_string(kMaxDepth) + " levels deep",
+                    "FIX: flatten the expression (use IN (...) instead of long OR chains, CTEs instead of deeply "
+                    "nested subqueries).",
+                    pos);
+}
+
+namespace {
+bool is_write_or_ddl(std::string_view kind) {
+  static constexpr std::array<std::string_view, 4> kReadShaped{"ExplainStmt", "VariableShowStmt", "SelectStmt",
+                                                               "PrepareStmt"};
+  for (auto k : kReadShaped)
+    if (k == kind) return false;
+  return true;
+}
+}  // namespace
+
+Result<ast::Query> Converter::query_node(element e) {
+  auto n = as_node(e);
+  if (!n) return make_error(ErrorCode::Internal, "parse tree: expected a statement node");
+  const int loc = location_of(n->fields);
+  if (n->kind == "SelectStmt") return query(n->fields, loc);
+  const std::string words = sql_words(n->kind);
+  std::optional<int> pos;
+  if (loc >= 0) pos = loc;
+  if (is_write_or_ddl(n->kind))
+    return make_error(ErrorCode::ValidationNotReadOnly, words + " is not allowed: querygate is read-only",
+                      "FIX: send one SELECT statement that reads data; querygate never writes, changes schema or "
+                      "controls transactions.",
+                      pos);
+  return make_error(ErrorCode::ValidationNotSelect, words + " is not a query",
+                    "FIX: send one SELECT statement; to see tables and columns, call GET /v1/schema.", pos);
+}
+
+Result<ast::Query> Converter::statement(element root) {
+  object top;
+  if (root.get_object().get(top)) return make_error(ErrorCode::Internal, "parse tree: not an object");
+  auto stmts = list_field(top, "stmts");
+  if (!stmts || stmts->size() == 0)
+    return make_error(ErrorCode::ParseEmpty, "the SQL text holds no statement (only whitespace or comments)",
+                      "FIX: send one SELECT statement, e.g. SELECT count(*) FROM <table>.");
+  if (stmts->size() > 1) {
+    std::optional<int> second;
+    int idx = 0;
+    for (element s : *stmts) {
+      object raw;
+      if (idx++ == 1 && !s.get_object().get(raw)) second = static_cast<int>(int_field(raw, "stmt_location"));
+    }
+    return make_error(ErrorCode::ValidationMultiStatement,
+                      "the SQL text holds " + std::to_string(stmts->size()) + " statements",
+                      "FIX: send exactly one SELECT statement per request, without a ';' followed by another "
+                      "statement.",
+                      second);
+  }
+  element raw_stmt = (*stmts).at(0);
+  object raw;
+  if (raw_stmt.get_object().get(raw)) return make_error(ErrorCode::Internal, "parse tree: bad statement");
+  auto stmt = field(raw, "stmt");
+  if (!stmt) return make_error(ErrorCode::ParseEmpty, "the SQL text holds no statement", "FIX: send one SELECT.");
+  return query_node(*stmt);
+}
+
+}  // namespace detail
+
+Result<ast::Query> convert_statement(std::string_view json) {
+  // One parser per thread: simdjson parsers reuse their buffers and are not thread-safe.
+  thread_local simdjson::dom::parser parser;
+  simdjson::padded_string padded(json);
+  simdjson::dom::element root;
+  if (auto err = parser.parse(padded).get(root))
+    return make_error(ErrorCode::Internal, std::string("parse tree JSON: ") + simdjson::error_message(err));
+  detail::Converter converter;
+  return converter.statement(root);
+}
+
+}  // namespace qg::convert

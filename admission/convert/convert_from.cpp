@@ -1,0 +1,114 @@
+// FROM items: tables, derived tables, VALUES, joins. Functions in FROM are
+// refused here (they are where a past allowlist let pg_read_file through).
+#include "admission/convert/convert_internal.hpp"
+
+namespace qg::convert::detail {
+namespace {
+std::optional<int> pos(int location) { return location >= 0 ? std::optional<int>(location) : std::nullopt; }
+}  // namespace
+
+Result<ast::FromItem> Converter::from_item(element e) {
+  DepthGuard guard(*this);
+  auto n = as_node(e);
+  if (!n) return make_error(ErrorCode::Internal, "parse tree: expected a FROM item");
+  const object o = n->fields;
+  int loc = location_of(o);
+  if (auto s = check_depth(loc); !s) return s.error();
+
+  if (n->kind == "RangeVar") {
+    if (auto s = only_fields(o, {"catalogname", "schemaname", "relname", "inh", "relpersistence", "alias", "location"},
+                             "a table reference", loc);
+        !s)
+      return s.error();
+    const std::string rel(string_field(o, "relname"));
+    const auto schema = string_field(o, "schemaname");
+    const auto catalog = string_field(o, "catalogname");
+    if (!schema.empty() || !catalog.empty()) {
+      std::string written = catalog.empty() ? "" : std::string(catalog) + ".";
+      written += std::string(schema) + "." + rel;
+      return make_error(ErrorCode::ValidationQualifiedName,
+                        "'" + written + "' names a schema or database: only the allowlisted tables of this database "
+                                        "are visible",
+                        "FIX: write the bare table name " + rel + ".", pos(loc));
+    }
+    if (!bool_field(o, "inh"))
+      return unsupported("FROM ONLY", loc, "FIX: write FROM " + rel + " without ONLY.");
+    auto a = alias(o);
+    if (!a) return std::move(a).error();
+    return ast::FromItem{ast::TableRef{rel, std::move(a).value(), loc}, loc};
+  }
+
+  if (n->kind == "RangeSubselect") {
+    if (auto s = only_fields(o, {"lateral", "subquery", "alias"}, "a subquery in FROM", loc); !s) return s.error();
+    auto a = alias(o);
+    if (!a) return std::move(a).error();
+    auto sub = field(o, "subquery");
+    if (!sub) return make_error(ErrorCode::Internal, "parse tree: RangeSubselect without subquery");
+    const bool lateral = bool_field(o, "lateral");
+    // (VALUES ...) AS v(a, b) is its own FROM item: it reads no table.
+    if (auto sn = as_node(*sub); sn && sn->kind == "SelectStmt" && list_field(sn->fields, "valuesLists") &&
+                                 !field(sn->fields, "sortClause") && !field(sn->fields, "limitCount") &&
+                                 !field(sn->fields, "limitOffset") && !field(sn->fields, "withClause") && !lateral) {
+      auto q = query(sn->fields, location_of(sn->fields));
+      if (!q) return std::move(q).error();
+      ast::ValuesTable v;
+      v.rows = std::move(std::get<ast::Values>(q->body).rows);
+      v.alias = std::move(a).value();
+      return ast::FromItem{std::move(v), loc};
+    }
+    auto q = query_node(*sub);
+    if (!q) return std::move(q).error();
+    if (loc < 0) loc = q->location;
+    return ast::FromItem{ast::DerivedTable{std::move(q).value(), std::move(a).value(), lateral}, loc};
+  }
+
+  if (n->kind == "JoinExpr") {
+    if (auto s = only_fields(o, {"jointype", "isNatural", "larg", "rarg", "usingClause", "quals", "alias", "rtindex",
+                                 "join_using_alias"},
+                             "a join", loc);
+        !s)
+      return s.error();
+    if (bool_field(o, "isNatural"))
+      return make_error(ErrorCode::ValidationNaturalJoin,
+                        "NATURAL JOIN joins on every column that happens to share a name",
+                        "FIX: name the join columns with ON a.x = b.x or USING (x).", pos(loc));
+    if (field(o, "alias") || field(o, "join_using_alias"))
+      return unsupported("an alias on a join", loc, "FIX: alias the tables inside the join instead.");
+    ast::Join j;
+    const auto type = string_field(o, "jointype");
+    if (type == "JOIN_LEFT") j.kind = ast::JoinKind::Left;
+    else if (type == "JOIN_RIGHT") j.kind = ast::JoinKind::Right;
+    else if (type == "JOIN_FULL") j.kind = ast::JoinKind::Full;
+    else if (type == "JOIN_INNER" || type.empty()) j.kind = ast::JoinKind::Inner;
+    else return unsupported("this join type", loc);
+    auto l = field(o, "larg");
+    auto r = field(o, "rarg");
+    if (!l || !r) return make_error(ErrorCode::Internal, "parse tree: join without both sides");
+    auto left = from_item(*l);
+    if (!left) return std::move(left).error();
+    auto right = from_item(*r);
+    if (!right) return std::move(right).error();
+    if (loc < 0) loc = left->location;
+    j.left = std::move(left).value();
+    j.right = std::move(right).value();
+    if (auto using_cols = list_field(o, "usingClause"))
+      for (element c : *using_cols)
+        if (auto s = string_node(c)) j.using_columns.emplace_back(*s);
+    if (auto quals = field(o, "quals")) {
+      auto x = expr(*quals);
+      if (!x) return std::move(x).error();
+      j.on = ast::Box<ast::Expr>(std::move(x).value());
+    }
+    if (j.kind == ast::JoinKind::Inner && !j.on && j.using_columns.empty()) j.kind = ast::JoinKind::Cross;
+    return ast::FromItem{std::move(j), loc};
+  }
+
+  if (n->kind == "RangeFunction")
+    return make_error(ErrorCode::ValidationFunctionNotAllowed, "a function call in FROM is not admitted",
+                      "FIX: read from an allowlisted table (see GET /v1/schema) and call functions in the select list "
+                      "or WHERE clause.",
+                      pos(loc));
+  return unsupported(sql_words(n->kind) + " in FROM", loc);
+}
+
+}  // namespace qg::convert::detail

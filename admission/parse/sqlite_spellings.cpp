@@ -1,0 +1,131 @@
+#include "admission/parse/sqlite_spellings.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+namespace qg::parse {
+namespace {
+
+struct Token {
+  int begin = 0;
+  int end = 0;
+  std::string upper;  // the token's text upper-cased (words and punctuation)
+};
+
+bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
+
+// Splits SQL into words and punctuation, skipping strings, quoted identifiers
+// and comments. Only used to choose a better message after the real parser has
+// already rejected the text, so it need not be a full lexer.
+std::vector<Token> tokenize(std::string_view sql) {
+  std::vector<Token> out;
+  const int n = static_cast<int>(sql.size());
+  int i = 0;
+  auto skip_quoted = [&](char q) {
+    ++i;
+    while (i < n) {
+      if (sql[i] == q) {
+        if (i + 1 < n && sql[i + 1] == q) {
+          i += 2;
+          continue;
+        }
+        ++i;
+        return;
+      }
+      ++i;
+    }
+  };
+  while (i < n) {
+    const char c = sql[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (c == '-' && i + 1 < n && sql[i + 1] == '-') {
+      while (i < n && sql[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < n && sql[i + 1] == '*') {
+      const auto close = sql.find("*/", i + 2);
+      i = close == std::string_view::npos ? n : static_cast<int>(close) + 2;
+    } else if (c == '\'' || c == '"') {
+      const int begin = i;
+      skip_quoted(c);
+      out.push_back({begin, i, c == '\'' ? "'" : "\""});
+    } else if (is_word_char(c)) {
+      const int begin = i;
+      while (i < n && is_word_char(sql[i])) ++i;
+      std::string w(sql.substr(begin, i - begin));
+      for (auto& ch : w) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      out.push_back({begin, i, std::move(w)});
+    } else {
+      out.push_back({i, i + 1, std::string(1, c)});
+      ++i;
+    }
+  }
+  return out;
+}
+
+Error spelling(std::string message, std::string fix, std::optional<int> position) {
+  return make_error(ErrorCode::ParseSqliteSpelling, std::move(message), std::move(fix), position);
+}
+
+}  // namespace
+
+std::string near_text(std::string_view sql, int position) {
+  const int n = static_cast<int>(sql.size());
+  const int begin = std::clamp(position, 0, n);
+  int end = std::min(n, begin + 24);
+  std::string excerpt(sql.substr(begin, end - begin));
+  if (excerpt.empty()) return "(end of statement)";
+  if (end < n) excerpt += "...";
+  return "\"" + excerpt + "\"";
+}
+
+std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::optional<int> error_position) {
+  const auto tokens = tokenize(sql);
+  // Backtick and bracket identifiers anywhere are what broke the parse.
+  for (const auto& t : tokens) {
+    if (t.upper == "`")
+      return spelling("backtick-quoted identifiers (`name`) are MySQL/SQLite spellings",
+                      "FIX: write the bare name (spans) or double-quote it (\"spans\").", t.begin);
+  }
+  if (!error_position) return std::nullopt;
+  const int pos = *error_position;
+  std::size_t at = tokens.size();
+  for (std::size_t k = 0; k < tokens.size(); ++k)
+    if (tokens[k].begin <= pos && pos < std::max(tokens[k].end, tokens[k].begin + 1)) at = k;
+  if (at == tokens.size()) {
+    // The message for LIMIT a, b points at the LIMIT clause; look back for it.
+    for (std::size_t k = 0; k + 2 < tokens.size(); ++k)
+      if (tokens[k].upper == "LIMIT" && tokens[k + 2].upper == ",")
+        return spelling("LIMIT a, b is a SQLite/MySQL spelling", "FIX: write LIMIT b OFFSET a.", tokens[k].begin);
+    return std::nullopt;
+  }
+  const Token& t = tokens[at];
+  const std::string next = at + 1 < tokens.size() ? tokens[at + 1].upper : "";
+  const std::string prev = at > 0 ? tokens[at - 1].upper : "";
+  const std::string prev2 = at > 1 ? tokens[at - 2].upper : "";
+
+  if (t.upper == "LIMIT" || (t.upper == "," && (prev2 == "LIMIT"))) {
+    const int p = t.upper == "LIMIT" ? t.begin : tokens[at - 2].begin;
+    return spelling("LIMIT a, b is a SQLite/MySQL spelling", "FIX: write LIMIT b OFFSET a.", p);
+  }
+  if (t.upper == "GLOB" || (t.upper == "NOT" && next == "GLOB"))
+    return spelling("GLOB is a SQLite-only operator",
+                    "FIX: write LIKE with % for * and _ for ? (x LIKE 'abc%'); note LIKE is case-insensitive on "
+                    "SQLite.",
+                    t.begin);
+  if (t.upper == "REGEXP" || (t.upper == "NOT" && next == "REGEXP"))
+    return spelling("REGEXP is not available",
+                    "FIX: match with LIKE patterns (x LIKE '%abc%'), or combine several LIKE tests with OR.", t.begin);
+  if (t.upper == "[")
+    return spelling("[bracket] identifiers are a SQL Server/SQLite spelling",
+                    "FIX: write the bare name (spans) or double-quote it (\"spans\").", t.begin);
+  if (prev == "IS" || (prev == "NOT" && prev2 == "IS")) {
+    const bool negated = prev == "NOT";
+    return spelling(std::string("a IS ") + (negated ? "NOT " : "") + "b compares two values only on SQLite",
+                    negated ? "FIX: write a IS DISTINCT FROM b." : "FIX: write a IS NOT DISTINCT FROM b.",
+                    tokens[at - (negated ? 2 : 1)].begin);
+  }
+  return std::nullopt;
+}
+
+}  // namespace qg::parse

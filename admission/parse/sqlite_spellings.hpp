@@ -1,0 +1,21 @@
+#pragma once
+// SQLite-only spellings that the PostgreSQL grammar rejects. They are common in
+// SQL written for SQLite, so a bare "syntax error" would waste the agent's turn:
+// recognise them at the parse error and name the portable spelling.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/result.hpp"
+
+namespace qg::parse {
+
+// Given the caller's SQL and the parser's error position, returns a
+// `parse:sqlite-spelling` refusal when the error comes from a known SQLite
+// spelling, else nothing.
+std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::optional<int> error_position);
+
+// A short excerpt of `sql` around `position`, for messages.
+std::string near_text(std::string_view sql, int position);
+
+}  // namespace qg::parse

@@ -1,0 +1,50 @@
+#include "admission/pipeline.hpp"
+
+#include <algorithm>
+
+#include "admission/convert/convert.hpp"
+#include "admission/parse/parser.hpp"
+#include "admission/render/render.hpp"
+
+namespace qg {
+
+Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::Catalog& catalog,
+                                          const config::Limits& limits, std::optional<std::int64_t> requested_limit) {
+  if (sql.size() > static_cast<std::size_t>(limits.max_sql_bytes))
+    return make_error(ErrorCode::LimitSqlTooLong,
+                      "the SQL text is " + std::to_string(sql.size()) + " bytes; the limit is " +
+                          std::to_string(limits.max_sql_bytes),
+                      "FIX: shorten the statement: select fewer columns, move long IN lists into a join or a range "
+                      "condition, and drop comments.");
+
+  auto json = parse::parse_to_json(sql);
+  if (!json) return std::move(json).error();
+  auto tree = convert::convert_statement(*json);
+  if (!tree) return std::move(tree).error();
+  ast::Query query = std::move(tree).value();
+
+  auto admission = admit::admit(query, catalog, sql);
+  if (!admission) return std::move(admission).error();
+
+  const std::int64_t cap =
+      std::clamp<std::int64_t>(requested_limit.value_or(limits.default_rows), 1, limits.max_rows);
+  AdmittedStatement out;
+  out.limit = rewrite::inject_limit(query, cap);
+
+  // Re-check: the rewritten tree must admit again, untouched, before it is printed.
+  auto recheck = admit::admit(query, catalog, {});
+  if (!recheck)
+    return make_error(ErrorCode::Internal, "a rewrite produced a tree that admission refuses: " + recheck.error().message);
+  if (!recheck->rewrites.empty())
+    return make_error(ErrorCode::Internal, "rewrites are not idempotent: " + recheck->rewrites.front());
+
+  auto rendered = render::render(query, catalog.dialect);
+  if (!rendered) return std::move(rendered).error();
+  out.sql = std::move(rendered).value();
+  out.admission = std::move(admission).value();
+  out.rewrites = out.admission.rewrites;
+  if (out.limit.injected || out.limit.clamped) out.rewrites.emplace_back("limit-injection");
+  return out;
+}
+
+}  // namespace qg

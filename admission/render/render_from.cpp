@@ -1,0 +1,119 @@
+// FROM items: tables, derived tables, VALUES lists and joins.
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "admission/render/printer.hpp"
+
+namespace qg::render::detail {
+namespace {
+
+// " AS a" or " AS a(x, y)". SQLite has no column-alias list on a FROM item.
+void alias(Printer& p, const std::optional<ast::Alias>& a) {
+  if (!a) return;
+  p.word(" AS ");
+  p.identifier(a->name);
+  if (a->columns.empty()) return;
+  p.require(Construct::TableColumnAliases);
+  p.word("(");
+  p.identifiers(a->columns);
+  p.word(")");
+}
+
+std::string_view join_words(ast::JoinKind kind) {
+  switch (kind) {
+    case ast::JoinKind::Inner: return " JOIN ";
+    case ast::JoinKind::Left: return " LEFT JOIN ";
+    case ast::JoinKind::Right: return " RIGHT JOIN ";
+    case ast::JoinKind::Full: return " FULL JOIN ";
+    case ast::JoinKind::Cross: return " CROSS JOIN ";
+  }
+  return " JOIN ";
+}
+
+struct FromPrinter {
+  Printer& p;
+
+  void operator()(const ast::TableRef& t) const {
+    p.identifier(t.name);
+    alias(p, t.alias);
+  }
+
+  void operator()(const ast::DerivedTable& d) const {
+    if (!d.alias && !p.sqlite()) return p.fail("a subquery in FROM without an alias");  // before PostgreSQL 16
+    if (d.lateral) {
+      p.require(Construct::Lateral);
+      p.word("LATERAL ");
+    }
+    p.word("(");
+    p.query(*d.query);
+    p.word(")");
+    alias(p, d.alias);
+  }
+
+  void operator()(const ast::ValuesTable& v) const {
+    if (v.rows.empty()) return p.fail("VALUES without rows");
+    if (!v.alias && !p.sqlite()) return p.fail("VALUES in FROM without an alias");  // before PostgreSQL 16
+    if (p.sqlite() && v.alias && !v.alias->columns.empty()) return sqlite_named_values(v);
+    p.word("(");
+    p.values(v.rows);
+    p.word(")");
+    alias(p, v.alias);
+  }
+
+  // SQLite names the columns of VALUES column1..N and cannot rename them in
+  // the alias, so the renaming moves into a SELECT around the VALUES; the
+  // FROM item has the same columns, names and rows as `(VALUES ...) AS v(id, name)`.
+  void sqlite_named_values(const ast::ValuesTable& v) const {
+    const auto& names = v.alias->columns;
+    const std::size_t width = v.rows.front().size();
+    if (names.size() > width) return p.fail("a VALUES alias with more column names than the rows have values");
+    p.word("(SELECT ");
+    for (std::size_t i = 0; i < width; ++i) {
+      if (i > 0) p.word(", ");
+      p.word("column" + std::to_string(i + 1));
+      if (i < names.size()) {
+        p.word(" AS ");
+        p.identifier(names[i]);
+      }
+    }
+    p.word(" FROM (");
+    p.values(v.rows);
+    p.word(")) AS ");
+    p.identifier(v.alias->name);
+  }
+
+  void operator()(const ast::Join& j) const {
+    const bool cross = j.kind == ast::JoinKind::Cross;
+    const bool qualified = j.on.has_value() || !j.using_columns.empty();
+    if (cross && qualified) return p.fail("CROSS JOIN with ON or USING");
+    if (!cross && !qualified) return p.fail("JOIN without ON or USING");
+    if (j.on && !j.using_columns.empty()) return p.fail("JOIN with both ON and USING");
+    // Joins group to the left in both grammars, so a join on the left needs no
+    // parentheses; one on the right does.
+    p.from_item(*j.left);
+    p.word(join_words(j.kind));
+    const bool nested = std::holds_alternative<ast::Join>(j.right->node);
+    if (nested) p.word("(");
+    p.from_item(*j.right);
+    if (nested) p.word(")");
+    if (j.on) {
+      p.word(" ON ");
+      p.expr(**j.on);
+    } else if (!j.using_columns.empty()) {
+      p.word(" USING (");
+      p.identifiers(j.using_columns);
+      p.word(")");
+    }
+  }
+};
+
+}  // namespace
+
+void Printer::from_item(const ast::FromItem& item) {
+  Nest nest(*this);
+  if (!nest.ok()) return;
+  std::visit(FromPrinter{*this}, item.node);
+}
+
+}  // namespace qg::render::detail

@@ -1,0 +1,143 @@
+// Function calls and what hangs off them: aggregate modifiers, FILTER,
+// WITHIN GROUP, OVER and window frames; and ORDER BY item lists, which both
+// aggregates and windows share with queries.
+#include <string_view>
+
+#include "admission/render/printer.hpp"
+
+namespace qg::render::detail {
+namespace {
+
+std::string_view frame_mode_words(ast::FrameMode mode) {
+  switch (mode) {
+    case ast::FrameMode::Range: return "RANGE";
+    case ast::FrameMode::Rows: return "ROWS";
+    case ast::FrameMode::Groups: return "GROUPS";
+    case ast::FrameMode::Default: break;
+  }
+  return "";
+}
+
+void frame_bound(Printer& p, const ast::FrameBound& bound) {
+  using K = ast::FrameBoundKind;
+  switch (bound.kind) {
+    case K::UnboundedPreceding: return p.word("UNBOUNDED PRECEDING");
+    case K::CurrentRow: return p.word("CURRENT ROW");
+    case K::UnboundedFollowing: return p.word("UNBOUNDED FOLLOWING");
+    case K::Preceding:
+    case K::Following:
+      if (!bound.offset) return p.fail("a PRECEDING/FOLLOWING frame bound without an offset");
+      // The offset is an operand of the bound: `(1 + 1) PRECEDING`.
+      p.operand(**bound.offset);
+      return p.word(bound.kind == K::Preceding ? " PRECEDING" : " FOLLOWING");
+  }
+}
+
+void frame(Printer& p, const ast::WindowFrame& f) {
+  if (f.mode == ast::FrameMode::Default) {
+    if (f.end || f.exclusion != ast::FrameExclusion::None) p.fail("a frame bound or EXCLUDE without ROWS/RANGE/GROUPS");
+    return;
+  }
+  p.word(frame_mode_words(f.mode));
+  p.word(" ");
+  if (f.end) {
+    p.word("BETWEEN ");
+    frame_bound(p, f.start);
+    p.word(" AND ");
+    frame_bound(p, *f.end);
+  } else {
+    frame_bound(p, f.start);
+  }
+  switch (f.exclusion) {
+    case ast::FrameExclusion::None: break;
+    case ast::FrameExclusion::CurrentRow: p.word(" EXCLUDE CURRENT ROW"); break;
+    case ast::FrameExclusion::Group: p.word(" EXCLUDE GROUP"); break;
+    case ast::FrameExclusion::Ties: p.word(" EXCLUDE TIES"); break;
+  }
+}
+
+// `OVER w` names a window and adds nothing; both grammars accept that short form.
+bool only_names_a_window(const ast::WindowSpec& w) {
+  return !w.base_name.empty() && w.partition_by.empty() && w.order_by.empty() &&
+         w.frame.mode == ast::FrameMode::Default;
+}
+
+}  // namespace
+
+void Printer::func_call(const ast::FuncCall& f) {
+  identifier(f.name);
+  word("(");
+  if (f.star) {
+    if (!f.args.empty() || f.distinct) return fail("a function call with both * and arguments");
+    word("*");
+  } else {
+    if (f.distinct) {
+      if (f.args.empty()) return fail("DISTINCT without arguments");
+      word("DISTINCT ");
+    }
+    expr_list(f.args);
+  }
+  if (!f.order_by.empty()) {
+    require(Construct::AggregateOrderBy);
+    word(" ORDER BY ");
+    sort_items(f.order_by);
+  }
+  word(")");
+  // The PostgreSQL grammar's order: WITHIN GROUP, then FILTER, then OVER.
+  if (!f.within_group.empty()) {
+    require(Construct::WithinGroup);
+    word(" WITHIN GROUP (ORDER BY ");
+    sort_items(f.within_group);
+    word(")");
+  }
+  if (f.filter) {
+    word(" FILTER (WHERE ");
+    expr(**f.filter);
+    word(")");
+  }
+  if (f.over) {
+    word(" OVER ");
+    if (only_names_a_window(*f.over)) return identifier(f.over->base_name);
+    window_spec(*f.over);
+  }
+}
+
+void Printer::window_spec(const ast::WindowSpec& w) {
+  word("(");
+  const std::size_t start = out_.size();
+  auto part = [&] {  // one space between the parts that are present
+    if (out_.size() != start) word(" ");
+  };
+  if (!w.base_name.empty()) identifier(w.base_name);
+  if (!w.partition_by.empty()) {
+    part();
+    word("PARTITION BY ");
+    expr_list(w.partition_by);
+  }
+  if (!w.order_by.empty()) {
+    part();
+    word("ORDER BY ");
+    sort_items(w.order_by);
+  }
+  if (w.frame.mode != ast::FrameMode::Default) part();
+  frame(*this, w.frame);
+  word(")");
+}
+
+void Printer::sort_items(const std::vector<ast::SortItem>& items) {
+  list(items, [&](const ast::SortItem& s) {
+    expr(*s.expr);
+    switch (s.direction) {
+      case ast::SortDirection::Default: break;
+      case ast::SortDirection::Asc: word(" ASC"); break;
+      case ast::SortDirection::Desc: word(" DESC"); break;
+    }
+    switch (s.nulls) {
+      case ast::NullsOrder::Default: break;
+      case ast::NullsOrder::First: word(" NULLS FIRST"); break;
+      case ast::NullsOrder::Last: word(" NULLS LAST"); break;
+    }
+  });
+}
+
+}  // namespace qg::render::detail

@@ -1,0 +1,66 @@
+#pragma once
+// The engine backstop that runs inside SQLite itself: an authorizer that lets a
+// statement read only allowlisted tables and call only allowlisted functions, and
+// a progress handler that stops the virtual machine at the deadline. Admission
+// should never let anything through that this refuses; if it does, the refusal
+// here is the last line, and it says in words what it refused.
+#include <sqlite3.h>
+
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "executors/executor.hpp"
+
+namespace qg::exec::sqlite {
+
+// What statements may touch. Immutable once built; shared by all connections.
+struct Policy {
+  std::set<std::string> tables;     // lower-case, as the engine spells them
+  std::set<std::string> functions;  // lower-case
+
+  bool allows_table(std::string_view name) const;
+  bool allows_function(std::string_view name) const;
+};
+
+// Per-connection state the callbacks read and write. Only the thread holding the
+// connection (see Pool) touches it, so it needs no lock.
+struct Backstop {
+  const Policy* policy = nullptr;  // set once introspection is done
+  Deadline deadline = Deadline::max();
+  bool deadline_hit = false;  // the progress handler interrupted the statement
+  bool saw_select = false;    // SQLITE_SELECT fired: the statement is a query (REINDEX, say, is not)
+  std::string denial;         // the first thing the authorizer refused, in words ("reading table 'users'")
+  // Names read without any column (count(*) FROM x) that are not allowlisted.
+  // SQLite reports a materialized CTE this way too, indistinguishable from a
+  // table, so these pass provisionally and confirm_reads() settles them.
+  std::vector<std::string> unverified;
+
+  // Clears what one statement left behind before the next one starts.
+  void arm(Deadline d) noexcept {
+    deadline = d;
+    deadline_hit = false;
+    saw_select = false;
+    denial.clear();
+    unverified.clear();
+  }
+};
+
+// VM instructions between deadline checks: often enough to stop within
+// milliseconds, rare enough that reading the clock costs nothing measurable.
+inline constexpr int kProgressInterval = 1000;
+
+// The progress handler can go in at open time; with no deadline it never fires.
+void install_progress_handler(sqlite3* db, Backstop& state);
+// The authorizer goes in only after introspection, which needs PRAGMAs and
+// sqlite_schema reads that no statement from an agent may make.
+void install_authorizer(sqlite3* db, Backstop& state);
+
+// After a prepare (and after stepping, since a schema change re-prepares inside
+// sqlite3_step): false, with `denial` set, when a provisionally passed name is
+// a real table or view rather than a CTE. Cannot run inside the authorizer,
+// which may not use its own connection.
+bool confirm_reads(sqlite3* db, Backstop& state);
+
+}  // namespace qg::exec::sqlite

@@ -1,0 +1,156 @@
+#include "executors/sqlite/sqlite_catalog.hpp"
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "executors/sqlite/sqlite_handle.hpp"
+
+namespace qg::exec::sqlite {
+
+namespace {
+
+struct SchemaEntry {
+  std::string name;
+  bool is_virtual = false;
+};
+
+std::string text_at(sqlite3_stmt* stmt, int col) {
+  const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, col));
+  return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt, col))) : std::string();
+}
+
+Error engine_error(sqlite3* db, const config::Database& config, const std::string& doing) {
+  return make_error(ErrorCode::BackendUnavailable,
+                    "reading the schema of database '" + config.name + "' failed while " + doing +
+                        ": SQLite: " + sqlite3_errmsg(db),
+                    "FIX: check that the file is a readable, intact SQLite database");
+}
+
+// Runs `sql` with `arg` bound to ?1 (when given) and calls `row` per result row.
+template <typename RowFn>
+bool query(sqlite3* db, const char* sql, const std::string* arg, RowFn&& row) {
+  sqlite3_stmt* raw = nullptr;
+  if (sqlite3_prepare_v2(db, sql, -1, &raw, nullptr) != SQLITE_OK) return false;
+  StmtHandle stmt(raw);
+  if (arg && sqlite3_bind_text(raw, 1, arg->data(), static_cast<int>(arg->size()), SQLITE_TRANSIENT) != SQLITE_OK)
+    return false;
+  int rc;
+  while ((rc = sqlite3_step(raw)) == SQLITE_ROW) row(raw);
+  return rc == SQLITE_DONE;
+}
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
+  return out;
+}
+
+// "; did you mean 'items'?" or, with no close match, the names there are.
+std::string suggestion(const std::string& wanted, const std::vector<std::string>& existing) {
+  const auto close = catalog::closest_names(wanted, existing);
+  if (!close.empty()) return "; did you mean " + join(close) + "?";
+  if (existing.empty()) return "; it has none";
+  if (existing.size() <= 12) return "; it has " + join(existing);
+  return "";
+}
+
+// Tables and views as the engine spells them (internal sqlite_* tables left out).
+bool read_schema(sqlite3* db, std::vector<SchemaEntry>& out) {
+  return query(db,
+               "SELECT name, coalesce(sql, '') LIKE 'CREATE VIRTUAL TABLE%' FROM sqlite_schema "
+               "WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
+               nullptr, [&](sqlite3_stmt* s) { out.push_back({text_at(s, 0), sqlite3_column_int(s, 1) != 0}); });
+}
+
+// table_xinfo rather than table_info: generated columns are real, selectable
+// columns; only the hidden columns of virtual tables (hidden = 1) are left out.
+bool read_columns(sqlite3* db, const std::string& table, std::vector<catalog::Column>& out) {
+  return query(db, "SELECT name, type, \"notnull\", pk FROM pragma_table_xinfo(?1) WHERE hidden <> 1", &table,
+               [&](sqlite3_stmt* s) {
+                 catalog::Column c;
+                 c.name = text_at(s, 0);
+                 c.type = text_at(s, 1);
+                 c.not_null = sqlite3_column_int(s, 2) != 0;
+                 c.primary_key = sqlite3_column_int(s, 3) != 0;
+                 out.push_back(std::move(c));
+               });
+}
+
+// ANALYZE leaves "rows [rows-per-key...]" in sqlite_stat1; the first number is
+// the table's row count. Absent statistics are "unknown", not zero.
+bool read_row_estimate(sqlite3* db, const std::string& table, std::optional<long long>& out) {
+  return query(db, "SELECT stat FROM sqlite_stat1 WHERE tbl = ?1 COLLATE NOCASE AND stat IS NOT NULL LIMIT 1", &table,
+               [&](sqlite3_stmt* s) {
+                 const std::string stat = text_at(s, 0);
+                 char* end = nullptr;
+                 const long long n = std::strtoll(stat.c_str(), &end, 10);
+                 if (end != stat.c_str() && n >= 0) out = n;
+               });
+}
+
+}  // namespace
+
+Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config, const std::filesystem::path& path) {
+  catalog::Catalog result;
+  result.dialect = Dialect::Sqlite;
+
+  std::vector<SchemaEntry> schema;
+  if (!read_schema(db, schema)) return engine_error(db, config, "listing its tables");
+  bool has_stats = false;
+  if (!query(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'sqlite_stat1'", nullptr,
+             [&](sqlite3_stmt*) { has_stats = true; }))
+    return engine_error(db, config, "looking for sqlite_stat1");
+  std::vector<std::string> existing;
+  for (const auto& e : schema) existing.push_back(e.name);
+
+  for (const auto& curation : config.tables) {
+    const SchemaEntry* entry = nullptr;
+    for (const auto& e : schema)
+      if (catalog::Catalog::same_name(e.name, curation.name, Dialect::Sqlite)) entry = &e;
+    if (entry == nullptr)
+      return make_error(ErrorCode::BackendUnavailable,
+                        "allowlisted table '" + curation.name + "' of database '" + config.name +
+                            "' does not exist in '" + path.string() + "'" + suggestion(curation.name, existing),
+                        "FIX: correct the name under databases." + config.name +
+                            ".tables in the configuration, or create the table");
+
+    if (entry->is_virtual)
+      return make_error(ErrorCode::BackendUnavailable,
+                        "allowlisted table '" + entry->name + "' of database '" + config.name +
+                            "' is a virtual table (FTS, R*Tree, ...), which querygate cannot run under "
+                            "SQLite's authorizer",
+                        "FIX: remove '" + curation.name + "' from databases." + config.name +
+                            ".tables, or copy its rows into an ordinary table and allowlist that");
+    catalog::Table table;
+    table.name = entry->name;
+    table.comment = curation.comment;
+    if (!read_columns(db, table.name, table.columns))
+      return engine_error(db, config, "reading the columns of table '" + table.name + "'");
+    if (has_stats && !read_row_estimate(db, table.name, table.row_estimate))
+      return engine_error(db, config, "reading sqlite_stat1 for table '" + table.name + "'");
+
+    for (const auto& [column_name, column_curation] : curation.columns) {
+      catalog::Column* column = nullptr;
+      for (auto& c : table.columns)
+        if (catalog::Catalog::same_name(c.name, column_name, Dialect::Sqlite)) column = &c;
+      if (column == nullptr) {
+        std::vector<std::string> names;
+        for (const auto& c : table.columns) names.push_back(c.name);
+        return make_error(ErrorCode::BackendUnavailable,
+                          "curated column '" + column_name + "' does not exist in table '" + table.name +
+                              "' of database '" + config.name + "'" + suggestion(column_name, names),
+                          "FIX: correct databases." + config.name + ".tables." + curation.name + ".columns." +
+                              column_name + " in the configuration");
+      }
+      column->curated = true;
+      column->comment = column_curation.comment;
+      column->unit = column_curation.unit;
+      column->untrusted = column_curation.untrusted;
+    }
+    result.tables.push_back(std::move(table));
+  }
+  return result;
+}
+
+}  // namespace qg::exec::sqlite

@@ -1,0 +1,27 @@
+#pragma once
+// One hardened, read-only SQLite connection and the backstop state its callbacks use.
+#include <memory>
+
+#include "common/result.hpp"
+#include "executors/sqlite/sqlite_backstop.hpp"
+#include "executors/sqlite/sqlite_executor.hpp"
+#include "executors/sqlite/sqlite_handle.hpp"
+
+namespace qg::exec::sqlite {
+
+struct Connection {
+  DbHandle db;
+  Backstop backstop;  // the callbacks hold its address: Connection lives behind a unique_ptr and never moves
+};
+
+// Opens `options.path` read-only with query_only, defensive mode, untrusted
+// schema, no extension loading, tight sqlite3_limits and the progress handler.
+// The authorizer is installed later (seal), after introspection.
+Result<std::unique_ptr<Connection>> open_connection(const SqliteOptions& options);
+
+// Ends the start-up phase: installs the authorizer for `policy` (which must
+// outlive the connection) and takes away bound parameters, which only
+// introspection used.
+void seal(Connection& conn, const Policy& policy);
+
+}  // namespace qg::exec::sqlite

@@ -1,0 +1,259 @@
+// The SQLite executor: a pool of hardened read-only connections, each with the
+// authorizer and deadline backstop, and the conversion of rows into Values.
+#include "executors/sqlite/sqlite_executor.hpp"
+
+#include <cctype>
+#include <climits>
+#include <exception>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "executors/sqlite/sqlite_catalog.hpp"
+#include "executors/sqlite/sqlite_connection.hpp"
+#include "executors/sqlite/sqlite_pool.hpp"
+
+namespace qg::exec {
+
+namespace {
+
+using sqlite::Connection;
+using sqlite::StmtHandle;
+
+constexpr auto kPingBudget = std::chrono::seconds(5);
+
+Error deadline_error() {
+  return make_error(ErrorCode::LimitDeadline, "the statement ran past its deadline",
+                    "FIX: narrow the time range with WHERE on a time column, aggregate with GROUP BY, "
+                    "or ask for fewer rows with LIMIT");
+}
+
+// The authorizer recorded what it refused; say that, plus the engine's words
+// when the engine itself refused (not so for a refusal by confirm_reads).
+Error denied_error(const Connection& conn, bool engine_refused = true) {
+  const std::string& what = conn.backstop.denial;
+  std::string fix = "FIX: send one read-only SELECT over the tables and functions the schema description lists";
+  if (what.rfind("reading table", 0) == 0) fix = "FIX: query only the tables the schema description lists";
+  if (what.rfind("calling function", 0) == 0) fix = "FIX: use only functions the schema description lists for SQLite";
+  return make_error(ErrorCode::BackendDenied,
+                    "the engine backstop denied " + what +
+                        (engine_refused ? std::string(" (SQLite: ") + sqlite3_errmsg(conn.db.get()) + ")" : ""),
+                    std::move(fix));
+}
+
+// Maps a failed prepare or step to the caller's error: deadline, backstop
+// denial, oversized value, or the engine's own message passed on verbatim.
+Error engine_error(const Connection& conn, int rc) {
+  if (conn.backstop.deadline_hit) return deadline_error();
+  if (!conn.backstop.denial.empty()) return denied_error(conn);
+  const std::string message = std::string("SQLite: ") + sqlite3_errmsg(conn.db.get());
+  switch (rc & 0xff) {
+    case SQLITE_TOOBIG:
+      return make_error(ErrorCode::LimitRowTooLarge, message,
+                        "FIX: select fewer or shorter columns, e.g. substr(column, 1, 1000)");
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+      return make_error(ErrorCode::BackendUnavailable, message, "FIX: retry in a moment");
+    default:
+      return make_error(ErrorCode::BackendError, message);
+  }
+}
+
+// Measured against the string's end, not a NUL: text after an embedded NUL is
+// text SQLite never compiled, and must not pass unnoticed.
+bool only_whitespace_after(const char* tail, const std::string& sql) {
+  if (tail == nullptr) return true;
+  for (const char* p = tail; p < sql.data() + sql.size(); ++p)
+    if (!std::isspace(static_cast<unsigned char>(*p))) return false;
+  return true;
+}
+
+std::string or_empty(const char* s) { return s ? s : ""; }
+
+const char* storage_class(int type) {
+  switch (type) {
+    case SQLITE_INTEGER: return "INTEGER";
+    case SQLITE_FLOAT: return "REAL";
+    case SQLITE_TEXT: return "TEXT";
+    case SQLITE_BLOB: return "BLOB";
+    default: return "";
+  }
+}
+
+Value read_value(sqlite3_stmt* stmt, int col) {
+  switch (sqlite3_column_type(stmt, col)) {
+    case SQLITE_INTEGER: return static_cast<std::int64_t>(sqlite3_column_int64(stmt, col));
+    case SQLITE_FLOAT: return sqlite3_column_double(stmt, col);
+    case SQLITE_TEXT: {
+      // Pointer first, then bytes: the order sqlite3_column_bytes documents.
+      const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, col));
+      return std::string(p ? p : "", static_cast<std::size_t>(sqlite3_column_bytes(stmt, col)));
+    }
+    case SQLITE_BLOB: {
+      const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt, col));
+      const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, col));
+      return Blob{p ? std::string(p, n) : std::string()};
+    }
+    default: return std::monostate{};
+  }
+}
+
+std::vector<ColumnMeta> column_meta(sqlite3_stmt* stmt) {
+  std::vector<ColumnMeta> out;
+  const int n = sqlite3_column_count(stmt);
+  for (int i = 0; i < n; ++i)
+    out.push_back({or_empty(sqlite3_column_name(stmt, i)), or_empty(sqlite3_column_decltype(stmt, i))});
+  return out;
+}
+
+// Turns an escaping exception (allocation failure) into an Error at the API edge.
+template <typename Fn>
+auto guarded(Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    return make_error(ErrorCode::Internal, std::string("SQLite executor: ") + e.what());
+  } catch (...) {
+    return make_error(ErrorCode::Internal, "SQLite executor: unknown exception");
+  }
+}
+
+class SqliteExecutor final : public Executor {
+ public:
+  SqliteExecutor(catalog::Catalog found, std::unique_ptr<sqlite::Policy> policy,
+                 std::vector<std::unique_ptr<Connection>> connections)
+      : catalog_(std::move(found)),
+        policy_(std::move(policy)),
+        pool_(std::move(connections)) {}
+
+  const catalog::Catalog& catalog() const override { return catalog_; }
+
+  Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline) override {
+    return guarded([&]() -> Result<std::vector<ColumnMeta>> {
+      auto lease = pool_.borrow(deadline);
+      if (!lease) return lease.error();
+      auto stmt = compile(**lease, sql, deadline);
+      if (!stmt) return stmt.error();
+      return column_meta(stmt->get());
+    });
+  }
+
+  Result<Rows> run(const std::string& sql, const RunOptions& options) override {
+    return guarded([&]() -> Result<Rows> {
+      auto lease = pool_.borrow(options.deadline);
+      if (!lease) return lease.error();
+      Connection& conn = **lease;
+      auto stmt = compile(conn, sql, options.deadline);
+      if (!stmt) return stmt.error();
+      return read_rows(conn, stmt->get(), options.max_rows);
+    });
+  }
+
+  Status ping() override {
+    return guarded([&]() -> Status {
+      auto rows = run("SELECT 1", RunOptions{.max_rows = 1, .deadline = Clock::now() + kPingBudget});
+      if (!rows) return rows.error();
+      return {};
+    });
+  }
+
+ private:
+  // Prepares one statement under the backstop. Anything but exactly one
+  // read-only, non-EXPLAIN statement is refused.
+  Result<StmtHandle> compile(Connection& conn, const std::string& sql, Deadline deadline) {
+    conn.backstop.arm(deadline);
+    if (Clock::now() >= deadline) return deadline_error();
+    if (sql.size() >= static_cast<std::size_t>(INT_MAX))  // SQLITE_LIMIT_SQL_LENGTH refuses far sooner
+      return make_error(ErrorCode::LimitSqlTooLong, "the statement is too long for SQLite");
+    sqlite3_stmt* raw = nullptr;
+    const char* tail = nullptr;
+    // NO_VTAB: table-valued functions (json_each, pragma_*) and virtual tables
+    // do not exist for these statements; introspection refused allowlisting any.
+    const int rc = sqlite3_prepare_v3(conn.db.get(), sql.c_str(), static_cast<int>(sql.size()) + 1,
+                                      SQLITE_PREPARE_NO_VTAB, &raw, &tail);
+    StmtHandle stmt(raw);
+    if (rc != SQLITE_OK) return engine_error(conn, rc);
+    if (!sqlite::confirm_reads(conn.db.get(), conn.backstop)) return denied_error(conn, false);
+    if (!stmt) return make_error(ErrorCode::Internal, "no statement reached the SQLite executor");
+    if (!only_whitespace_after(tail, sql))
+      return make_error(ErrorCode::Internal, "more than one statement reached the executor");
+    // Belt and braces: a no-op REINDEX, say, is "read-only" and fires no
+    // authorizer action, but it is no query: no SELECT seen, no result columns.
+    if (!sqlite3_stmt_readonly(raw) || sqlite3_stmt_isexplain(raw) != 0 || !conn.backstop.saw_select ||
+        sqlite3_column_count(raw) == 0)
+      return make_error(ErrorCode::BackendDenied,
+                        "the engine backstop denied a statement that is not a plain read-only query",
+                        "FIX: send one read-only SELECT");
+    return stmt;
+  }
+
+  // Steps until done or `max_rows` rows are read. Stopping early is not an
+  // error: the SQL asked for limit + 1 and the caller detects truncation.
+  static Result<Rows> read_rows(Connection& conn, sqlite3_stmt* stmt, std::int64_t max_rows) {
+    Rows out;
+    out.columns = column_meta(stmt);
+    const int n = static_cast<int>(out.columns.size());
+    while (max_rows <= 0 || static_cast<std::int64_t>(out.rows.size()) < max_rows) {
+      const int rc = sqlite3_step(stmt);
+      if (rc == SQLITE_DONE) break;
+      if (rc != SQLITE_ROW) return engine_error(conn, rc);
+      std::vector<Value> row;
+      row.reserve(static_cast<std::size_t>(n));
+      for (int i = 0; i < n; ++i) {
+        row.push_back(read_value(stmt, i));
+        // Expressions have no declared type; the first value's storage class stands in.
+        if (out.columns[i].type.empty() && !std::holds_alternative<std::monostate>(row.back()))
+          out.columns[i].type = storage_class(sqlite3_column_type(stmt, i));
+      }
+      out.rows.push_back(std::move(row));
+    }
+    // A schema change re-prepares inside sqlite3_step, under the authorizer again.
+    if (!sqlite::confirm_reads(sqlite3_db_handle(stmt), conn.backstop)) return denied_error(conn, false);
+    return out;
+  }
+
+  catalog::Catalog catalog_;
+  // The connections' authorizers point into the policy: it is declared before
+  // the pool so it outlives every connection.
+  std::unique_ptr<sqlite::Policy> policy_;
+  sqlite::Pool pool_;
+};
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Result<std::unique_ptr<Executor>> open(const config::Database& db, SqliteOptions options) {
+  if (options.path.empty()) options.path = db.path;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(options.path, ec))
+    return make_error(ErrorCode::BackendUnavailable,
+                      "database file '" + options.path.string() + "' does not exist" +
+                          (std::filesystem::exists(options.path, ec) ? " as a regular file" : ""),
+                      "FIX: point databases." + db.name + ".path at an existing SQLite file");
+
+  std::vector<std::unique_ptr<Connection>> connections;
+  for (int i = 0; i < std::max(1, options.connections); ++i) {
+    auto conn = sqlite::open_connection(options);
+    if (!conn) return std::move(conn).error();
+    connections.push_back(std::move(*conn));
+  }
+  auto found = sqlite::introspect(connections.front()->db.get(), db, options.path);
+  if (!found) return std::move(found).error();
+
+  auto policy = std::make_unique<sqlite::Policy>();
+  for (const auto& t : found->tables) policy->tables.insert(lower(t.name));
+  for (const auto& f : options.allowed_functions) policy->functions.insert(lower(f));
+  for (auto& conn : connections) sqlite::seal(*conn, *policy);
+  return std::unique_ptr<Executor>(
+      std::make_unique<SqliteExecutor>(std::move(*found), std::move(policy), std::move(connections)));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Executor>> open_sqlite(const config::Database& db, SqliteOptions options) {
+  return guarded([&]() -> Result<std::unique_ptr<Executor>> { return open(db, std::move(options)); });
+}
+
+}  // namespace qg::exec

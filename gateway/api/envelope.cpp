@@ -1,0 +1,157 @@
+#include "gateway/api/envelope.hpp"
+
+#include <algorithm>
+
+#include "gateway/api/json_writer.hpp"
+
+namespace qg::gateway {
+namespace {
+
+constexpr std::string_view kBase64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string base64(std::string_view in) {
+  std::string out;
+  out.reserve((in.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
+                       static_cast<unsigned char>(in[i + 2]);
+    out += kBase64[(v >> 18) & 63], out += kBase64[(v >> 12) & 63], out += kBase64[(v >> 6) & 63], out += kBase64[v & 63];
+  }
+  if (i < in.size()) {
+    unsigned v = static_cast<unsigned char>(in[i]) << 16;
+    if (i + 1 < in.size()) v |= static_cast<unsigned char>(in[i + 1]) << 8;
+    out += kBase64[(v >> 18) & 63], out += kBase64[(v >> 12) & 63];
+    out += i + 1 < in.size() ? kBase64[(v >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+// Cuts text to at most `max` bytes at a UTF-8 character boundary and says how much was cut.
+std::string cut_text(std::string_view s, std::size_t max) {
+  std::size_t end = std::min(max, s.size());
+  while (end > 0 && end < s.size() && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;
+  std::string out(s.substr(0, end));
+  out += "…[cut " + std::to_string(s.size() - end) + " bytes]";
+  return out;
+}
+
+struct CellWriter {
+  JsonWriter& w;
+  const config::Limits& limits;
+  bool& cut_any;
+  bool& blob_any;
+  void operator()(std::monostate) { w.null(); }
+  void operator()(std::int64_t v) { w.integer(v); }
+  void operator()(double v) { w.number(v, limits.float_digits); }
+  void operator()(const std::string& s) {
+    if (s.size() > static_cast<std::size_t>(limits.max_cell_bytes)) {
+      cut_any = true;
+      w.string(cut_text(s, limits.max_cell_bytes));
+    } else {
+      w.string(s);
+    }
+  }
+  void operator()(const exec::Blob& b) {
+    blob_any = true;
+    std::string encoded = base64(b.bytes);
+    if (encoded.size() > static_cast<std::size_t>(limits.max_cell_bytes)) {
+      cut_any = true;
+      encoded = cut_text(encoded, limits.max_cell_bytes);
+    }
+    w.string(encoded);
+  }
+};
+
+}  // namespace
+
+std::string build_envelope(const EnvelopeInput& in) {
+  const auto& st = *in.statement;
+  const auto& limits = *in.limits;
+  const auto& rows = *in.rows;
+  JsonWriter w;
+  w.begin_object();
+  w.key("columns").begin_array();
+  for (std::size_t i = 0; i < rows.columns.size(); ++i) {
+    w.begin_object().key("name").string(rows.columns[i].name);
+    if (!rows.columns[i].type.empty()) w.key("type").string(rows.columns[i].type);
+    w.end_object();
+  }
+  w.end_array();
+
+  // Rows: the limit+1 probe row means "more existed"; the byte cap may stop earlier.
+  std::size_t available = rows.rows.size();
+  bool truncated = false;
+  std::string truncated_by;
+  if (st.limit.detect_truncation && available > static_cast<std::size_t>(st.limit.row_cap)) {
+    available = static_cast<std::size_t>(st.limit.row_cap);
+    truncated = true;
+    truncated_by = "rows";
+  }
+  bool cut_any = false;
+  bool blob_any = false;
+  std::size_t written = 0;
+  w.key("rows").begin_array();
+  const std::size_t budget = static_cast<std::size_t>(limits.max_response_bytes);
+  for (std::size_t r = 0; r < available; ++r) {
+    const std::size_t before = w.size();
+    JsonWriter row;
+    row.begin_array();
+    CellWriter cell{row, limits, cut_any, blob_any};
+    for (const auto& v : rows.rows[r]) std::visit(cell, v);
+    row.end_array();
+    if (before + row.size() + 512 > budget) {  // keep room for the trailer
+      truncated = true;
+      truncated_by = "bytes";
+      break;
+    }
+    w.raw(row.text());
+    ++written;
+  }
+  w.end_array();
+  w.key("row_count").integer(static_cast<std::int64_t>(written));
+  if (truncated) w.key("truncated").boolean(true);
+
+  const bool show_limit = st.limit.injected || st.limit.clamped;
+  const bool show_sql = st.sql != in.caller_sql;
+  if (show_limit || !st.rewrites.empty() || show_sql) {
+    w.key("applied").begin_object();
+    if (show_limit) w.key("limit").integer(st.limit.row_cap);
+    if (!st.rewrites.empty()) {
+      w.key("rewrites").begin_array();
+      for (const auto& r : st.rewrites) w.string(r);
+      w.end_array();
+    }
+    if (show_sql) w.key("sql").string(st.sql);
+    w.end_object();
+  }
+
+  std::vector<std::string> notes;
+  if (truncated_by == "rows")
+    notes.push_back("Returned " + std::to_string(written) + " rows; more exist. To narrow: add a WHERE filter (a time "
+                    "range or a key); to summarise: GROUP BY with count/sum/avg; to page: ORDER BY a key and filter "
+                    "past the last value; or ask for up to " + std::to_string(limits.max_rows) + " rows with \"limit\".");
+  if (truncated_by == "bytes")
+    notes.push_back("Returned " + std::to_string(written) + " rows: the response reached its " +
+                    std::to_string(limits.max_response_bytes) +
+                    "-byte cap. Select fewer or shorter columns (substr(col, 1, 200)), or aggregate.");
+  if (st.limit.clamped)
+    notes.push_back("Your LIMIT " + std::to_string(*st.limit.caller_limit) + " was lowered to " +
+                    std::to_string(st.limit.row_cap) + ".");
+  if (cut_any)
+    notes.push_back("Text longer than " + std::to_string(limits.max_cell_bytes) +
+                    " bytes was cut where marked; select substr(col, start, length) to read a part.");
+  if (blob_any) notes.push_back("Binary values are base64-encoded.");
+  if (!notes.empty()) {
+    w.key("notes").begin_array();
+    for (const auto& n : notes) w.string(n);
+    w.end_array();
+  }
+  w.end_object();
+  std::string out = w.take();
+  out.push_back('\n');
+  return out;
+}
+
+}  // namespace qg::gateway

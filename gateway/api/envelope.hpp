@@ -1,0 +1,24 @@
+#pragma once
+// The success envelope: only what varies between calls. Facts that never
+// change (read-only, limits, dialect rules) live in the schema description.
+#include <string>
+#include <string_view>
+
+#include "admission/pipeline.hpp"
+#include "config/config.hpp"
+#include "executors/executor.hpp"
+
+namespace qg::gateway {
+
+struct EnvelopeInput {
+  std::string_view caller_sql;
+  const AdmittedStatement* statement = nullptr;
+  const exec::Rows* rows = nullptr;   // for validate_only: columns only
+  const config::Limits* limits = nullptr;
+};
+
+// Builds the JSON body. Applies the row cap (drops the limit+1 probe row), the
+// per-cell and per-response byte caps, and float rounding.
+std::string build_envelope(const EnvelopeInput& in);
+
+}  // namespace qg::gateway

@@ -1,0 +1,68 @@
+#include "gateway/api/query_request.hpp"
+
+#include <simdjson.h>
+
+#include "admission/catalog/catalog.hpp"
+
+namespace qg::gateway {
+namespace {
+
+constexpr std::string_view kShape =
+    "FIX: send a JSON object like {\"sql\": \"SELECT count(*) FROM spans\", \"database\": \"demo\", \"limit\": 100}.";
+
+Error bad_field(std::string_view name, std::string_view want) {
+  return make_error(ErrorCode::RequestBadField, "field '" + std::string(name) + "' must be " + std::string(want),
+                    std::string(kShape));
+}
+
+}  // namespace
+
+Result<QueryRequest> parse_query_request(std::string_view body) {
+  if (body.empty())
+    return make_error(ErrorCode::RequestBadJson, "the request body is empty", std::string(kShape));
+  thread_local simdjson::dom::parser parser;
+  simdjson::padded_string padded(body);
+  simdjson::dom::element root;
+  if (auto err = parser.parse(padded).get(root))
+    return make_error(ErrorCode::RequestBadJson,
+                      std::string("the request body is not valid JSON: ") + simdjson::error_message(err),
+                      std::string(kShape));
+  simdjson::dom::object obj;
+  if (root.get_object().get(obj))
+    return make_error(ErrorCode::RequestBadJson, "the request body must be a JSON object", std::string(kShape));
+
+  QueryRequest out;
+  bool has_sql = false;
+  for (auto [key, value] : obj) {
+    if (key == "sql") {
+      std::string_view s;
+      if (value.get_string().get(s)) return bad_field("sql", "a string holding one SQL statement");
+      out.sql = std::string(s);
+      has_sql = true;
+    } else if (key == "database") {
+      std::string_view s;
+      if (value.get_string().get(s)) return bad_field("database", "a string naming a configured database");
+      out.database = std::string(s);
+    } else if (key == "limit") {
+      std::int64_t v = 0;
+      if (value.get_int64().get(v) || v < 1) return bad_field("limit", "a whole number of rows, at least 1");
+      out.limit = v;
+    } else if (key == "validate_only") {
+      bool v = false;
+      if (value.get_bool().get(v)) return bad_field("validate_only", "true or false");
+      out.validate_only = v;
+    } else {
+      const std::vector<std::string> known{"sql", "database", "limit", "validate_only"};
+      auto close = catalog::closest_names(key, known, 1);
+      std::string fix = close.empty() ? "FIX: send only sql, database, limit and validate_only."
+                                      : "FIX: did you mean \"" + close[0] + "\"? The fields are sql, database, limit "
+                                                                          "and validate_only.";
+      if (key == "query" || key == "statement") fix = "FIX: put the statement in \"sql\".";
+      return make_error(ErrorCode::RequestUnknownField, "unknown field '" + std::string(key) + "'", fix);
+    }
+  }
+  if (!has_sql) return make_error(ErrorCode::RequestMissingField, "field 'sql' is missing", std::string(kShape));
+  return out;
+}
+
+}  // namespace qg::gateway

@@ -1,0 +1,63 @@
+#pragma once
+// The HTTP/1.1 transport (Boost.Beast). It only moves bytes: it reads a
+// request, hands an HttpRequest to the application's Handler and writes the
+// HttpResponse the Handler later passes to its Reply (from any thread).
+// Everything that decides *what* to answer lives in the Handler.
+//
+// Beast and Asio are included only by http_server.cpp (pimpl), so including
+// this header stays cheap.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/result.hpp"
+#include "gateway/http/http_types.hpp"
+
+namespace qg::gateway {
+
+// Every limit of the transport, each with its default.
+struct ServerOptions {
+  std::string host = "127.0.0.1";      // address or name to listen on
+  std::uint16_t port = 8080;           // 0 = let the OS pick a free port (start() returns it)
+  int io_threads = 1;                  // threads running the I/O loop; must be >= 1
+  std::size_t max_body_bytes = 65536;  // larger body -> 413 request:body-too-large, then close
+  std::size_t max_header_bytes = 16384;  // larger request line + headers -> 400, then close
+  // The whole request (headers + body) must arrive within this after its first
+  // byte (first request: after accept). Defeats slow-loris clients.
+  std::chrono::milliseconds read_timeout{10000};
+  // A keep-alive connection with no next request for this long is closed.
+  std::chrono::milliseconds idle_timeout{30000};
+  // Writing one response (the client must read it) must finish within this.
+  std::chrono::milliseconds write_timeout{30000};
+  // Connections served at once. Beyond this a new connection is answered with
+  // 503 (Retry-After) and closed without reading its request.
+  std::size_t max_connections = 1024;
+};
+
+class HttpServer {
+ public:
+  HttpServer(ServerOptions options, Handler handler);
+  ~HttpServer();  // stop()s and joins
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds, listens and starts the I/O threads. Returns the bound port, or an
+  // Error (ErrorCode::Internal) naming host:port and the OS reason. Call once.
+  Result<std::uint16_t> start();
+
+  // Stops accepting, closes every connection (in-flight requests get no
+  // answer), and joins the I/O threads. Idempotent. Replies that arrive
+  // afterwards are dropped safely. Must not be called from inside the Handler.
+  void stop();
+
+  // Connections currently being served (rejected-at-limit ones not counted).
+  std::size_t open_connections() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace qg::gateway

@@ -1,0 +1,126 @@
+#include "gateway/startup.hpp"
+
+#include <iostream>
+
+#include "admission/capability/capability.hpp"
+#include "config/demo_config.hpp"
+#include "executors/sqlite/demo_db.hpp"
+#include "executors/sqlite/sqlite_executor.hpp"
+#include "gateway/api/api.hpp"
+#include "gateway/http/http_server.hpp"
+
+namespace qg::gateway {
+namespace {
+
+class RunningGateway : public Running {
+ public:
+  RunningGateway(std::unique_ptr<Api> api, ServerOptions options)
+      : api_(std::move(api)),
+        server_(std::move(options), [this](HttpRequest r, Reply reply) { api_->handle(std::move(r), std::move(reply)); }) {}
+
+  Result<std::uint16_t> start() {
+    auto p = server_.start();
+    if (p) port_ = *p;
+    return p;
+  }
+  std::uint16_t port() const override { return port_; }
+  void stop() override { server_.stop(); }
+
+ private:
+  std::unique_ptr<Api> api_;
+  HttpServer server_;
+  std::uint16_t port_ = 0;
+};
+
+bool is_loopback(const std::string& host) {
+  return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.starts_with("127.");
+}
+
+}  // namespace
+
+Status create_demo_database(const std::filesystem::path& path) { return exec::create_demo_db(path); }
+
+Result<config::Config> demo_config(const std::filesystem::path& demo_dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(demo_dir, ec);
+  if (ec)
+    return make_error(ErrorCode::ConfigInvalid, "cannot create the demo folder " + demo_dir.string() + ": " + ec.message());
+  auto config = config::parse_config(std::string(config::demo_config_yaml()), demo_dir);
+  if (!config) return config;
+  for (const auto& db : config->databases)
+    if (db.backend == Dialect::Sqlite && !std::filesystem::exists(db.path)) {
+      std::cerr << "querygate: generating the demo database " << db.path.string() << "\n";
+      if (auto s = exec::create_demo_db(db.path); !s) return s.error();
+    }
+  return config;
+}
+
+Result<std::map<std::string, std::unique_ptr<exec::Executor>>> open_databases(const config::Config& config) {
+  std::map<std::string, std::unique_ptr<exec::Executor>> out;
+  for (const auto& db : config.databases) {
+    if (db.backend != Dialect::Sqlite)
+      return make_error(ErrorCode::ConfigInvalid,
+                        "databases." + db.name + ": backend postgres is not available in this version yet",
+                        "FIX: use backend: sqlite.");
+    exec::SqliteOptions options;
+    options.path = db.path;
+    options.allowed_functions = capability::sqlite_authorizer_functions();
+    options.max_sql_bytes = config.limits.max_sql_bytes;
+    options.connections = db.permits;
+    auto executor = exec::open_sqlite(db, std::move(options));
+    if (!executor) {
+      Error e = std::move(executor).error();
+      e.message = "databases." + db.name + ": " + e.message;
+      return e;
+    }
+    out.emplace(db.name, std::move(executor).value());
+  }
+  return out;
+}
+
+Status check_config(const std::filesystem::path& file) {
+  auto config = config::load_config(file);
+  if (!config) return config.error();
+  auto dbs = open_databases(*config);
+  if (!dbs) return dbs.error();
+  return {};
+}
+
+Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
+  auto config = options.config_file.empty() ? demo_config(options.demo_dir) : config::load_config(options.config_file);
+  if (!config) return config.error();
+  if (!options.listen.empty()) {
+    auto listen = config::parse_listen(options.listen);
+    if (!listen) return listen.error();
+    config->listen_host = listen->first;
+    config->listen_port = listen->second;
+  }
+  if (!is_loopback(config->listen_host))
+    return make_error(ErrorCode::ConfigInvalid,
+                      "refusing to listen on " + config->listen_host +
+                          ": querygate has no authentication keys yet, so it serves loopback only",
+                      "FIX: listen on 127.0.0.1 and put an authenticating proxy in front.");
+  auto dbs = open_databases(*config);
+  if (!dbs) return dbs.error();
+
+  int workers = 1;
+  for (const auto& db : config->databases) workers += db.permits;
+  ServerOptions server;
+  server.host = config->listen_host;
+  server.port = config->listen_port;
+  server.max_body_bytes = static_cast<std::size_t>(config->limits.max_body_bytes);
+  const std::string host = config->listen_host;
+  std::vector<std::string> names;
+  for (const auto& db : config->databases) names.push_back(db.name);
+  auto api = std::make_unique<Api>(std::move(config).value(), std::move(dbs).value(), workers);
+  auto running = std::make_unique<RunningGateway>(std::move(api), std::move(server));
+  auto port = running->start();
+  if (!port) return port.error();
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  std::cerr << "querygate: listening on http://" << (host.find(':') != std::string::npos ? "[" + host + "]" : host)
+            << ":" << *port << " (databases: " << list << ")\n";
+  return std::unique_ptr<Running>(std::move(running));
+}
+
+}  // namespace qg::gateway

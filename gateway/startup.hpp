@@ -1,0 +1,42 @@
+#pragma once
+// Start-up: load and validate the config, open every database (introspection
+// checks the allowlist against the real tables), start the HTTP server.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "common/result.hpp"
+#include "config/config.hpp"
+#include "executors/executor.hpp"
+
+namespace qg::gateway {
+
+struct StartupOptions {
+  std::string config_file;              // empty: the embedded demo
+  std::string listen;                   // overrides the config's listen when set
+  std::filesystem::path demo_dir;       // where the demo database is generated
+};
+
+class Running {
+ public:
+  virtual ~Running() = default;
+  virtual std::uint16_t port() const = 0;
+  virtual void stop() = 0;
+};
+
+Result<std::unique_ptr<Running>> start(const StartupOptions& options);
+
+// The demo config with its database path pointing into `demo_dir`; creates the
+// demo database there when it is missing.
+Result<config::Config> demo_config(const std::filesystem::path& demo_dir);
+
+// Loads the file and opens every database it names (read-only), as start-up would.
+Status check_config(const std::filesystem::path& file);
+
+Status create_demo_database(const std::filesystem::path& path);
+
+Result<std::map<std::string, std::unique_ptr<exec::Executor>>> open_databases(const config::Config& config);
+
+}  // namespace qg::gateway

@@ -1,0 +1,154 @@
+// Runs every case of tests/corpus/admission/*.tsv through the admission
+// pipeline on both backends' catalogs, and for admitted cases checks the
+// renderer (PostgreSQL round trip) and the engine backstop (the SQLite
+// rendering prepares under the real authorizer on the real demo database).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "admission/capability/capability.hpp"
+#include "admission/convert/convert.hpp"
+#include "admission/parse/parser.hpp"
+#include "admission/pipeline.hpp"
+#include "admission/render/render.hpp"
+#include "config/config.hpp"
+#include "executors/sqlite/demo_db.hpp"
+#include "executors/sqlite/sqlite_executor.hpp"
+
+namespace qg {
+namespace {
+
+struct Case {
+  std::string file;
+  int line = 0;
+  std::string backend;
+  std::string expected;
+  std::string sql;
+};
+
+std::vector<Case> load_corpus() {
+  std::vector<Case> out;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(QG_TEST_CORPUS_DIR) + "/admission")) {
+    if (entry.path().extension() != ".tsv") continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) {
+      ++n;
+      if (line.empty() || line[0] == '#') continue;
+      const auto a = line.find('\t');
+      const auto b = line.find('\t', a + 1);
+      if (a == std::string::npos || b == std::string::npos) {
+        ADD_FAILURE() << entry.path() << ":" << n << ": expected backend<TAB>expected<TAB>sql";
+        continue;
+      }
+      out.push_back({entry.path().filename().string(), n, line.substr(0, a), line.substr(a + 1, b - a - 1),
+                     line.substr(b + 1)});
+    }
+  }
+  return out;
+}
+
+// The demo database, generated once, and a SQLite executor over it with the
+// capability table's authorizer list; its catalog is the corpus's catalog.
+class Demo {
+ public:
+  static Demo& get() {
+    static Demo demo;
+    return demo;
+  }
+  exec::Executor& sqlite() { return *executor_; }
+  catalog::Catalog postgres_catalog() const {
+    catalog::Catalog c = executor_->catalog();
+    c.dialect = Dialect::Postgres;
+    return c;
+  }
+
+ private:
+  Demo() {
+    dir_ = std::filesystem::temp_directory_path() / ("qg-corpus-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    auto made = exec::create_demo_db(dir_ / "demo.db");
+    if (!made) throw std::runtime_error(made.error().message);
+    config::Database db;
+    db.name = "demo";
+    db.path = dir_ / "demo.db";
+    for (const char* t : {"projects", "traces", "spans", "span_annotations"}) db.tables.push_back({t, "", {}});
+    exec::SqliteOptions options;
+    options.path = db.path;
+    options.allowed_functions = capability::sqlite_authorizer_functions();
+    auto e = exec::open_sqlite(db, options);
+    if (!e) throw std::runtime_error(e.error().message);
+    executor_ = std::move(e).value();
+  }
+  ~Demo() { std::filesystem::remove_all(dir_); }
+  std::filesystem::path dir_;
+  std::unique_ptr<exec::Executor> executor_;
+};
+
+std::string where(const Case& c, Dialect d) {
+  return c.file + ":" + std::to_string(c.line) + " [" + std::string(dialect_name(d)) + "] " + c.sql;
+}
+
+TEST(AdmissionCorpusTest, EveryCaseGetsItsExpectedDecision) {
+  const auto cases = load_corpus();
+  ASSERT_GE(cases.size(), 200u);
+  auto& demo = Demo::get();
+  const catalog::Catalog sqlite_catalog = demo.sqlite().catalog();
+  const catalog::Catalog pg_catalog = demo.postgres_catalog();
+  config::Limits limits;
+  int admitted = 0;
+  for (const auto& c : cases) {
+    for (Dialect d : {Dialect::Sqlite, Dialect::Postgres}) {
+      if (c.backend != "both" && c.backend != dialect_name(d)) continue;
+      const auto& catalog = d == Dialect::Sqlite ? sqlite_catalog : pg_catalog;
+      auto result = admit_statement(c.sql, catalog, limits, std::nullopt);
+      if (c.expected == "ok") {
+        if (!result) {
+          ADD_FAILURE() << where(c, d) << "\n  refused: " << name(result.error().code) << ": " << result.error().message;
+          continue;
+        }
+        ++admitted;
+        if (d == Dialect::Sqlite) {
+          auto prepared = demo.sqlite().prepare(result->sql, exec::Clock::now() + std::chrono::seconds(10));
+          EXPECT_TRUE(prepared.has_value()) << where(c, d) << "\n  rendered: " << result->sql << "\n  engine: "
+                                            << (prepared ? "" : prepared.error().message);
+        }
+      } else {
+        if (result) {
+          ADD_FAILURE() << where(c, d) << "\n  admitted, expected " << c.expected << "\n  rendered: " << result->sql;
+          continue;
+        }
+        EXPECT_EQ(name(result.error().code), c.expected) << where(c, d) << "\n  message: " << result.error().message;
+        EXPECT_TRUE(result.error().fix.starts_with("FIX: ")) << where(c, d) << "\n  fix: " << result.error().fix;
+        EXPECT_FALSE(result.error().message.empty()) << where(c, d);
+      }
+    }
+  }
+  EXPECT_GE(admitted, 80);
+}
+
+// Rendering for PostgreSQL and parsing the text again gives back the same tree.
+TEST(AdmissionCorpusTest, PostgresRenderingRoundTrips) {
+  auto& demo = Demo::get();
+  const catalog::Catalog pg_catalog = demo.postgres_catalog();
+  for (const auto& c : load_corpus()) {
+    if (c.expected != "ok" || c.backend == "sqlite") continue;
+    auto json = parse::parse_to_json(c.sql);
+    ASSERT_TRUE(json) << c.sql;
+    auto tree = convert::convert_statement(*json);
+    ASSERT_TRUE(tree) << c.sql;
+    auto rendered = render::render(*tree, Dialect::Postgres);
+    ASSERT_TRUE(rendered) << c.sql << ": " << rendered.error().message;
+    auto json2 = parse::parse_to_json(*rendered);
+    ASSERT_TRUE(json2) << c.sql << "\n  rendered: " << *rendered << "\n  " << json2.error().message;
+    auto tree2 = convert::convert_statement(*json2);
+    ASSERT_TRUE(tree2) << *rendered;
+    EXPECT_TRUE(*tree == *tree2) << c.sql << "\n  rendered: " << *rendered;
+  }
+}
+
+}  // namespace
+}  // namespace qg
