@@ -386,6 +386,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                               std::string(cell.note), pos(loc));
           return expr(*n.arg, ctx);
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {
+          if (n.kind == ast::SubLinkKind::Any || n.kind == ast::SubLinkKind::All)
+            if (auto s = construct(Construct::QuantifiedSubquery, loc); !s) return s;
           if (n.test)
             if (auto s = expr(**n.test, ctx); !s) return s;
           auto cols = query(*n.query, ctx.scope, ctx.ctes);

@@ -49,6 +49,10 @@ constexpr std::array kConstructs{
                         refuse("FIX: on SQLite, write max(a, b) / min(a, b) (NULL when any argument is NULL: wrap "
                                "arguments in coalesce(x, <default>) to skip NULLs)."),
                         admit()},
+    ConstructCapability{Construct::QuantifiedSubquery, "x op ANY / ALL (subquery)",
+                        refuse("FIX: on SQLite, compare with an aggregate: x > (SELECT max(y) FROM ...) for > ALL, "
+                               "x IN (SELECT y FROM ...) for = ANY."),
+                        admit()},
     ConstructCapability{Construct::RelationColumnAliases, "column aliases on a FROM item, AS x(a, b)",
                         refuse("FIX: on SQLite, name the columns inside the subquery (SELECT col AS a ...) or alias "
                                "them in the select list."),

@@ -51,6 +51,7 @@ enum class Construct : std::uint8_t {
   IsDistinctFrom,
   SetOpIntersectAll,  // INTERSECT ALL / EXCEPT ALL
   GreatestLeast,
+  QuantifiedSubquery,  // x op ANY/ALL (subquery)
   RelationColumnAliases,  // FROM t AS x(a, b) / (SELECT ...) AS x(a, b)
 };
 

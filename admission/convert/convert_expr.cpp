@@ -1,5 +1,6 @@
 // Expression nodes: columns, constants, operators, predicates, functions,
 // CASE/COALESCE/NULLIF/GREATEST/LEAST, casts and subquery expressions.
+#include <algorithm>
 #include <cctype>
 
 #include "admission/convert/convert_internal.hpp"
@@ -223,6 +224,29 @@ Result<ast::Expr> Converter::func_call(object o, int loc) {
       if (auto s = string_node(f)) parts.emplace_back(*s);
   if (parts.empty()) return make_error(ErrorCode::Internal, "parse tree: function without name");
   const bool sql_syntax = string_field(o, "funcformat") == "COERCE_SQL_SYNTAX";
+  if (sql_syntax && parts.size() == 2 && parts[0] == "pg_catalog") {
+    // Keyword forms with a plain-call equivalent that means the same on both engines:
+    // TRIM([BOTH] c FROM x) is btrim(x, c), printed back as trim(x, c); TRIM(LEADING/TRAILING ...) is
+    // ltrim/rtrim; SUBSTRING(x FROM n FOR m) with whole-number positions is substr(x, n, m).
+    auto args = expr_list(o, "args");
+    if (!args) return std::move(args).error();
+    auto integer_literal = [](const ast::Expr& e) {
+      const auto* lit = std::get_if<ast::Literal>(&e.node);
+      return lit && lit->kind == ast::LiteralKind::Integer;
+    };
+    std::string plain;
+    if (parts[1] == "btrim") plain = "trim";
+    else if (parts[1] == "ltrim" || parts[1] == "rtrim") plain = parts[1];
+    else if (parts[1] == "substring" && args->size() >= 2 &&
+             std::all_of(args->begin() + 1, args->end(), integer_literal))
+      plain = "substr";
+    if (!plain.empty()) {
+      ast::FuncCall f;
+      f.name = std::move(plain);
+      f.args = std::move(args).value();
+      return ast::make_expr(std::move(f), loc);
+    }
+  }
   if (sql_syntax) {
     // EXTRACT(... FROM ...), SUBSTRING(... FROM ...), TRIM(BOTH ...), x AT TIME ZONE z, ...: the grammar
     // turned special syntax into a pg_catalog call we cannot yet print back faithfully.

@@ -328,12 +328,15 @@ Result<ast::Query> Converter::query(object o, int location) {
                : op == "SETOP_INTERSECT" ? ast::SetOpKind::Intersect
                                          : ast::SetOpKind::Except;
     set.all = bool_field(o, "all");
+    // The branches are SelectStmt fields themselves, not wrapped nodes.
     auto l = field(o, "larg");
     auto r = field(o, "rarg");
-    if (!l || !r) return make_error(ErrorCode::Internal, "parse tree: set operation without both sides");
-    auto left = query_node(*l);
+    object lo, ro;
+    if (!l || !r || l->get_object().get(lo) || r->get_object().get(ro))
+      return make_error(ErrorCode::Internal, "parse tree: set operation without both sides");
+    auto left = query(lo, location);
     if (!left) return std::move(left).error();
-    auto right = query_node(*r);
+    auto right = query(ro, location);
     if (!right) return std::move(right).error();
     set.left = std::move(left).value();
     set.right = std::move(right).value();

@@ -46,6 +46,8 @@ void group_item(Printer& p, const ast::GroupItem& g) {
 // ROLLUP and CUBE take expressions only. (A composite element such as the
 // `(a, b)` of `ROLLUP ((a, b), c)` has no node in the AST.)
 void grouping_set(Printer& p, const ast::GroupingSet& g) {
+  Printer::Nest nest(p);
+  if (!nest.ok()) return;
   using K = ast::GroupingKind;
   if (g.kind == K::Empty) {
     p.require(Construct::EmptyGroupingSet);

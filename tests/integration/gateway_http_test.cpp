@@ -185,8 +185,9 @@ TEST_F(GatewayHttpTest, SchemaDescribesAllowlistedTablesOnly) {
   EXPECT_NE(r.body.find("CREATE TABLE spans"), std::string::npos);
   EXPECT_NE(r.body.find("UNTRUSTED"), std::string::npos);
   EXPECT_NE(r.body.find("[unit: USD]"), std::string::npos);
-  EXPECT_EQ(r.body.find("users"), std::string::npos);
-  EXPECT_EQ(r.body.find("password"), std::string::npos);
+  EXPECT_EQ(r.body.find("CREATE TABLE users"), std::string::npos);
+  EXPECT_EQ(r.body.find("api_keys"), std::string::npos);
+  EXPECT_EQ(r.body.find("password_hash"), std::string::npos);
 }
 
 TEST_F(GatewayHttpTest, HealthAndReadiness) {
