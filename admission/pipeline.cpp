@@ -19,7 +19,7 @@ Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::C
 
   auto json = parse::parse_to_json(sql);
   if (!json) return std::move(json).error();
-  auto tree = convert::convert_statement(*json);
+  auto tree = convert::convert_statement(*json, sql);
   if (!tree) return std::move(tree).error();
   ast::Query query = std::move(tree).value();
 

@@ -124,6 +124,9 @@ constexpr std::array kFunctions{
     pg_only("regr_intercept", Aggregate, Nothing),
     pg_only("percentile_cont", Aggregate, Nothing, kPgPercentile),
     pg_only("percentile_disc", Aggregate, ArgumentText, kPgPercentile),
+    // Registered on SQLite connections by the gateway (executors/sqlite/sqlite_functions.cpp).
+    sqlite_only("percentile", Aggregate, Nothing, kSqliteOnlyPercentile),
+    sqlite_only("median", Aggregate, Nothing, "FIX: on PostgreSQL, write percentile_cont(0.5) WITHIN GROUP (ORDER BY x)."),
     pg_only("mode", Aggregate, ArgumentText, "FIX: on SQLite, GROUP BY the value and ORDER BY count(*) DESC LIMIT 1."),
     // ---- window functions
     both("row_number", Window, Nothing),

@@ -13,7 +13,9 @@ namespace qg::convert {
 inline constexpr int kMaxDepth = 100;
 
 // Converts the parse tree of exactly one statement. More than one statement,
-// or a statement that is not a query, is refused here.
-Result<ast::Query> convert_statement(std::string_view parse_tree_json);
+// or a statement that is not a query, is refused here. `sql` is the text that
+// was parsed: libpg_query 15's JSON writes every non-positive integer constant
+// as an empty object, so their digits are read back from the text.
+Result<ast::Query> convert_statement(std::string_view parse_tree_json, std::string_view sql);
 
 }  // namespace qg::convert

@@ -1,4 +1,5 @@
 #include <array>
+#include <cctype>
 #include <utility>
 
 #include "admission/convert/convert_internal.hpp"
@@ -159,6 +160,31 @@ Status Converter::only_fields(object o, std::initializer_list<std::string_view> 
   return {};
 }
 
+Result<std::int64_t> Converter::integer_at(int location) const {
+  auto refuse = [&] {
+    return make_error(ErrorCode::ValidationUnsupported, "this integer constant could not be read back",
+                      "FIX: write the number plainly, e.g. -2 or 0, without comments inside it.",
+                      location >= 0 ? std::optional<int>(location) : std::nullopt);
+  };
+  if (location < 0 || static_cast<std::size_t>(location) >= sql_.size()) return refuse();
+  std::size_t i = static_cast<std::size_t>(location);
+  bool negative = false;
+  if (sql_[i] == '-') {
+    negative = true;
+    ++i;
+    while (i < sql_.size() && std::isspace(static_cast<unsigned char>(sql_[i]))) ++i;
+  }
+  std::size_t end = i;
+  while (end < sql_.size() && std::isdigit(static_cast<unsigned char>(sql_[end]))) ++end;
+  if (end == i) return refuse();
+  std::int64_t value = 0;
+  for (std::size_t k = i; k < end; ++k) {
+    value = value * 10 + (sql_[k] - '0');
+    if (value > (std::int64_t{1} << 32)) return refuse();  // the grammar makes larger ones numeric constants
+  }
+  return negative ? -value : value;
+}
+
 Status Converter::check_depth(int location) const {
   if (depth_ <= kMaxDepth) return {};
   std::optional<int> pos;
@@ -227,14 +253,14 @@ Result<ast::Query> Converter::statement(element root) {
 
 }  // namespace detail
 
-Result<ast::Query> convert_statement(std::string_view json) {
+Result<ast::Query> convert_statement(std::string_view json, std::string_view sql) {
   // One parser per thread: simdjson parsers reuse their buffers and are not thread-safe.
   thread_local simdjson::dom::parser parser;
   simdjson::padded_string padded(json);
   simdjson::dom::element root;
   if (auto err = parser.parse(padded).get(root))
     return make_error(ErrorCode::Internal, std::string("parse tree JSON: ") + simdjson::error_message(err));
-  detail::Converter converter;
+  detail::Converter converter(sql);
   return converter.statement(root);
 }
 

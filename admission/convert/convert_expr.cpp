@@ -83,7 +83,14 @@ Result<ast::Expr> Converter::a_const(object o, int loc) {
     object io;
     if (iv->get_object().get(io)) return make_error(ErrorCode::Internal, "parse tree: bad ival");
     lit.kind = ast::LiteralKind::Integer;
-    lit.text = std::to_string(int_field(io, "ival"));  // absent means 0 (protobuf JSON omits defaults)
+    if (field(io, "ival")) {
+      lit.text = std::to_string(int_field(io, "ival"));
+    } else {
+      // Zero *and* every negative constant arrive as {} (libpg_query 15 JSON); read the digits written.
+      auto v = integer_at(loc);
+      if (!v) return std::move(v).error();
+      lit.text = std::to_string(*v);
+    }
   } else if (auto fv = field(o, "fval")) {
     object fo;
     if (fv->get_object().get(fo)) return make_error(ErrorCode::Internal, "parse tree: bad fval");
@@ -345,7 +352,13 @@ Result<ast::TypeName> Converter::type_name(object t, int loc) {
         return unsupported("a type modifier that is not a number", loc);
       object io;
       if (field(n->fields, "ival")->get_object().get(io)) return make_error(ErrorCode::Internal, "parse tree: bad typmod");
-      out.modifiers.push_back(int_field(io, "ival"));
+      if (field(io, "ival")) {
+        out.modifiers.push_back(int_field(io, "ival"));
+      } else {
+        auto v = integer_at(location_of(n->fields));
+        if (!v) return std::move(v).error();
+        out.modifiers.push_back(*v);
+      }
     }
   return out;
 }

@@ -40,6 +40,7 @@ std::string sql_words(std::string_view node_kind);
 
 class Converter {
  public:
+  explicit Converter(std::string_view sql) : sql_(sql) {}
   Result<ast::Query> statement(element root);
 
   // Each returns the AST node or the refusal.
@@ -78,6 +79,10 @@ class Converter {
   Result<std::optional<std::int64_t>> limit_value(object o, std::string_view key, std::string_view clause);
   Result<std::optional<ast::Alias>> alias(object o);
 
+  // The integer constant written at `location` (see convert_statement).
+  Result<std::int64_t> integer_at(int location) const;
+
+  std::string_view sql_;
   int depth_ = 0;
 };
 

@@ -38,7 +38,12 @@ Result<std::optional<std::int64_t>> Converter::limit_value(object o, std::string
   if (!ival) return make_error(ErrorCode::ValidationUnsupported, std::string(clause) + " with a non-integer", fix, pos(loc));
   object iv;
   if (ival->get_object().get(iv)) return make_error(ErrorCode::Internal, "parse tree: bad ival");
-  const std::int64_t v = int_field(iv, "ival");
+  std::int64_t v = int_field(iv, "ival");
+  if (!field(iv, "ival")) {  // zero and negatives arrive as {} (see convert_statement)
+    auto written = integer_at(loc);
+    if (!written) return std::move(written).error();
+    v = *written;
+  }
   if (v < 0)
     return make_error(ErrorCode::ValidationUnsupported, std::string(clause) + " " + std::to_string(v) + " is negative",
                       fix, pos(loc));

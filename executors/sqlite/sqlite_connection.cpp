@@ -1,4 +1,5 @@
 #include "executors/sqlite/sqlite_connection.hpp"
+#include "executors/sqlite/sqlite_functions.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -85,6 +86,7 @@ Result<std::unique_ptr<Connection>> open_connection(const SqliteOptions& options
     sqlite3_free(err);
     return unavailable(options, why, nullptr);
   }
+  if (!register_functions(db)) return unavailable(options, "could not register percentile()/median()", db);
   install_progress_handler(db, conn->backstop);
   return conn;
 }

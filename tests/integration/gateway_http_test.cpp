@@ -76,6 +76,20 @@ TEST_F(GatewayHttpTest, CountOnTheDemoReturnsOneRow) {
   EXPECT_FALSE(b.contains("truncated"));
 }
 
+// libpg_query 15 writes zero and negative integer constants as {}: the value must survive anyway.
+TEST_F(GatewayHttpTest, NegativeAndZeroIntegersKeepTheirValue) {
+  auto r = query("SELECT -2 * 3 AS a, 0 AS b, - 7 AS c, 5 - -1 AS d");
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto row = body_of(r).at("rows").as_array()[0].as_array();
+  EXPECT_EQ(row[0].as_int64(), -6);
+  EXPECT_EQ(row[1].as_int64(), 0);
+  EXPECT_EQ(row[2].as_int64(), -7);
+  EXPECT_EQ(row[3].as_int64(), 6);
+  auto none = query("SELECT count(*) AS n FROM spans WHERE id < -5");
+  ASSERT_EQ(none.status, 200);
+  EXPECT_EQ(body_of(none).at("rows").as_array()[0].as_array()[0].as_int64(), 0);
+}
+
 TEST_F(GatewayHttpTest, WritesAndDdlAreRefused) {
   for (const char* sql : {"INSERT INTO spans (id) VALUES (1)", "DROP TABLE spans", "DELETE FROM spans",
                           "UPDATE spans SET name = 'x'", "CREATE TABLE x (a int)"}) {
@@ -177,6 +191,26 @@ TEST_F(GatewayHttpTest, StarIsExpandedAndReported) {
   auto rewrites = b.at("applied").at("rewrites").as_array();
   EXPECT_NE(std::find(rewrites.begin(), rewrites.end(), json::value("star-expansion")), rewrites.end());
   EXPECT_GE(b.at("columns").as_array().size(), 2u);
+}
+
+TEST_F(GatewayHttpTest, PercentileAndMedianMatchPercentileCont) {
+  auto r = query("SELECT median(x) AS m, percentile(x, 90) AS p90, percentile(x, 0) AS p0, percentile(x, 100) AS p100 "
+                 "FROM (VALUES (4), (1), (NULL), (3), (2)) AS v(x)");
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto row = body_of(r).at("rows").as_array()[0].as_array();
+  EXPECT_DOUBLE_EQ(row[0].to_number<double>(), 2.5);
+  EXPECT_DOUBLE_EQ(row[1].to_number<double>(), 3.7);
+  EXPECT_DOUBLE_EQ(row[2].to_number<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(row[3].to_number<double>(), 4.0);
+  auto empty = query("SELECT median(cost_usd) AS m FROM spans WHERE id < 0");
+  ASSERT_EQ(empty.status, 200) << empty.body;
+  EXPECT_TRUE(body_of(empty).at("rows").as_array()[0].as_array()[0].is_null());
+  auto all_null = query("SELECT percentile(cost_usd, 50) FROM spans WHERE cost_usd IS NULL");
+  ASSERT_EQ(all_null.status, 200) << all_null.body;
+  EXPECT_TRUE(body_of(all_null).at("rows").as_array()[0].as_array()[0].is_null());
+  auto bad_p = query("SELECT percentile(cost_usd, 150) FROM spans");
+  EXPECT_EQ(bad_p.status, 422) << bad_p.body;
+  EXPECT_EQ(code_of(bad_p), "backend:error");
 }
 
 TEST_F(GatewayHttpTest, SchemaDescribesAllowlistedTablesOnly) {

@@ -138,13 +138,13 @@ TEST(AdmissionCorpusTest, PostgresRenderingRoundTrips) {
     if (c.expected != "ok" || c.backend == "sqlite") continue;
     auto json = parse::parse_to_json(c.sql);
     ASSERT_TRUE(json) << c.sql;
-    auto tree = convert::convert_statement(*json);
+    auto tree = convert::convert_statement(*json, c.sql);
     ASSERT_TRUE(tree) << c.sql;
     auto rendered = render::render(*tree, Dialect::Postgres);
     ASSERT_TRUE(rendered) << c.sql << ": " << rendered.error().message;
     auto json2 = parse::parse_to_json(*rendered);
     ASSERT_TRUE(json2) << c.sql << "\n  rendered: " << *rendered << "\n  " << json2.error().message;
-    auto tree2 = convert::convert_statement(*json2);
+    auto tree2 = convert::convert_statement(*json2, *rendered);
     ASSERT_TRUE(tree2) << *rendered;
     EXPECT_TRUE(*tree == *tree2) << c.sql << "\n  rendered: " << *rendered;
   }

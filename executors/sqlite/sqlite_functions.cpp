@@ -1,0 +1,82 @@
+#include "executors/sqlite/sqlite_functions.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <vector>
+
+namespace qg::exec::sqlite {
+namespace {
+
+// Aggregate state lives in SQLite's aggregate context as a pointer to a vector.
+struct Samples {
+  std::vector<double> values;
+  double p = -1;  // percentile in 0..100, fixed by the first row
+  bool bad_p = false;
+};
+
+Samples* state(sqlite3_context* ctx, bool create) {
+  auto** slot = static_cast<Samples**>(sqlite3_aggregate_context(ctx, create ? sizeof(Samples*) : 0));
+  if (!slot) return nullptr;
+  if (!*slot && create) *slot = new (std::nothrow) Samples();
+  return *slot;
+}
+
+void step(sqlite3_context* ctx, int argc, sqlite3_value** argv, double fixed_p) {
+  Samples* s = state(ctx, true);
+  if (!s) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (fixed_p >= 0) {
+    s->p = fixed_p;
+  } else if (argc == 2 && s->p < 0) {
+    const int t = sqlite3_value_type(argv[1]);
+    const double p = sqlite3_value_double(argv[1]);
+    if ((t != SQLITE_INTEGER && t != SQLITE_FLOAT) || p < 0 || p > 100) s->bad_p = true;
+    s->p = p;
+  }
+  const int t = sqlite3_value_type(argv[0]);
+  if (t == SQLITE_NULL) return;  // like every aggregate, NULLs are skipped
+  if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
+    // Text that looks numeric counts as its number, as in SQLite's own avg().
+    if (sqlite3_value_numeric_type(argv[0]) == SQLITE_TEXT || sqlite3_value_numeric_type(argv[0]) == SQLITE_BLOB) return;
+  }
+  s->values.push_back(sqlite3_value_double(argv[0]));
+}
+
+void percentile_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) { step(ctx, argc, argv, -1); }
+void median_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) { step(ctx, argc, argv, 50); }
+
+void final(sqlite3_context* ctx) {
+  Samples* s = state(ctx, false);
+  if (!s) {
+    sqlite3_result_null(ctx);  // no rows at all
+    return;
+  }
+  if (s->bad_p) {
+    sqlite3_result_error(ctx, "percentile(x, p): p must be a number from 0 to 100", -1);
+  } else if (s->values.empty()) {
+    sqlite3_result_null(ctx);
+  } else {
+    // Linear interpolation between the closest ranks: PostgreSQL's percentile_cont.
+    auto& v = s->values;
+    std::sort(v.begin(), v.end());
+    const double rank = s->p / 100.0 * static_cast<double>(v.size() - 1);
+    const auto lo = static_cast<std::size_t>(std::floor(rank));
+    const auto hi = static_cast<std::size_t>(std::ceil(rank));
+    sqlite3_result_double(ctx, v[lo] + (rank - static_cast<double>(lo)) * (v[hi] - v[lo]));
+  }
+  delete s;
+}
+
+}  // namespace
+
+bool register_functions(sqlite3* db) {
+  const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
+  return sqlite3_create_function_v2(db, "percentile", 2, flags, nullptr, nullptr, percentile_step, final, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function_v2(db, "median", 1, flags, nullptr, nullptr, median_step, final, nullptr) == SQLITE_OK;
+}
+
+}  // namespace qg::exec::sqlite

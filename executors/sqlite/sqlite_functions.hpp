@@ -1,0 +1,12 @@
+#pragma once
+// SQL functions querygate registers on SQLite connections so that a spelling
+// exists for what SQLite lacks: percentile(x, p) and median(x), the true
+// equivalents of PostgreSQL's percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x).
+#include <sqlite3.h>
+
+namespace qg::exec::sqlite {
+
+// Returns false when SQLite refused a registration.
+bool register_functions(sqlite3* db);
+
+}  // namespace qg::exec::sqlite
