@@ -13,3 +13,8 @@ trap cleanup EXIT
 
 cd "$build"
 ctest --output-on-failure -j "$(nproc)" --timeout 300
+
+# Fuzzing (clang + libFuzzer, its own build), bounded in time.
+if [[ -x "$root/scripts/fuzz.sh" ]]; then
+  "$root/scripts/fuzz.sh" --ci
+fi
