@@ -144,6 +144,7 @@ constexpr TextKey<TableCuration> kTableTexts[] = {
 };
 constexpr OwnKey kTableOwn[] = {
     {"columns", "a mapping of column names to their curation ({} for none)"},
+    {"virtual_columns", "a mapping of computed column names to {sqlite: expr, postgres: expr, comment: ...}"},
 };
 constexpr KeyTable<TableCuration> kTableKeys{.texts = kTableTexts, .own = kTableOwn};
 
@@ -156,6 +157,18 @@ constexpr TextKey<ColumnCuration> kColumnTexts[] = {
     {"unit", &ColumnCuration::unit, ""},
 };
 constexpr KeyTable<ColumnCuration> kColumnKeys{.bools = kColumnBools, .texts = kColumnTexts};
+
+// databases.<name>.tables.<table>.virtual_columns.<column>.*
+constexpr BoolKey<VirtualColumn> kVirtualBools[] = {
+    {"untrusted", &VirtualColumn::untrusted, false},
+};
+constexpr TextKey<VirtualColumn> kVirtualTexts[] = {
+    {"sqlite", &VirtualColumn::sqlite, ""},      // required when the database's backend is sqlite (checked after)
+    {"postgres", &VirtualColumn::postgres, ""},  // required when the backend is postgres
+    {"comment", &VirtualColumn::comment, ""},
+    {"unit", &VirtualColumn::unit, ""},
+};
+constexpr KeyTable<VirtualColumn> kVirtualKeys{.bools = kVirtualBools, .texts = kVirtualTexts};
 
 // ---------------------------------------------------------------------------
 // Small helpers for messages.
@@ -550,13 +563,36 @@ Status read_columns(const Entry& entry, const OwnKey& key, TableCuration& table)
   });
 }
 
-Status read_tables(const Entry& entry, const OwnKey& key, std::vector<TableCuration>& tables) {
+Status read_virtual_columns(const Entry& entry, const OwnKey& key, Dialect backend, TableCuration& table) {
+  return read_named(entry, key.expects, [&](const std::string& name, const Entry& column_entry) -> Status {
+    VirtualColumn column;
+    if (Status status = read_section(column_entry, kVirtualKeys, std::nullopt, column, no_own_keys); !status)
+      return status;
+    const std::string& expression = backend == Dialect::Sqlite ? column.sqlite : column.postgres;
+    if (expression.empty()) {
+      const std::string path = child_path(column_entry.path, dialect_name(backend));
+      return config_error("'" + path + "' is required: the database's backend is " +
+                              std::string(dialect_name(backend)) + position_of(column_entry),
+                          "Add " + std::string(dialect_name(backend)) + ": <SQL expression over the table's columns>.");
+    }
+    for (const auto& [existing, curation] : table.columns)
+      if (existing == name)
+        return config_error("'" + column_entry.path + "' names a curated physical column" + position_of(column_entry),
+                            "Give the virtual column a name no physical column has.");
+    table.virtual_columns.emplace_back(name, std::move(column));
+    return {};
+  });
+}
+
+Status read_tables(const Entry& entry, const OwnKey& key, Dialect backend, std::vector<TableCuration>& tables) {
   return read_named(entry, key.expects, [&](const std::string& name, const Entry& table_entry) -> Status {
     TableCuration table;
     table.name = name;
     Status status = read_section(table_entry, kTableKeys, std::nullopt, table,
                                  [&](const OwnKey& own, const Entry& own_entry) -> Status {
                                    if (own.name == "columns") return read_columns(own_entry, own, table);
+                                   if (own.name == "virtual_columns")
+                                     return read_virtual_columns(own_entry, own, backend, table);
                                    return unhandled(own, own_entry);
                                  });
     if (!status) return status;
@@ -624,7 +660,7 @@ Status read_database(const std::string& name, const Entry& entry, const fs::path
   Status status = read_section(entry, kDatabaseKeys, database.backend, database,
                                [&](const OwnKey& key, const Entry& own_entry) -> Status {
                                  if (key.name == "backend") return {};  // read above
-                                 if (key.name == "tables") return read_tables(own_entry, key, database.tables);
+                                 if (key.name == "tables") return read_tables(own_entry, key, database.backend, database.tables);
                                  if (key.name == "path") {
                                    Result<std::string> path = read_text(own_entry, key.expects);
                                    if (!path) return std::move(path).error();

@@ -31,11 +31,22 @@ struct ColumnCuration {
   bool untrusted = false;
 };
 
+// A column computed by querygate: a SQL expression per dialect over the table's
+// physical columns, substituted (parenthesised) wherever a statement names it.
+struct VirtualColumn {
+  std::string sqlite;    // the expression on SQLite
+  std::string postgres;  // the expression on PostgreSQL
+  std::string comment;
+  std::string unit;
+  bool untrusted = false;
+};
+
 struct TableCuration {
   std::string name;
   std::string comment;
   // Curated columns, in the order written in the file.
   std::vector<std::pair<std::string, ColumnCuration>> columns;
+  std::vector<std::pair<std::string, VirtualColumn>> virtual_columns;
 };
 
 struct Database {

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "admission/capability/capability.hpp"
+#include "admission/rewrite/virtual_columns.hpp"
 #include "config/demo_config.hpp"
 #include "executors/sqlite/demo_db.hpp"
 #include "executors/sqlite/sqlite_executor.hpp"
@@ -55,8 +56,8 @@ Result<config::Config> demo_config(const std::filesystem::path& demo_dir) {
   return config;
 }
 
-Result<std::map<std::string, std::unique_ptr<exec::Executor>>> open_databases(const config::Config& config) {
-  std::map<std::string, std::unique_ptr<exec::Executor>> out;
+Result<ServedDatabases> open_databases(const config::Config& config) {
+  ServedDatabases out;
   for (const auto& db : config.databases) {
     if (db.backend != Dialect::Sqlite)
       return make_error(ErrorCode::ConfigInvalid,
@@ -73,7 +74,10 @@ Result<std::map<std::string, std::unique_ptr<exec::Executor>>> open_databases(co
       e.message = "databases." + db.name + ": " + e.message;
       return e;
     }
-    out.emplace(db.name, std::move(executor).value());
+    ServedDatabase served{std::move(executor).value(), {}};
+    served.catalog = served.executor->catalog();
+    if (auto s = rewrite::attach_virtual_columns(served.catalog, db); !s) return s.error();
+    out.emplace(db.name, std::move(served));
   }
   return out;
 }

@@ -10,6 +10,7 @@
 #include "common/result.hpp"
 #include "config/config.hpp"
 #include "executors/executor.hpp"
+#include "gateway/api/api.hpp"
 
 namespace qg::gateway {
 
@@ -37,6 +38,7 @@ Status check_config(const std::filesystem::path& file);
 
 Status create_demo_database(const std::filesystem::path& path);
 
-Result<std::map<std::string, std::unique_ptr<exec::Executor>>> open_databases(const config::Config& config);
+// Opens every database and builds the catalog admission uses for it.
+Result<ServedDatabases> open_databases(const config::Config& config);
 
 }  // namespace qg::gateway

@@ -6,6 +6,7 @@
 #include "admission/admit/scope.hpp"
 #include "admission/capability/capability.hpp"
 #include "admission/convert/convert.hpp"
+#include "admission/rewrite/virtual_columns.hpp"
 
 namespace qg::admit {
 namespace {
@@ -78,7 +79,9 @@ class Admitter {
   Status exprs(std::vector<ast::Expr>& list, const ExprContext& ctx);
   Status sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx);
   Status window(ast::WindowSpec& w, const ExprContext& ctx, int location);
-  Status column(const ast::ColumnRef& ref, int location, const ExprContext& ctx);
+  // The relation a column reference resolves to (nullptr: a select-list alias).
+  Result<const Relation*> column(const ast::ColumnRef& ref, int location, const ExprContext& ctx);
+  Status substitute_virtual(ast::Expr& e, const Relation& relation, const ast::ColumnRef& ref, const ExprContext& ctx);
   Status function(ast::FuncCall& f, int location, const ExprContext& ctx);
   Status from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes);
   Status expand_stars(ast::Select& s, const Scope& level, int location);
@@ -175,7 +178,7 @@ Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const Ex
                     pos(location));
 }
 
-Status Admitter::column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) {
+Result<const Relation*> Admitter::column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) {
   if (ref.star)
     return make_error(ErrorCode::ValidationUnsupported,
                       "a whole-row reference (" + (ref.table.empty() ? std::string("*") : ref.table + ".*") +
@@ -188,7 +191,7 @@ Status Admitter::column(const ast::ColumnRef& ref, int location, const ExprConte
       for (const auto& r : s->relations) {
         if (!same(r.name, ref.table)) continue;
         for (const auto& c : r.columns)
-          if (same(c, ref.column)) return {};
+          if (same(c, ref.column)) return &r;
         return unknown_column(ref, location, ctx);
       }
       continue;
@@ -200,13 +203,13 @@ Status Admitter::column(const ast::ColumnRef& ref, int location, const ExprConte
           matches.push_back(&r);
           break;
         }
-    if (matches.size() == 1) return {};
+    if (matches.size() == 1) return matches.front();
     if (matches.size() > 1) {
       // USING (x) merges x into one column; an unqualified x then means the merged one.
       bool merged = false;
       for (const auto* r : matches)
         for (const auto& u : r->using_columns) merged = merged || same(u, ref.column);
-      if (merged) return {};
+      if (merged) return matches.front();
       std::vector<std::string> options;
       for (const auto* r : matches) options.push_back(r->name.empty() ? ref.column : r->name + "." + ref.column);
       return make_error(ErrorCode::ValidationAmbiguousColumn,
@@ -216,12 +219,27 @@ Status Admitter::column(const ast::ColumnRef& ref, int location, const ExprConte
     // Not at this level: ORDER BY / GROUP BY may name an output column of this level.
     if (s == ctx.scope && ctx.output_names)
       for (const auto& n : *ctx.output_names)
-        if (same(n, ref.column)) return {};
+        if (same(n, ref.column)) return static_cast<const Relation*>(nullptr);
   }
   if (ctx.scope == nullptr && ctx.output_names)
     for (const auto& n : *ctx.output_names)
-      if (same(n, ref.column)) return {};
+      if (same(n, ref.column)) return static_cast<const Relation*>(nullptr);
   return unknown_column(ref, location, ctx);
+}
+
+Status Admitter::substitute_virtual(ast::Expr& e, const Relation& relation, const ast::ColumnRef& ref,
+                                    const ExprContext& ctx) {
+  const auto* v = relation.table ? relation.table->find_virtual(ref.column, dialect_) : nullptr;
+  if (!v) return {};
+  // A physical column of the same name wins (attach_virtual_columns refuses such names anyway).
+  if (relation.table->find_column(ref.column, dialect_)) return {};
+  ast::Expr replacement = *v->expression;
+  rewrite::qualify_columns(replacement, relation.name);
+  const int location = e.location;
+  e = std::move(replacement);
+  e.location = location;
+  note_rewrite("virtual-columns");
+  return expr(e, ctx);
 }
 
 Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx) {
@@ -297,7 +315,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
       [&](auto& n) -> Status {
         using T = std::decay_t<decltype(n)>;
         if constexpr (std::is_same_v<T, ast::ColumnRef>) {
-          return column(n, loc, ctx);
+          auto relation = column(n, loc, ctx);
+          if (!relation) return std::move(relation).error();
+          if (!*relation) return {};
+          const ast::ColumnRef ref = n;  // `n` dies if the node is replaced
+          return substitute_virtual(e, **relation, ref, ctx);
         } else if constexpr (std::is_same_v<T, ast::Literal>) {
           return {};
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
@@ -450,6 +472,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             r.name = table->name;
             r.table = table;
             for (const auto& c : table->columns) r.columns.push_back(c.name);
+            for (const auto& v : table->virtual_columns) r.columns.push_back(v.name);
           }
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
@@ -586,7 +609,12 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   }
   std::vector<std::string> names;
   for (auto& item : s.items) {
+    const std::string written_name = figure_name(item.expr);
+    const bool was_column = std::holds_alternative<ast::ColumnRef>(item.expr.node);
     if (auto st = expr(item.expr, ctx); !st) return st.error();
+    // A virtual column keeps its name in the output after substitution.
+    if (item.alias.empty() && was_column && !std::holds_alternative<ast::ColumnRef>(item.expr.node))
+      item.alias = written_name;
     names.push_back(item.alias.empty() ? figure_name(item.expr) : item.alias);
   }
   if (s.where)

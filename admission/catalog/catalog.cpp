@@ -18,6 +18,12 @@ const Column* Table::find_column(std::string_view n, Dialect dialect) const {
   return nullptr;
 }
 
+const VirtualColumn* Table::find_virtual(std::string_view n, Dialect dialect) const {
+  for (const auto& c : virtual_columns)
+    if (Catalog::same_name(c.name, n, dialect)) return &c;
+  return nullptr;
+}
+
 const Table* Catalog::find_table(std::string_view n) const {
   for (const auto& t : tables)
     if (same_name(t.name, n, dialect)) return &t;

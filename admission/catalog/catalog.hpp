@@ -2,11 +2,13 @@
 // What admission may know about a database: the allowlisted tables with their
 // physical columns (read from the engine by introspection) overlaid with the
 // curation from config. Built once at start-up by the executor; immutable after.
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "admission/ast/ast.hpp"
 #include "common/dialect.hpp"
 
 namespace qg::catalog {
@@ -23,14 +25,28 @@ struct Column {
   bool untrusted = false;
 };
 
+// A column computed from the physical ones (config: virtual_columns). Its
+// expression, parsed and admitted at start-up, is substituted wherever a
+// statement names the column.
+struct VirtualColumn {
+  std::string name;
+  std::string expression_text;  // as configured for this dialect
+  std::shared_ptr<const ast::Expr> expression;
+  std::string comment;
+  std::string unit;
+  bool untrusted = false;
+};
+
 struct Table {
   std::string name;      // as the engine spells it
   std::string comment;
   std::vector<Column> columns;  // physical order
+  std::vector<VirtualColumn> virtual_columns;
   std::optional<long long> row_estimate;
 
   // Identifier matching follows the dialect (see Catalog::same_name).
   const Column* find_column(std::string_view name, Dialect dialect) const;
+  const VirtualColumn* find_virtual(std::string_view name, Dialect dialect) const;
 };
 
 struct Catalog {

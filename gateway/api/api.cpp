@@ -63,8 +63,8 @@ HttpResponse json_response(int status, std::string body) {
 
 }  // namespace
 
-Api::Api(config::Config config, std::map<std::string, std::unique_ptr<exec::Executor>> executors, int workers)
-    : config_(std::move(config)), executors_(std::move(executors)), workers_(workers) {}
+Api::Api(config::Config config, ServedDatabases databases, int workers)
+    : config_(std::move(config)), databases_(std::move(databases)), workers_(workers) {}
 
 void Api::handle(HttpRequest request, Reply reply) {
   if (request.target == "/healthz") {
@@ -105,34 +105,34 @@ HttpResponse Api::respond(const HttpRequest& request) {
                                    "FIX: use POST /v1/query, GET /v1/schema, GET /healthz or GET /readyz."));
 }
 
-Result<exec::Executor*> Api::pick_database(const std::optional<std::string>& name, std::string* resolved) {
+Result<ServedDatabase*> Api::pick_database(const std::optional<std::string>& name, std::string* resolved) {
   std::string names;
-  for (const auto& [n, e] : executors_) names += (names.empty() ? "" : ", ") + n;
+  for (const auto& [n, e] : databases_) names += (names.empty() ? "" : ", ") + n;
   if (!name || name->empty()) {
-    if (executors_.size() == 1) {
-      *resolved = executors_.begin()->first;
-      return executors_.begin()->second.get();
+    if (databases_.size() == 1) {
+      *resolved = databases_.begin()->first;
+      return &databases_.begin()->second;
     }
     return make_error(ErrorCode::RequestDatabaseRequired, "several databases are configured; the request names none",
                       "FIX: add \"database\": one of " + names + ".");
   }
-  auto it = executors_.find(*name);
-  if (it == executors_.end())
+  auto it = databases_.find(*name);
+  if (it == databases_.end())
     return make_error(ErrorCode::RequestUnknownDatabase, "no database named '" + *name + "'",
                       "FIX: use one of: " + names + ".");
   *resolved = it->first;
-  return it->second.get();
+  return &it->second;
 }
 
 HttpResponse Api::query(const HttpRequest& request, exec::Deadline deadline) {
   auto req = parse_query_request(request.body);
   if (!req) return error_response(req.error());
   std::string db_name;
-  auto executor = pick_database(req->database, &db_name);
-  if (!executor) return error_response(executor.error());
-  exec::Executor& engine = **executor;
+  auto database = pick_database(req->database, &db_name);
+  if (!database) return error_response(database.error());
+  exec::Executor& engine = *(*database)->executor;
 
-  auto statement = admit_statement(req->sql, engine.catalog(), config_.limits, req->limit);
+  auto statement = admit_statement(req->sql, (*database)->catalog, config_.limits, req->limit);
   if (!statement) return error_response(statement.error());
 
   exec::Rows rows;
@@ -155,11 +155,11 @@ HttpResponse Api::query(const HttpRequest& request, exec::Deadline deadline) {
 HttpResponse Api::schema(const HttpRequest& request) {
   const Target t = split_target(request.target);
   std::string db_name;
-  auto executor = pick_database(query_param(t.query, "database"), &db_name);
-  if (!executor) return error_response(executor.error());
+  auto database = pick_database(query_param(t.query, "database"), &db_name);
+  if (!database) return error_response(database.error());
   HttpResponse r;
   r.content_type = "text/plain; charset=utf-8";
-  r.body = describe_schema(db_name, (*executor)->catalog(), config_.limits);
+  r.body = describe_schema(db_name, (*database)->catalog, config_.limits);
   return r;
 }
 
@@ -168,8 +168,8 @@ HttpResponse Api::ready() {
   w.begin_object().key("databases").begin_object();
   bool all_ok = true;
   std::optional<Error> first_error;
-  for (const auto& [name, engine] : executors_) {
-    auto s = engine->ping();
+  for (const auto& [name, database] : databases_) {
+    auto s = database.executor->ping();
     w.key(name).string(s ? "ok" : s.error().message);
     if (!s && !first_error) first_error = s.error();
     all_ok = all_ok && s.has_value();

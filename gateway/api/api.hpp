@@ -13,9 +13,17 @@
 
 namespace qg::gateway {
 
+// One configured database: its engine and the catalog admission uses (the
+// engine's introspected allowlist plus curation and virtual columns).
+struct ServedDatabase {
+  std::unique_ptr<exec::Executor> executor;
+  catalog::Catalog catalog;
+};
+using ServedDatabases = std::map<std::string, ServedDatabase>;
+
 class Api {
  public:
-  Api(config::Config config, std::map<std::string, std::unique_ptr<exec::Executor>> executors, int workers);
+  Api(config::Config config, ServedDatabases databases, int workers);
 
   // The transport's Handler: answers on the worker pool (or inline for /healthz).
   void handle(HttpRequest request, Reply reply);
@@ -27,10 +35,10 @@ class Api {
   HttpResponse query(const HttpRequest& request, exec::Deadline deadline);
   HttpResponse schema(const HttpRequest& request);
   HttpResponse ready();
-  Result<exec::Executor*> pick_database(const std::optional<std::string>& name, std::string* resolved);
+  Result<ServedDatabase*> pick_database(const std::optional<std::string>& name, std::string* resolved);
 
   config::Config config_;
-  std::map<std::string, std::unique_ptr<exec::Executor>> executors_;
+  ServedDatabases databases_;
   WorkerPool workers_;
 };
 

@@ -47,6 +47,14 @@ std::string describe_schema(const std::string& name, const catalog::Catalog& cat
       if (!comment.empty()) out += "  -- " + comment;
       out += "\n";
     }
+    for (const auto& v : t.virtual_columns) {
+      std::string comment = "  -- virtual column " + render::quote_identifier(v.name, d) + " = " +
+                            one_line(v.expression_text);
+      if (!v.comment.empty()) comment += ": " + one_line(v.comment);
+      if (!v.unit.empty()) comment += " [unit: " + one_line(v.unit) + "]";
+      if (v.untrusted) comment += " UNTRUSTED";
+      out += comment + "\n";
+    }
     out += ");\n\n";
   }
   return out;

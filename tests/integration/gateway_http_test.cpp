@@ -37,6 +37,11 @@ databases:
         columns:
           attributes: { comment: span attributes as JSON, untrusted: true }
           cost_usd: { comment: model cost, unit: USD }
+        virtual_columns:
+          latency_ms:
+            comment: duration
+            unit: milliseconds
+            sqlite: "(julianday(end_time) - julianday(start_time)) * 86400000.0"
       span_annotations: {}
 )");
     gateway_ = new GatewayProcess(*dir_ / "querygate.yaml");
@@ -211,6 +216,44 @@ TEST_F(GatewayHttpTest, PercentileAndMedianMatchPercentileCont) {
   auto bad_p = query("SELECT percentile(cost_usd, 150) FROM spans");
   EXPECT_EQ(bad_p.status, 422) << bad_p.body;
   EXPECT_EQ(code_of(bad_p), "backend:error");
+}
+
+TEST_F(GatewayHttpTest, VirtualColumnsAreSubstitutedAndKeepTheirName) {
+  auto r = query("SELECT s.id, s.latency_ms FROM spans s JOIN traces t USING (trace_id) WHERE s.latency_ms > 0 "
+                 "ORDER BY s.latency_ms DESC",
+                 "\"limit\": 2");
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto b = body_of(r);
+  EXPECT_EQ(b.at("columns").as_array()[1].at("name").as_string(), "latency_ms");
+  EXPECT_GT(b.at("rows").as_array()[0].as_array()[1].to_number<double>(), 0.0);
+  const std::string sql(b.at("applied").at("sql").as_string());
+  EXPECT_NE(sql.find("julianday(s.end_time)"), std::string::npos) << sql;  // qualified by the caller's alias
+  auto star = query("SELECT * FROM spans", "\"limit\": 1");
+  ASSERT_EQ(star.status, 200) << star.body;
+  auto columns = body_of(star).at("columns").as_array();
+  EXPECT_EQ(columns.back().at("name").as_string(), "latency_ms") << "physical columns, then virtual ones";
+  auto schema = http(gateway_->port(), "GET", "/v1/schema");
+  EXPECT_NE(schema.body.find("virtual column latency_ms"), std::string::npos) << schema.body;
+}
+
+TEST(GatewayCliTest, BadVirtualColumnsStopStartup) {
+  const auto dir = make_temp_dir("qg-virtual");
+  ASSERT_EQ(run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()}).exit_code, 0);
+  const std::string head = "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    tables:\n      spans:\n"
+                           "        virtual_columns:\n          v:\n            sqlite: ";
+  struct Bad {
+    const char* expression;
+    const char* says;
+  };
+  for (const Bad& bad : {Bad{"\"nosuch + 1\"", "nosuch"}, Bad{"\"pg_sleep(1)\"", "pg_sleep"},
+                         Bad{"\"(SELECT email FROM users)\"", "subquery"}, Bad{"\"1, 2\"", "one expression"}}) {
+    write_file(dir / "v.yaml", head + bad.expression + "\n");
+    auto r = run_command({QG_BINARY, "--check-config", (dir / "v.yaml").string()});
+    EXPECT_NE(r.exit_code, 0) << bad.expression;
+    EXPECT_NE(r.output.find("virtual_columns.v"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(bad.says), std::string::npos) << r.output;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(GatewayHttpTest, SchemaDescribesAllowlistedTablesOnly) {
