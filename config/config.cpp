@@ -151,6 +151,7 @@ constexpr KeyTable<TableCuration> kTableKeys{.texts = kTableTexts, .own = kTable
 // databases.<name>.tables.<table>.columns.<column>.*
 constexpr BoolKey<ColumnCuration> kColumnBools[] = {
     {"untrusted", &ColumnCuration::untrusted, false},  // holds text written by end users
+    {"timestamp", &ColumnCuration::timestamp, false},  // holds ISO-8601 timestamps
 };
 constexpr TextKey<ColumnCuration> kColumnTexts[] = {
     {"comment", &ColumnCuration::comment, ""},

@@ -29,6 +29,7 @@ struct ColumnCuration {
   std::string comment;
   std::string unit;
   bool untrusted = false;
+  bool timestamp = false;  // holds ISO-8601 timestamps (text on SQLite): literals compared with it are checked
 };
 
 // A column computed by querygate: a SQL expression per dialect over the table's

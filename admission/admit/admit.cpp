@@ -6,6 +6,7 @@
 #include "admission/admit/scope.hpp"
 #include "admission/capability/capability.hpp"
 #include "admission/convert/convert.hpp"
+#include "admission/rewrite/time_literals.hpp"
 #include "admission/rewrite/virtual_columns.hpp"
 
 namespace qg::admit {
@@ -72,8 +73,11 @@ class Admitter {
   Result<std::vector<std::string>> query(ast::Query& q, const Scope* outer, const CteEnv* ctes);
 
   std::vector<std::string> rewrites;
+  std::vector<std::string> notes;
 
  private:
+  const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);
+  Status time_literal(const ast::Expr& column_side, ast::Expr& literal_side, const ExprContext& ctx);
   Status construct(capability::Construct c, int location);
   Status expr(ast::Expr& e, const ExprContext& ctx);
   Status exprs(std::vector<ast::Expr>& list, const ExprContext& ctx);
@@ -242,6 +246,31 @@ Status Admitter::substitute_virtual(ast::Expr& e, const Relation& relation, cons
   return expr(e, ctx);
 }
 
+const catalog::Column* Admitter::timestamp_column(const ast::Expr& e, const ExprContext& ctx) {
+  const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
+  if (!ref || ref->star) return nullptr;
+  auto relation = column(*ref, e.location, ctx);
+  if (!relation || !*relation || !(*relation)->table) return nullptr;
+  const auto* c = (*relation)->table->find_column(ref->column, dialect_);
+  return c && c->timestamp ? c : nullptr;
+}
+
+Status Admitter::time_literal(const ast::Expr& column_side, ast::Expr& literal_side, const ExprContext& ctx) {
+  auto* lit = std::get_if<ast::Literal>(&literal_side.node);
+  if (!lit || lit->kind != ast::LiteralKind::String) return {};
+  const catalog::Column* c = timestamp_column(column_side, ctx);
+  if (!c) return {};
+  auto decision = rewrite::check_time_literal(lit->text, c->name, c->timestamp_sample, literal_side.location);
+  if (!decision) return std::move(decision).error();
+  if (decision->note && std::find(notes.begin(), notes.end(), *decision->note) == notes.end())
+    notes.push_back(*decision->note);
+  if (decision->replacement) {
+    lit->text = *decision->replacement;
+    note_rewrite("time-literal");
+  }
+  return {};
+}
+
 Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx) {
   const auto* row = capability::find_function(f.name);
   if (!row) {
@@ -342,7 +371,13 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           if (n.left)
             if (auto s = expr(**n.left, ctx); !s) return s;
-          return expr(*n.right, ctx);
+          if (auto s = expr(*n.right, ctx); !s) return s;
+          static constexpr std::string_view kComparisons[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
+          if (n.left && std::find(std::begin(kComparisons), std::end(kComparisons), n.op) != std::end(kComparisons)) {
+            if (auto s = time_literal(**n.left, *n.right, ctx); !s) return s;
+            if (auto s = time_literal(*n.right, **n.left, ctx); !s) return s;
+          }
+          return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
           return exprs(n.args, ctx);
         } else if constexpr (std::is_same_v<T, ast::MinMax>) {
@@ -359,13 +394,18 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           return expr(*n.right, ctx);
         } else if constexpr (std::is_same_v<T, ast::InList>) {
           if (auto s = expr(*n.arg, ctx); !s) return s;
-          return exprs(n.items, ctx);
+          if (auto s = exprs(n.items, ctx); !s) return s;
+          for (auto& item : n.items)
+            if (auto s = time_literal(*n.arg, item, ctx); !s) return s;
+          return {};
         } else if constexpr (std::is_same_v<T, ast::Between>) {
           if (n.symmetric)
             if (auto s = construct(Construct::BetweenSymmetric, loc); !s) return s;
           if (auto s = expr(*n.arg, ctx); !s) return s;
           if (auto s = expr(*n.low, ctx); !s) return s;
-          return expr(*n.high, ctx);
+          if (auto s = expr(*n.high, ctx); !s) return s;
+          if (auto s = time_literal(*n.arg, *n.low, ctx); !s) return s;
+          return time_literal(*n.arg, *n.high, ctx);
         } else if constexpr (std::is_same_v<T, ast::Like>) {
           if (n.kind == ast::LikeKind::ILike) {
             if (auto s = construct(Construct::ILike, loc); !s) return s;
@@ -685,6 +725,7 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   Admission out;
   for (auto& n : names.value()) out.columns.push_back(OutputColumn{std::move(n)});
   out.rewrites = std::move(admitter.rewrites);
+  out.notes = std::move(admitter.notes);
   return out;
 }
 

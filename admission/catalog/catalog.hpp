@@ -23,6 +23,11 @@ struct Column {
   std::string comment;
   std::string unit;
   bool untrusted = false;
+  // Timestamp columns (curated, or a temporal declared type): literals compared
+  // with them are checked and, when the column stores text, normalised to the
+  // stored format learnt from `timestamp_sample`.
+  bool timestamp = false;
+  std::string timestamp_sample;  // one stored value, when the engine stores text
 };
 
 // A column computed from the physical ones (config: virtual_columns). Its

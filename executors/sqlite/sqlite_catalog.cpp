@@ -1,5 +1,6 @@
 #include "executors/sqlite/sqlite_catalog.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -89,6 +90,25 @@ bool read_row_estimate(sqlite3* db, const std::string& table, std::optional<long
                });
 }
 
+// SQLite has no timestamp type; a declared DATE/TIME/TIMESTAMP/DATETIME says what the text holds.
+bool temporal_type(const std::string& declared) {
+  std::string upper;
+  for (char c : declared) upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  return upper.find("DATE") != std::string::npos || upper.find("TIME") != std::string::npos;
+}
+
+// One stored text value of a timestamp column: the format literals are normalised to.
+bool read_sample(sqlite3* db, const std::string& table, const std::string& column, std::string& out) {
+  auto quote = [](const std::string& name) {
+    std::string q = "\"";
+    for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  const std::string sql = "SELECT " + quote(column) + " FROM " + quote(table) + " WHERE typeof(" + quote(column) +
+                          ") = 'text' LIMIT 1";
+  return query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) { out = text_at(s, 0); });
+}
+
 }  // namespace
 
 Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config, const std::filesystem::path& path) {
@@ -147,6 +167,13 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
       column->comment = column_curation.comment;
       column->unit = column_curation.unit;
       column->untrusted = column_curation.untrusted;
+      column->timestamp = column_curation.timestamp;
+    }
+    for (auto& column : table.columns) {
+      if (!column.timestamp && !temporal_type(column.type)) continue;
+      column.timestamp = true;
+      if (!read_sample(db, table.name, column.name, column.timestamp_sample))
+        return engine_error(db, config, "reading a value of " + table.name + "." + column.name);
     }
     result.tables.push_back(std::move(table));
   }

@@ -127,7 +127,7 @@ std::string build_envelope(const EnvelopeInput& in) {
     w.end_object();
   }
 
-  std::vector<std::string> notes;
+  std::vector<std::string> notes = st.admission.notes;
   if (truncated_by == "rows")
     notes.push_back("Returned " + std::to_string(written) + " rows; more exist. To narrow: add a WHERE filter (a time "
                     "range or a key); to summarise: GROUP BY with count/sum/avg; to page: ORDER BY a key and filter "

@@ -37,6 +37,7 @@ databases:
         columns:
           attributes: { comment: span attributes as JSON, untrusted: true }
           cost_usd: { comment: model cost, unit: USD }
+          start_time: { timestamp: true }
         virtual_columns:
           latency_ms:
             comment: duration
@@ -254,6 +255,32 @@ TEST(GatewayCliTest, BadVirtualColumnsStopStartup) {
     EXPECT_NE(r.output.find(bad.says), std::string::npos) << r.output;
   }
   std::filesystem::remove_all(dir);
+}
+
+TEST_F(GatewayHttpTest, TimestampLiteralsAreHonest) {
+  // A time of day without an offset is ambiguous: refused, with the literal plus Z as the FIX.
+  auto naive = query("SELECT count(*) FROM spans WHERE start_time >= '2026-11-01 10:00:00'");
+  ASSERT_EQ(naive.status, 422) << naive.body;
+  EXPECT_EQ(code_of(naive), "validation:timestamp-literal");
+  EXPECT_NE(std::string(body_of(naive).at("error").at("fix").as_string()).find("'2026-11-01T10:00:00Z'"),
+            std::string::npos);
+  // With Z it is rewritten into the stored text format, so the text comparison follows time.
+  auto utc = query("SELECT count(*) FROM spans WHERE start_time >= '2026-11-01T10:00:00Z'");
+  ASSERT_EQ(utc.status, 200) << utc.body;
+  const std::string sql(body_of(utc).at("applied").at("sql").as_string());
+  EXPECT_NE(sql.find("'2026-11-01T10:00:00.000+00:00'"), std::string::npos) << sql;
+  // Another offset is converted to UTC: 12:00+02:00 is 10:00Z, so both counts agree.
+  auto offset = query("SELECT count(*) FROM spans WHERE start_time >= '2026-11-01T12:00:00+02:00'");
+  ASSERT_EQ(offset.status, 200) << offset.body;
+  EXPECT_EQ(body_of(offset).at("rows"), body_of(utc).at("rows"));
+  // The rewrite matches what julianday() says about the same instant.
+  auto truth = query("SELECT count(*) FROM spans WHERE julianday(start_time) >= julianday('2026-11-01T10:00:00Z')");
+  ASSERT_EQ(truth.status, 200) << truth.body;
+  EXPECT_EQ(body_of(truth).at("rows"), body_of(utc).at("rows"));
+  // A bare date is read as midnight UTC, and the response says so.
+  auto date = query("SELECT count(*) FROM spans WHERE start_time BETWEEN '2026-11-01' AND '2026-11-02'");
+  ASSERT_EQ(date.status, 200) << date.body;
+  EXPECT_NE(date.body.find("midnight UTC"), std::string::npos) << date.body;
 }
 
 TEST_F(GatewayHttpTest, SchemaDescribesAllowlistedTablesOnly) {

@@ -14,8 +14,8 @@
 #include "admission/pipeline.hpp"
 #include "admission/render/render.hpp"
 #include "config/config.hpp"
-#include "executors/sqlite/demo_db.hpp"
-#include "executors/sqlite/sqlite_executor.hpp"
+#include "admission/rewrite/virtual_columns.hpp"
+#include "gateway/startup.hpp"
 
 namespace qg {
 namespace {
@@ -51,41 +51,42 @@ std::vector<Case> load_corpus() {
   return out;
 }
 
-// The demo database, generated once, and a SQLite executor over it with the
-// capability table's authorizer list; its catalog is the corpus's catalog.
+// The demo as `querygate` serves it: the database generated once, opened with
+// the embedded demo config (allowlist, curation, virtual columns) exactly as
+// start-up does; its catalog is the corpus's catalog.
 class Demo {
  public:
   static Demo& get() {
     static Demo demo;
     return demo;
   }
-  exec::Executor& sqlite() { return *executor_; }
-  catalog::Catalog postgres_catalog() const {
-    catalog::Catalog c = executor_->catalog();
-    c.dialect = Dialect::Postgres;
-    return c;
-  }
+  exec::Executor& sqlite() { return *served().executor; }
+  const catalog::Catalog& sqlite_catalog() { return served().catalog; }
+  // The same allowlist seen as PostgreSQL would: only the dialect differs, and
+  // virtual columns carry their PostgreSQL expressions.
+  catalog::Catalog postgres_catalog() const { return postgres_; }
 
  private:
   Demo() {
     dir_ = std::filesystem::temp_directory_path() / ("qg-corpus-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir_);
-    auto made = exec::create_demo_db(dir_ / "demo.db");
-    if (!made) throw std::runtime_error(made.error().message);
-    config::Database db;
-    db.name = "demo";
-    db.path = dir_ / "demo.db";
-    for (const char* t : {"projects", "traces", "spans", "span_annotations"}) db.tables.push_back({t, "", {}});
-    exec::SqliteOptions options;
-    options.path = db.path;
-    options.allowed_functions = capability::sqlite_authorizer_functions();
-    auto e = exec::open_sqlite(db, options);
-    if (!e) throw std::runtime_error(e.error().message);
-    executor_ = std::move(e).value();
+    auto config = gateway::demo_config(dir_);
+    if (!config) throw std::runtime_error(config.error().message);
+    auto dbs = gateway::open_databases(*config);
+    if (!dbs) throw std::runtime_error(dbs.error().message);
+    databases_ = std::move(dbs).value();
+    postgres_ = served().executor->catalog();
+    postgres_.dialect = Dialect::Postgres;
+    for (auto& t : postgres_.tables) t.virtual_columns.clear();
+    for (auto& t : postgres_.tables)
+      for (auto& c : t.columns) c.timestamp_sample.clear();  // PostgreSQL would store timestamptz
+    auto attached = rewrite::attach_virtual_columns(postgres_, config->databases.front());
+    if (!attached) throw std::runtime_error(attached.error().message);
   }
   ~Demo() { std::filesystem::remove_all(dir_); }
+  gateway::ServedDatabase& served() { return databases_.begin()->second; }
   std::filesystem::path dir_;
-  std::unique_ptr<exec::Executor> executor_;
+  gateway::ServedDatabases databases_;
+  catalog::Catalog postgres_;
 };
 
 std::string where(const Case& c, Dialect d) {
@@ -96,7 +97,7 @@ TEST(AdmissionCorpusTest, EveryCaseGetsItsExpectedDecision) {
   const auto cases = load_corpus();
   ASSERT_GE(cases.size(), 200u);
   auto& demo = Demo::get();
-  const catalog::Catalog sqlite_catalog = demo.sqlite().catalog();
+  const catalog::Catalog& sqlite_catalog = demo.sqlite_catalog();
   const catalog::Catalog pg_catalog = demo.postgres_catalog();
   config::Limits limits;
   int admitted = 0;

@@ -1,0 +1,184 @@
+#include "admission/rewrite/time_literals.hpp"
+
+#include <cctype>
+#include <cstdio>
+
+namespace qg::rewrite {
+namespace {
+
+bool digits(std::string_view s, std::size_t at, std::size_t n, int& out) {
+  if (at + n > s.size()) return false;
+  out = 0;
+  for (std::size_t i = at; i < at + n; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+    out = out * 10 + (s[i] - '0');
+  }
+  return true;
+}
+
+int days_in_month(int y, int m) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
+// Days since 1970-01-01 (proleptic Gregorian), and back.
+long long days_from_civil(int y, int m, int d) {
+  y -= m <= 2;
+  const long long era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long long>(doe) - 719468;
+}
+
+void civil_from_days(long long z, int& y, int& m, int& d) {
+  z += 719468;
+  const long long era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  y = static_cast<int>(yoe + era * 400 + (m <= 2));
+}
+
+}  // namespace
+
+std::optional<IsoTime> parse_iso_time(std::string_view s) {
+  IsoTime t;
+  if (s.size() < 10 || !digits(s, 0, 4, t.year) || s[4] != '-' || !digits(s, 5, 2, t.month) || s[7] != '-' ||
+      !digits(s, 8, 2, t.day))
+    return std::nullopt;
+  if (t.month < 1 || t.month > 12 || t.day < 1 || t.day > days_in_month(t.year, t.month)) return std::nullopt;
+  std::size_t i = 10;
+  if (i == s.size()) return t;
+  if (s[i] != 'T' && s[i] != 't' && s[i] != ' ') return std::nullopt;
+  ++i;
+  if (!digits(s, i, 2, t.hour) || i + 2 >= s.size() || s[i + 2] != ':' || !digits(s, i + 3, 2, t.minute))
+    return std::nullopt;
+  t.has_time = true;
+  i += 5;
+  if (i < s.size() && s[i] == ':') {
+    if (!digits(s, i + 1, 2, t.second)) return std::nullopt;
+    i += 3;
+    if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
+      ++i;
+      int scale = 100'000'000;
+      const std::size_t start = i;
+      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+        t.nanos += (s[i] - '0') * scale;
+        scale /= 10;
+        ++i;
+      }
+      if (i == start || i - start > 9) return std::nullopt;
+    }
+  }
+  if (t.hour > 23 || t.minute > 59 || t.second > 59) return std::nullopt;
+  if (i == s.size()) return t;
+  if (s[i] == 'Z' || s[i] == 'z') {
+    t.offset_minutes = 0;
+    return i + 1 == s.size() ? std::optional<IsoTime>(t) : std::nullopt;
+  }
+  if (s[i] != '+' && s[i] != '-') return std::nullopt;
+  const int sign = s[i] == '-' ? -1 : 1;
+  int oh = 0, om = 0;
+  if (!digits(s, i + 1, 2, oh)) return std::nullopt;
+  std::size_t j = i + 3;
+  if (j < s.size() && s[j] == ':') ++j;
+  if (j < s.size() && !digits(s, j, 2, om)) return std::nullopt;
+  if (j < s.size()) j += 2;
+  if (j != s.size() || oh > 23 || om > 59) return std::nullopt;
+  t.offset_minutes = sign * (oh * 60 + om);
+  return t;
+}
+
+std::optional<TextTimeFormat> detect_text_format(std::string_view sample) {
+  auto t = parse_iso_time(sample);
+  if (!t) return std::nullopt;
+  TextTimeFormat f;
+  if (!t->has_time) {
+    f.date_only = true;
+    return f;
+  }
+  f.separator = sample[10];
+  std::size_t i = 16;
+  if (i < sample.size() && sample[i] == ':') i += 3;
+  if (i < sample.size() && (sample[i] == '.' || sample[i] == ',')) {
+    const std::size_t start = ++i;
+    while (i < sample.size() && std::isdigit(static_cast<unsigned char>(sample[i]))) ++i;
+    f.fraction_digits = static_cast<int>(i - start);
+  }
+  f.suffix = std::string(sample.substr(i));
+  // Only UTC spellings can be rewritten into: other offsets would need per-row conversion.
+  if (!f.suffix.empty() && f.suffix != "Z" && f.suffix != "+00:00" && f.suffix != "+0000" && f.suffix != "+00")
+    return std::nullopt;
+  return f;
+}
+
+std::string format_utc(const IsoTime& in, const TextTimeFormat& f) {
+  // To UTC.
+  long long seconds = days_from_civil(in.year, in.month, in.day) * 86400LL + in.hour * 3600LL + in.minute * 60LL +
+                      in.second - in.offset_minutes.value_or(0) * 60LL;
+  const long long day = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400;
+  seconds -= day * 86400;
+  int y, m, d;
+  civil_from_days(day, y, m, d);
+  char buf[64];
+  if (f.date_only) {
+    if (in.has_time && (seconds != 0 || in.nanos != 0)) return {};
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, d);
+    return buf;
+  }
+  // The literal's fraction must fit the stored precision exactly.
+  int scale = 1'000'000'000;
+  for (int k = 0; k < f.fraction_digits; ++k) scale /= 10;
+  if (in.nanos % scale != 0) return {};
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d%c%02lld:%02lld:%02lld", y, m, d, f.separator, seconds / 3600,
+                (seconds / 60) % 60, seconds % 60);
+  std::string out = buf;
+  if (f.fraction_digits > 0) {
+    std::snprintf(buf, sizeof buf, "%09d", in.nanos);
+    out += ".";
+    out.append(buf, static_cast<std::size_t>(f.fraction_digits));
+  }
+  out += f.suffix;
+  return out;
+}
+
+Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::string_view column,
+                                               std::string_view sample, int location) {
+  TimeLiteralDecision out;
+  auto t = parse_iso_time(literal);
+  if (!t) return out;  // not a time: the engine compares it as written
+  if (t->has_time && !t->offset_minutes) {
+    std::string fixed(literal);
+    if (fixed.size() > 10 && fixed[10] == ' ') fixed[10] = 'T';
+    return make_error(ErrorCode::ValidationTimestampLiteral,
+                      "'" + std::string(literal) + "' compared with timestamp column " + std::string(column) +
+                          " has a time of day but no UTC offset, so its instant is ambiguous",
+                      "FIX: write '" + fixed + "Z' for UTC (or add the offset you mean, e.g. '" + fixed + "+02:00').",
+                      location >= 0 ? std::optional<int>(location) : std::nullopt);
+  }
+  if (!t->has_time)
+    out.note = "'" + std::string(literal) + "' compared with " + std::string(column) + " was read as " +
+               std::string(literal) + "T00:00:00Z (midnight UTC).";
+  if (sample.empty()) return out;
+  auto format = detect_text_format(sample);
+  if (!format) return out;
+  IsoTime utc = *t;
+  if (!utc.offset_minutes) utc.offset_minutes = 0;  // bare date: midnight UTC
+  std::string rewritten = format_utc(utc, *format);
+  if (rewritten.empty())
+    return make_error(ErrorCode::ValidationTimestampLiteral,
+                      "'" + std::string(literal) + "' is more precise than " + std::string(column) +
+                          " stores (values look like '" + std::string(sample) + "')",
+                      "FIX: write the time with at most " + std::to_string(format->fraction_digits) +
+                          " fraction digits" + (format->date_only ? " (the column holds dates only)" : "") + ".",
+                      location >= 0 ? std::optional<int>(location) : std::nullopt);
+  if (rewritten != literal) out.replacement = std::move(rewritten);
+  return out;
+}
+
+}  // namespace qg::rewrite
