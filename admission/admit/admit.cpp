@@ -630,7 +630,7 @@ Status Admitter::group_items(std::vector<ast::GroupItem>& items, const ExprConte
       continue;
     }
     auto& set = std::get<ast::GroupingSet>(g.node);
-    if (auto s = construct(capability::Construct::GroupingSets, -1); !s) return s;
+    if (auto s = construct(capability::Construct::GroupingSets, set.location); !s) return s;
     if (auto s = group_items(set.items, ctx); !s) return s;
   }
   return {};

@@ -283,6 +283,7 @@ struct GroupItem;
 struct GroupingSet {
   GroupingKind kind = GroupingKind::Sets;
   std::vector<GroupItem> items;
+  int location = -1;  // not compared
   bool operator==(const GroupingSet&) const;
 };
 

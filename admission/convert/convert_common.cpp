@@ -46,10 +46,31 @@ bool bool_field(object o, std::string_view key) {
 }
 
 int location_of(object o) {
+  // Only call this on nodes that have a location field: protobuf JSON omits the
+  // value 0, so a missing field means "at the start of the text".
   auto e = field(o, "location");
-  std::int64_t v = -1;
-  if (!e || e->get_int64().get(v)) return -1;
+  std::int64_t v = 0;
+  if (!e || e->get_int64().get(v)) return 0;
   return static_cast<int>(v);
+}
+
+int first_location(element e) {
+  int best = -1;
+  object o;
+  array a;
+  if (!e.get_object().get(o)) {
+    for (auto [key, value] : o) {
+      std::int64_t v = 0;
+      const int here = key == "location" && !value.get_int64().get(v) ? static_cast<int>(v) : first_location(value);
+      if (here >= 0 && (best < 0 || here < best)) best = here;
+    }
+  } else if (!e.get_array().get(a)) {
+    for (element x : a) {
+      const int here = first_location(x);
+      if (here >= 0 && (best < 0 || here < best)) best = here;
+    }
+  }
+  return best;
 }
 
 std::optional<array> list_field(object o, std::string_view key) {
@@ -206,10 +227,10 @@ bool is_write_or_ddl(std::string_view kind) {
 }
 }  // namespace
 
-Result<ast::Query> Converter::query_node(element e) {
+Result<ast::Query> Converter::query_node(element e, int location) {
   auto n = as_node(e);
   if (!n) return make_error(ErrorCode::Internal, "parse tree: expected a statement node");
-  const int loc = location_of(n->fields);
+  const int loc = location;  // statement nodes carry no location field
   if (n->kind == "SelectStmt") return query(n->fields, loc);
   const std::string words = sql_words(n->kind);
   std::optional<int> pos;
@@ -248,7 +269,7 @@ Result<ast::Query> Converter::statement(element root) {
   if (raw_stmt.get_object().get(raw)) return make_error(ErrorCode::Internal, "parse tree: bad statement");
   auto stmt = field(raw, "stmt");
   if (!stmt) return make_error(ErrorCode::ParseEmpty, "the SQL text holds no statement", "FIX: send one SELECT.");
-  return query_node(*stmt);
+  return query_node(*stmt, static_cast<int>(int_field(raw, "stmt_location")));
 }
 
 }  // namespace detail

@@ -321,7 +321,7 @@ Result<ast::Expr> Converter::sub_link(object o, int loc) {
   }
   auto sub = field(o, "subselect");
   if (!sub) return make_error(ErrorCode::Internal, "parse tree: SubLink without subselect");
-  auto q = query_node(*sub);
+  auto q = query_node(*sub, loc);
   if (!q) return std::move(q).error();
   link.query = std::move(q).value();
   return ast::make_expr(std::move(link), loc);

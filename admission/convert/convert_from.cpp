@@ -12,7 +12,8 @@ Result<ast::FromItem> Converter::from_item(element e) {
   auto n = as_node(e);
   if (!n) return make_error(ErrorCode::Internal, "parse tree: expected a FROM item");
   const object o = n->fields;
-  int loc = location_of(o);
+  // Of the FROM item kinds only RangeVar has a location field; the others take their first part's.
+  int loc = n->kind == "RangeVar" ? location_of(o) : first_location(e);
   if (auto s = check_depth(loc); !s) return s.error();
 
   if (n->kind == "RangeVar") {
@@ -49,14 +50,14 @@ Result<ast::FromItem> Converter::from_item(element e) {
     if (auto sn = as_node(*sub); sn && sn->kind == "SelectStmt" && list_field(sn->fields, "valuesLists") &&
                                  !field(sn->fields, "sortClause") && !field(sn->fields, "limitCount") &&
                                  !field(sn->fields, "limitOffset") && !field(sn->fields, "withClause") && !lateral) {
-      auto q = query(sn->fields, location_of(sn->fields));
+      auto q = query(sn->fields, loc);
       if (!q) return std::move(q).error();
       ast::ValuesTable v;
       v.rows = std::move(std::get<ast::Values>(q->body).rows);
       v.alias = std::move(a).value();
       return ast::FromItem{std::move(v), loc};
     }
-    auto q = query_node(*sub);
+    auto q = query_node(*sub, loc);
     if (!q) return std::move(q).error();
     if (loc < 0) loc = q->location;
     return ast::FromItem{ast::DerivedTable{std::move(q).value(), std::move(a).value(), lateral}, loc};
@@ -68,6 +69,10 @@ Result<ast::FromItem> Converter::from_item(element e) {
                              "a join", loc);
         !s)
       return s.error();
+    if (auto l = field(o, "larg")) loc = first_location(*l);
+    if (bool_field(o, "isNatural")) {
+      if (auto r = field(o, "rarg")) loc = first_location(*r);  // right after the NATURAL JOIN keywords
+    }
     if (bool_field(o, "isNatural"))
       return make_error(ErrorCode::ValidationNaturalJoin,
                         "NATURAL JOIN joins on every column that happens to share a name",
@@ -103,11 +108,25 @@ Result<ast::FromItem> Converter::from_item(element e) {
     return ast::FromItem{std::move(j), loc};
   }
 
-  if (n->kind == "RangeFunction")
+  if (n->kind == "RangeFunction") {
+    // The node has no location of its own; point at the first function it calls.
+    if (auto functions = list_field(o, "functions"))
+      for (element pair : *functions) {
+        auto items = as_node(pair);
+        array parts;
+        if (items && items->kind == "List" && list_field(items->fields, "items")) {
+          for (element f : *list_field(items->fields, "items"))
+            if (auto fn = as_node(f); fn && loc < 0) loc = location_of(fn->fields);
+        } else if (!pair.get_array().get(parts)) {
+          for (element f : parts)
+            if (auto fn = as_node(f); fn && loc < 0) loc = location_of(fn->fields);
+        }
+      }
     return make_error(ErrorCode::ValidationFunctionNotAllowed, "a function call in FROM is not admitted",
                       "FIX: read from an allowlisted table (see GET /v1/schema) and call functions in the select list "
                       "or WHERE clause.",
                       pos(loc));
+  }
   return unsupported(sql_words(n->kind) + " in FROM", loc);
 }
 

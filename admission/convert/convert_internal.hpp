@@ -29,7 +29,8 @@ std::optional<element> field(object o, std::string_view key);
 std::string_view string_field(object o, std::string_view key);  // "" when absent (protobuf omits defaults)
 std::int64_t int_field(object o, std::string_view key);         // 0 when absent
 bool bool_field(object o, std::string_view key);                // false when absent
-int location_of(object o);                                       // -1 when absent
+int first_location(element e);  // the smallest location anywhere inside, -1 when none
+int location_of(object o);  // only for node kinds that have a location field (absent means 0)
 // The list under `key`, or an empty array view when absent.
 std::optional<array> list_field(object o, std::string_view key);
 // A "String" node's sval.
@@ -45,7 +46,9 @@ class Converter {
 
   // Each returns the AST node or the refusal.
   Result<ast::Query> query(object select_stmt, int location);
-  Result<ast::Query> query_node(element e);  // a SelectStmt node (or refusal for other statements)
+  // A SelectStmt node, or the refusal for any other statement. Statement nodes
+  // carry no location of their own; `location` is where this one starts.
+  Result<ast::Query> query_node(element e, int location);
   Result<ast::Expr> expr(element e);
   Result<std::vector<ast::Expr>> expr_list(object o, std::string_view key);
   Result<ast::FromItem> from_item(element e);

@@ -160,6 +160,7 @@ Result<std::vector<ast::GroupItem>> Converter::group_items(array items) {
       const int loc = location_of(n->fields);
       if (auto s = check_depth(loc); !s) return s.error();
       ast::GroupingSet set;
+      set.location = loc;
       const auto kind = string_field(n->fields, "kind");
       if (kind == "GROUPING_SET_ROLLUP") set.kind = ast::GroupingKind::Rollup;
       else if (kind == "GROUPING_SET_CUBE") set.kind = ast::GroupingKind::Cube;
@@ -221,7 +222,8 @@ Result<std::vector<ast::Cte>> Converter::with_clause(object w) {
       // MATERIALIZED / NOT MATERIALIZED is only a planner hint; dropping it keeps the meaning.
       auto q = field(n->fields, "ctequery");
       if (!q) return make_error(ErrorCode::Internal, "parse tree: CTE without query");
-      auto converted = query_node(*q);
+      // The body starts after "name AS (": point refusals inside it at the CTE.
+      auto converted = query_node(*q, cloc);
       if (!converted) return std::move(converted).error();
       cte.query = std::move(converted).value();
       out.push_back(std::move(cte));

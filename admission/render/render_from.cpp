@@ -77,9 +77,13 @@ struct FromPrinter {
         p.identifier(names[i]);
       }
     }
+    // The inner VALUES gets the same alias so that the text also parses with
+    // PostgreSQL's grammar (which needs one) and goes through the gateway again unchanged.
     p.word(" FROM (");
     p.values(v.rows);
-    p.word(")) AS ");
+    p.word(") AS ");
+    p.identifier(v.alias->name);
+    p.word(") AS ");
     p.identifier(v.alias->name);
   }
 

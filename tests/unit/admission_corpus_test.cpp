@@ -151,5 +151,38 @@ TEST(AdmissionCorpusTest, PostgresRenderingRoundTrips) {
   }
 }
 
+// Rendering for SQLite is a fixed point: the SQL querygate runs, sent through
+// the gateway again, is admitted and printed back unchanged. (SQLite renderings
+// may use SQLite-only shapes, e.g. VALUES column names, so the tree itself is
+// not compared; the PostgreSQL test above compares trees.)
+TEST(AdmissionCorpusTest, SqliteRenderingIsAFixedPoint) {
+  auto& demo = Demo::get();
+  const catalog::Catalog& catalog = demo.sqlite_catalog();
+  config::Limits limits;
+  for (const auto& c : load_corpus()) {
+    if (c.expected != "ok" || c.backend == "postgres") continue;
+    auto first = admit_statement(c.sql, catalog, limits, std::nullopt);
+    ASSERT_TRUE(first) << c.sql << ": " << first.error().message;
+    auto second = admit_statement(first->sql, catalog, limits, std::nullopt);
+    ASSERT_TRUE(second) << c.sql << "\n  rendered: " << first->sql << "\n  refused: " << second.error().message;
+    EXPECT_EQ(second->sql, first->sql) << c.sql;
+  }
+}
+
+// Refusals point at what was written: every refusal of a non-empty statement carries a position inside it.
+TEST(AdmissionCorpusTest, RefusalsCarryAPositionInsideTheStatement) {
+  auto& demo = Demo::get();
+  config::Limits limits;
+  for (const auto& c : load_corpus()) {
+    if (c.expected == "ok" || c.expected == "parse:empty" || c.backend == "postgres") continue;
+    auto r = admit_statement(c.sql, demo.sqlite_catalog(), limits, std::nullopt);
+    ASSERT_FALSE(r.has_value()) << c.sql;
+    EXPECT_TRUE(r.error().position.has_value()) << c.sql << " (" << name(r.error().code) << ")";
+    if (!r.error().position) continue;
+    EXPECT_GE(*r.error().position, 0) << c.sql;
+    EXPECT_LE(static_cast<std::size_t>(*r.error().position), c.sql.size()) << c.sql;  // == size: at the end
+  }
+}
+
 }  // namespace
 }  // namespace qg

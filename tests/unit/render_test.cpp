@@ -595,13 +595,13 @@ TEST(RenderTest, ValuesInFromPerDialect) {
   ast::ValuesTable v{{{num("1"), str("a")}, {num("2"), str("b")}}, ast::Alias{"v", {"id", "name"}}};
   Query q = query(select({col("v", "id"), col("v", "name")}, {FromItem{v}}));
   EXPECT_EQ(pg(q), "SELECT v.id, v.name FROM (VALUES (1, 'a'), (2, 'b')) AS v(id, name)");
-  EXPECT_EQ(lite(q), "SELECT v.id, v.name FROM (SELECT column1 AS id, column2 AS name FROM (VALUES (1, 'a'), (2, 'b'))) AS v");
+  EXPECT_EQ(lite(q), "SELECT v.id, v.name FROM (SELECT column1 AS id, column2 AS name FROM (VALUES (1, 'a'), (2, 'b')) AS v) AS v");
 
   // Fewer names than columns: the rest keep their column<N> names, as in PostgreSQL.
   ast::ValuesTable partly{{{num("1"), str("a")}}, ast::Alias{"v", {"id"}}};
   Query q2 = query(select({col("v", "column2")}, {FromItem{partly}}));
   EXPECT_EQ(pg(q2), "SELECT v.column2 FROM (VALUES (1, 'a')) AS v(id)");
-  EXPECT_EQ(lite(q2), "SELECT v.column2 FROM (SELECT column1 AS id, column2 FROM (VALUES (1, 'a'))) AS v");
+  EXPECT_EQ(lite(q2), "SELECT v.column2 FROM (SELECT column1 AS id, column2 FROM (VALUES (1, 'a')) AS v) AS v");
 
   ast::ValuesTable unnamed_columns{{{num("1")}}, ast::Alias{"v", {}}};
   Query q3 = query(select({col("v", "column1")}, {FromItem{unnamed_columns}}));
