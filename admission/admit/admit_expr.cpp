@@ -1,0 +1,214 @@
+// Expressions: every node is visited and checked against the capability table.
+#include "admission/admit/admitter.hpp"
+
+namespace qg::admit::detail {
+
+Status Admitter::construct(capability::Construct c, int location) {
+  const auto& row = capability::find(c);
+  const auto& cell = capability::cell(row, dialect_);
+  if (cell.verdict != capability::Verdict::Refuse) return {};
+  const auto& other = capability::cell(row, dialect_ == Dialect::Sqlite ? Dialect::Postgres : Dialect::Sqlite);
+  const bool elsewhere = other.verdict != capability::Verdict::Refuse;
+  const ErrorCode code = !elsewhere ? ErrorCode::ValidationUnsupported
+                         : dialect_ == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite
+                                                       : ErrorCode::CapabilityNotOnPostgres;
+  return make_error(code, std::string(row.sql_words) + " is not available on " + std::string(dialect_name(dialect_)),
+                    std::string(cell.note), pos(location));
+}
+
+Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx) {
+  const auto* row = capability::find_function(f.name);
+  if (!row) {
+    auto close = catalog::closest_names(f.name, capability::admitted_function_names(dialect_), 3);
+    std::string fix = "FIX: use a function querygate admits on " + std::string(dialect_name(dialect_));
+    fix += close.empty() ? " (listed by GET /v1/schema)." : ": did you mean " + join_names(close) + "?";
+    return make_error(ErrorCode::ValidationFunctionNotAllowed,
+                      "function " + f.name + "() is not in querygate's capability table", fix, pos(location));
+  }
+  const auto& cell = capability::cell(*row, dialect_);
+  if (cell.verdict == capability::Verdict::Refuse) {
+    const auto& other = capability::cell(*row, dialect_ == Dialect::Sqlite ? Dialect::Postgres : Dialect::Sqlite);
+    const bool elsewhere = other.verdict != capability::Verdict::Refuse;
+    const ErrorCode code = !elsewhere ? ErrorCode::ValidationFunctionNotAllowed
+                           : dialect_ == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite
+                                                         : ErrorCode::CapabilityNotOnPostgres;
+    const std::string why = elsewhere ? " is not available on " + std::string(dialect_name(dialect_))
+                                      : " is not admitted: a read-only analytics surface has no use for it";
+    return make_error(code, "function " + f.name + "()" + why, std::string(cell.note), pos(location));
+  }
+  if (auto s = exprs(f.args, ctx); !s) return s;
+  if (f.filter) {
+    if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
+    if (auto s = expr(**f.filter, ctx); !s) return s;
+  }
+  if (!f.order_by.empty()) {
+    if (auto s = construct(capability::Construct::AggregateOrderBy, location); !s) return s;
+    if (auto s = sort_items(f.order_by, ctx); !s) return s;
+  }
+  if (!f.within_group.empty()) {
+    if (auto s = construct(capability::Construct::WithinGroup, location); !s) return s;
+    if (auto s = sort_items(f.within_group, ctx); !s) return s;
+  }
+  if (f.over) {
+    if (auto s = construct(capability::Construct::WindowFunction, location); !s) return s;
+    if (auto s = window(*f.over, ctx, location); !s) return s;
+  }
+  return {};
+}
+
+Status Admitter::window(ast::WindowSpec& w, const ExprContext& ctx, int location) {
+  if (w.frame.mode == ast::FrameMode::Groups)
+    if (auto s = construct(capability::Construct::WindowFrameGroups, location); !s) return s;
+  if (w.frame.exclusion != ast::FrameExclusion::None)
+    if (auto s = construct(capability::Construct::WindowFrameExclusion, location); !s) return s;
+  if (auto s = exprs(w.partition_by, ctx); !s) return s;
+  if (auto s = sort_items(w.order_by, ctx); !s) return s;
+  if (w.frame.start.offset)
+    if (auto s = expr(**w.frame.start.offset, ctx); !s) return s;
+  if (w.frame.end && w.frame.end->offset)
+    if (auto s = expr(**w.frame.end->offset, ctx); !s) return s;
+  return {};
+}
+
+Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
+  for (auto& e : list)
+    if (auto s = expr(e, ctx); !s) return s;
+  return {};
+}
+
+Status Admitter::sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx) {
+  for (auto& i : items)
+    if (auto s = expr(*i.expr, ctx); !s) return s;
+  return {};
+}
+
+Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
+  const int loc = e.location;
+  using capability::Construct;
+  return std::visit(
+      [&](auto& n) -> Status {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::ColumnRef>) {
+          auto relation = column(n, loc, ctx);
+          if (!relation) return std::move(relation).error();
+          if (!*relation) return {};
+          const ast::ColumnRef ref = n;  // `n` dies if the node is replaced
+          return substitute_virtual(e, **relation, ref, ctx);
+        } else if constexpr (std::is_same_v<T, ast::Literal>) {
+          return {};
+        } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
+          return function(n, loc, ctx);
+        } else if constexpr (std::is_same_v<T, ast::Operator>) {
+          const auto* row = capability::find_operator(n.op);
+          if (!row)
+            return make_error(ErrorCode::ValidationUnsupported, "operator " + n.op + " is not admitted",
+                              "FIX: use comparison (= <> < > <= >=), arithmetic (+ - * / %), || for text, or "
+                              "LIKE/IN/BETWEEN.",
+                              pos(loc));
+          const auto& cell = capability::cell(*row, dialect_);
+          if (cell.verdict == capability::Verdict::Refuse) {
+            const auto& other = capability::cell(*row, dialect_ == Dialect::Sqlite ? Dialect::Postgres : Dialect::Sqlite);
+            const ErrorCode code = other.verdict == capability::Verdict::Refuse ? ErrorCode::ValidationUnsupported
+                                   : dialect_ == Dialect::Sqlite              ? ErrorCode::CapabilityNotOnSqlite
+                                                                               : ErrorCode::CapabilityNotOnPostgres;
+            return make_error(code, "operator " + n.op + " is not available on " + std::string(dialect_name(dialect_)),
+                              std::string(cell.note), pos(loc));
+          }
+          if (n.left)
+            if (auto s = expr(**n.left, ctx); !s) return s;
+          if (auto s = expr(*n.right, ctx); !s) return s;
+          static constexpr std::string_view kComparisons[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
+          if (n.left && std::find(std::begin(kComparisons), std::end(kComparisons), n.op) != std::end(kComparisons)) {
+            if (auto s = time_literal(**n.left, *n.right, ctx); !s) return s;
+            if (auto s = time_literal(*n.right, **n.left, ctx); !s) return s;
+          }
+          return {};
+        } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
+          return exprs(n.args, ctx);
+        } else if constexpr (std::is_same_v<T, ast::MinMax>) {
+          if (auto s = construct(Construct::GreatestLeast, loc); !s) return s;
+          return exprs(n.args, ctx);
+        } else if constexpr (std::is_same_v<T, ast::NullTest> || std::is_same_v<T, ast::BoolTest>) {
+          return expr(*n.arg, ctx);
+        } else if constexpr (std::is_same_v<T, ast::DistinctFrom>) {
+          if (auto s = construct(Construct::IsDistinctFrom, loc); !s) return s;
+          if (auto s = expr(*n.left, ctx); !s) return s;
+          return expr(*n.right, ctx);
+        } else if constexpr (std::is_same_v<T, ast::NullIf>) {
+          if (auto s = expr(*n.left, ctx); !s) return s;
+          return expr(*n.right, ctx);
+        } else if constexpr (std::is_same_v<T, ast::InList>) {
+          if (auto s = expr(*n.arg, ctx); !s) return s;
+          if (auto s = exprs(n.items, ctx); !s) return s;
+          for (auto& item : n.items)
+            if (auto s = time_literal(*n.arg, item, ctx); !s) return s;
+          return {};
+        } else if constexpr (std::is_same_v<T, ast::Between>) {
+          if (n.symmetric)
+            if (auto s = construct(Construct::BetweenSymmetric, loc); !s) return s;
+          if (auto s = expr(*n.arg, ctx); !s) return s;
+          if (auto s = expr(*n.low, ctx); !s) return s;
+          if (auto s = expr(*n.high, ctx); !s) return s;
+          if (auto s = time_literal(*n.arg, *n.low, ctx); !s) return s;
+          return time_literal(*n.arg, *n.high, ctx);
+        } else if constexpr (std::is_same_v<T, ast::Like>) {
+          if (n.kind == ast::LikeKind::ILike) {
+            if (auto s = construct(Construct::ILike, loc); !s) return s;
+            const auto& cell = capability::cell(capability::find(Construct::ILike), dialect_);
+            if (cell.verdict == capability::Verdict::Rewrite) {
+              // SQLite's LIKE already ignores ASCII case: ILIKE has one obvious spelling there.
+              n.kind = ast::LikeKind::Like;
+              note_rewrite(cell.note);
+            }
+          }
+          if (n.kind == ast::LikeKind::Similar)
+            if (auto s = construct(Construct::SimilarTo, loc); !s) return s;
+          if (n.escape) {
+            if (auto s = construct(Construct::LikeEscape, loc); !s) return s;
+            if (auto s = expr(**n.escape, ctx); !s) return s;
+          }
+          if (auto s = expr(*n.arg, ctx); !s) return s;
+          return expr(*n.pattern, ctx);
+        } else if constexpr (std::is_same_v<T, ast::Case>) {
+          if (n.operand)
+            if (auto s = expr(**n.operand, ctx); !s) return s;
+          for (auto& w : n.whens) {
+            if (auto s = expr(*w.condition, ctx); !s) return s;
+            if (auto s = expr(*w.result, ctx); !s) return s;
+          }
+          if (n.otherwise) return expr(**n.otherwise, ctx);
+          return {};
+        } else if constexpr (std::is_same_v<T, ast::Cast>) {
+          const auto* row = capability::find_cast(n.type.name);
+          if (!row)
+            return make_error(ErrorCode::ValidationCastNotAllowed,
+                              "a cast to " + n.type.name + " is not admitted (only plain data types are)",
+                              "FIX: cast to a data type such as text, bigint, integer, double precision or numeric.",
+                              pos(loc));
+          const auto& cell = capability::cell(*row, dialect_);
+          if (cell.verdict == capability::Verdict::Refuse)
+            return make_error(dialect_ == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite
+                                                          : ErrorCode::CapabilityNotOnPostgres,
+                              "a cast to " + n.type.name + " is not available on " + std::string(dialect_name(dialect_)),
+                              std::string(cell.note), pos(loc));
+          return expr(*n.arg, ctx);
+        } else if constexpr (std::is_same_v<T, ast::SubLink>) {
+          if (n.kind == ast::SubLinkKind::Any || n.kind == ast::SubLinkKind::All)
+            if (auto s = construct(Construct::QuantifiedSubquery, loc); !s) return s;
+          if (n.test)
+            if (auto s = expr(**n.test, ctx); !s) return s;
+          auto cols = query(*n.query, ctx.scope, ctx.ctes);
+          if (!cols) return std::move(cols).error();
+          return {};
+        } else if constexpr (std::is_same_v<T, ast::SqlValue>) {
+          if (n.kind == ast::SqlValueKind::LocalTime || n.kind == ast::SqlValueKind::LocalTimestamp)
+            return construct(Construct::LocalTime, loc);
+          if (n.kind == ast::SqlValueKind::CurrentTime) return construct(Construct::CurrentTime, loc);
+          return {};
+        }
+      },
+      e.node);
+}
+
+
+}  // namespace qg::admit::detail

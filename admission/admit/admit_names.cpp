@@ -1,0 +1,210 @@
+// Name resolution: columns in their scopes, with suggestions, and the rewrites
+// that happen where a name resolves (virtual columns, timestamp literals).
+#include <array>
+#include <cctype>
+
+#include "admission/admit/admitter.hpp"
+#include "admission/rewrite/time_literals.hpp"
+#include "admission/rewrite/virtual_columns.hpp"
+
+namespace qg::admit::detail {
+
+std::optional<int> pos(int location) { return location >= 0 ? std::optional<int>(location) : std::nullopt; }
+
+std::string join_names(const std::vector<std::string>& names, std::size_t max) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < max; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > max) out += ", ...";
+  return out;
+}
+
+// Engine columns that exist on every row but are not data: refused by name so
+// the refusal says why rather than "unknown column".
+constexpr std::array<std::string_view, 10> kSystemColumns{"rowid", "_rowid_", "oid", "ctid", "xmin",
+                                                          "xmax", "cmin", "cmax", "tableoid", "gp_segment_id"};
+
+bool is_system_column(std::string_view name) {
+  std::string lower(name);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return std::find(kSystemColumns.begin(), kSystemColumns.end(), lower) != kSystemColumns.end();
+}
+
+// What the engine will call an unaliased select item (PostgreSQL's rules; they
+// also hold on SQLite for plain column references, which is what matters when
+// an outer query refers to a derived table's columns).
+std::string figure_name(const ast::Expr& e) {
+  return std::visit(
+      [&](const auto& n) -> std::string {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::ColumnRef>) return n.column;
+        else if constexpr (std::is_same_v<T, ast::FuncCall>) return n.name;
+        else if constexpr (std::is_same_v<T, ast::Cast>) {
+          std::string inner = figure_name(*n.arg);
+          return inner == "?column?" ? n.type.name : inner;
+        } else if constexpr (std::is_same_v<T, ast::Case>) return "case";
+        else if constexpr (std::is_same_v<T, ast::Coalesce>) return "coalesce";
+        else if constexpr (std::is_same_v<T, ast::NullIf>) return "nullif";
+        else if constexpr (std::is_same_v<T, ast::MinMax>) return n.greatest ? "greatest" : "least";
+        else if constexpr (std::is_same_v<T, ast::SubLink>) return n.kind == ast::SubLinkKind::Exists ? "exists" : "?column?";
+        else return "?column?";
+      },
+      e.node);
+}
+
+Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) const {
+  const std::string written = ref.table.empty() ? ref.column : ref.table + "." + ref.column;
+  if (is_system_column(ref.column))
+    return make_error(ErrorCode::ValidationSystemColumn,
+                      "'" + written + "' is an engine system column, not table data",
+                      "FIX: use the table's own key column (see GET /v1/schema), e.g. id.", pos(location));
+  // Candidate names for "did you mean", qualified by relation when there are several.
+  std::vector<std::string> candidates;
+  std::vector<std::string> bare;
+  const Relation* only = nullptr;
+  std::size_t relation_count = 0;
+  for (const Scope* s = ctx.scope; s; s = s->parent)
+    for (const auto& r : s->relations) {
+      if (!ref.table.empty() && !same(r.name, ref.table)) continue;
+      ++relation_count;
+      only = &r;
+      for (const auto& c : r.columns) {
+        bare.push_back(c);
+        candidates.push_back(r.name.empty() ? c : r.name + "." + c);
+      }
+    }
+  if (ctx.output_names)
+    for (const auto& n : *ctx.output_names) bare.push_back(n), candidates.push_back(n);
+  std::string fix;
+  if (!ref.table.empty() && relation_count == 0) {
+    std::vector<std::string> names;
+    for (const Scope* s = ctx.scope; s; s = s->parent)
+      for (const auto& r : s->relations)
+        if (!r.name.empty()) names.push_back(r.name);
+    auto close = catalog::closest_names(ref.table, names, 1);
+    fix = "FIX: qualify with a table or alias named in FROM";
+    if (!close.empty()) fix += " — did you mean " + close[0] + "." + ref.column + "?";
+    else if (!names.empty()) fix += ": " + join_names(names) + ".";
+    else fix += "; this query level has no FROM clause.";
+    return make_error(ErrorCode::ValidationUnknownColumn,
+                      "'" + written + "': no table or alias named '" + ref.table + "' is in scope here", fix,
+                      pos(location));
+  }
+  auto close = catalog::closest_names(ref.column, bare, 3);
+  if (!close.empty()) {
+    // Show qualified spellings of the suggestions when that disambiguates.
+    std::vector<std::string> shown;
+    for (const auto& c : close) {
+      std::string best = c;
+      for (std::size_t i = 0; i < bare.size(); ++i)
+        if (bare[i] == c) {
+          best = ref.table.empty() && relation_count > 1 ? candidates[i] : c;
+          break;
+        }
+      if (std::find(shown.begin(), shown.end(), best) == shown.end()) shown.push_back(best);
+    }
+    fix = "FIX: did you mean " + join_names(shown, 3) + "?";
+  } else {
+    fix = "FIX: use one of the columns in scope";
+  }
+  if (only && relation_count == 1 && !only->name.empty())
+    fix += " Columns of " + only->name + ": " + join_names(only->columns) + ".";
+  else if (!candidates.empty())
+    fix += " Columns in scope: " + join_names(candidates) + ".";
+  const bool double_quoted = location >= 0 && static_cast<std::size_t>(location) < sql_.size() && sql_[location] == '"';
+  if (double_quoted && ref.table.empty())
+    fix = "FIX: if you meant the text, write '" + ref.column + "' in single quotes (double quotes name columns). " + fix;
+  return make_error(ErrorCode::ValidationUnknownColumn, "column '" + written + "' does not exist in this scope", fix,
+                    pos(location));
+}
+
+Result<const Relation*> Admitter::column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) {
+  if (ref.star)
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "a whole-row reference (" + (ref.table.empty() ? std::string("*") : ref.table + ".*") +
+                          ") inside an expression",
+                      "FIX: name the columns you need, e.g. " + (ref.table.empty() ? std::string("t") : ref.table) +
+                          ".id.",
+                      pos(location));
+  for (const Scope* s = ctx.scope; s; s = s->parent) {
+    if (!ref.table.empty()) {
+      for (const auto& r : s->relations) {
+        if (!same(r.name, ref.table)) continue;
+        for (const auto& c : r.columns)
+          if (same(c, ref.column)) return &r;
+        return unknown_column(ref, location, ctx);
+      }
+      continue;
+    }
+    std::vector<const Relation*> matches;
+    for (const auto& r : s->relations)
+      for (const auto& c : r.columns)
+        if (same(c, ref.column)) {
+          matches.push_back(&r);
+          break;
+        }
+    if (matches.size() == 1) return matches.front();
+    if (matches.size() > 1) {
+      // USING (x) merges x into one column; an unqualified x then means the merged one.
+      bool merged = false;
+      for (const auto* r : matches)
+        for (const auto& u : r->using_columns) merged = merged || same(u, ref.column);
+      if (merged) return matches.front();
+      std::vector<std::string> options;
+      for (const auto* r : matches) options.push_back(r->name.empty() ? ref.column : r->name + "." + ref.column);
+      return make_error(ErrorCode::ValidationAmbiguousColumn,
+                        "column '" + ref.column + "' is ambiguous: " + join_names(options) + " all match",
+                        "FIX: qualify it, e.g. " + options.front() + ".", pos(location));
+    }
+    // Not at this level: ORDER BY / GROUP BY may name an output column of this level.
+    if (s == ctx.scope && ctx.output_names)
+      for (const auto& n : *ctx.output_names)
+        if (same(n, ref.column)) return static_cast<const Relation*>(nullptr);
+  }
+  if (ctx.scope == nullptr && ctx.output_names)
+    for (const auto& n : *ctx.output_names)
+      if (same(n, ref.column)) return static_cast<const Relation*>(nullptr);
+  return unknown_column(ref, location, ctx);
+}
+
+Status Admitter::substitute_virtual(ast::Expr& e, const Relation& relation, const ast::ColumnRef& ref,
+                                    const ExprContext& ctx) {
+  const auto* v = relation.table ? relation.table->find_virtual(ref.column, dialect_) : nullptr;
+  if (!v) return {};
+  // A physical column of the same name wins (attach_virtual_columns refuses such names anyway).
+  if (relation.table->find_column(ref.column, dialect_)) return {};
+  ast::Expr replacement = *v->expression;
+  rewrite::qualify_columns(replacement, relation.name);
+  const int location = e.location;
+  e = std::move(replacement);
+  e.location = location;
+  note_rewrite("virtual-columns");
+  return expr(e, ctx);
+}
+
+const catalog::Column* Admitter::timestamp_column(const ast::Expr& e, const ExprContext& ctx) {
+  const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
+  if (!ref || ref->star) return nullptr;
+  auto relation = column(*ref, e.location, ctx);
+  if (!relation || !*relation || !(*relation)->table) return nullptr;
+  const auto* c = (*relation)->table->find_column(ref->column, dialect_);
+  return c && c->timestamp ? c : nullptr;
+}
+
+Status Admitter::time_literal(const ast::Expr& column_side, ast::Expr& literal_side, const ExprContext& ctx) {
+  auto* lit = std::get_if<ast::Literal>(&literal_side.node);
+  if (!lit || lit->kind != ast::LiteralKind::String) return {};
+  const catalog::Column* c = timestamp_column(column_side, ctx);
+  if (!c) return {};
+  auto decision = rewrite::check_time_literal(lit->text, c->name, c->timestamp_sample, literal_side.location);
+  if (!decision) return std::move(decision).error();
+  if (decision->note && std::find(notes.begin(), notes.end(), *decision->note) == notes.end())
+    notes.push_back(*decision->note);
+  if (decision->replacement) {
+    lit->text = *decision->replacement;
+    note_rewrite("time-literal");
+  }
+  return {};
+}
+
+
+}  // namespace qg::admit::detail

@@ -1,0 +1,273 @@
+// Queries: WITH, FROM (tables, CTEs, derived tables, VALUES, joins), star
+// expansion, grouping, set operations — and the entry point admit().
+#include "admission/admit/admitter.hpp"
+
+namespace qg::admit {
+namespace detail {
+
+Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes) {
+  const int loc = item.location;
+  auto apply_alias = [&](Relation& r, const std::optional<ast::Alias>& alias) -> Status {
+    if (!alias) return {};
+    r.name = alias->name;
+    if (!alias->columns.empty()) {
+      if (alias->columns.size() > r.columns.size())
+        return make_error(ErrorCode::ValidationUnsupported,
+                          "alias " + alias->name + " names " + std::to_string(alias->columns.size()) +
+                              " columns but the source has " + std::to_string(r.columns.size()),
+                          "FIX: name at most " + std::to_string(r.columns.size()) + " columns.", pos(loc));
+      std::copy(alias->columns.begin(), alias->columns.end(), r.columns.begin());
+    }
+    return {};
+  };
+  return std::visit(
+      [&](auto& n) -> Status {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::TableRef>) {
+          Relation r;
+          r.name = n.name;
+          bool found = false;
+          for (const CteEnv* env = ctes; env && !found; env = env->parent)
+            for (auto it = env->ctes.rbegin(); it != env->ctes.rend(); ++it)
+              if (same(it->name, n.name)) {
+                r.columns = it->columns;
+                found = true;
+                break;
+              }
+          if (!found) {
+            const auto* table = catalog_.find_table(n.name);
+            if (!table) {
+              std::vector<std::string> names;
+              for (const auto& t : catalog_.tables) names.push_back(t.name);
+              for (const CteEnv* env = ctes; env; env = env->parent)
+                for (const auto& c : env->ctes) names.push_back(c.name);
+              auto close = catalog::closest_names(n.name, names, 2);
+              std::string fix = close.empty() ? "FIX: query one of the allowlisted tables: " + join_names(names) + "."
+                                              : "FIX: did you mean " + join_names(close) + "? Allowlisted tables: " +
+                                                    join_names(names) + ".";
+              return make_error(ErrorCode::ValidationTableNotAllowed,
+                                "table '" + n.name + "' is not available: it is not on this database's allowlist",
+                                fix, pos(n.location));
+            }
+            r.name = table->name;
+            r.table = table;
+            for (const auto& c : table->columns) r.columns.push_back(c.name);
+            for (const auto& v : table->virtual_columns) r.columns.push_back(v.name);
+          }
+          if (n.alias && !n.alias->columns.empty())
+            if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
+          if (auto s = apply_alias(r, n.alias); !s) return s;
+          level.relations.push_back(std::move(r));
+          return {};
+        } else if constexpr (std::is_same_v<T, ast::DerivedTable>) {
+          if (n.lateral)
+            if (auto s = construct(capability::Construct::Lateral, loc); !s) return s;
+          // Without LATERAL a subquery in FROM sees only the enclosing query's scope, not its siblings.
+          auto cols = query(*n.query, n.lateral ? &level : level.parent, ctes);
+          if (!cols) return std::move(cols).error();
+          Relation r;
+          r.columns = std::move(cols).value();
+          if (n.alias && !n.alias->columns.empty())
+            if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
+          if (auto s = apply_alias(r, n.alias); !s) return s;
+          level.relations.push_back(std::move(r));
+          return {};
+        } else if constexpr (std::is_same_v<T, ast::ValuesTable>) {
+          if (auto s = construct(capability::Construct::ValuesInFrom, loc); !s) return s;
+          ExprContext ctx{level.parent, ctes, nullptr};
+          for (auto& row : n.rows)
+            if (auto s = exprs(row, ctx); !s) return s;
+          Relation r;
+          const std::size_t width = n.rows.empty() ? 0 : n.rows.front().size();
+          for (std::size_t i = 0; i < width; ++i) r.columns.push_back("column" + std::to_string(i + 1));
+          if (auto s = apply_alias(r, n.alias); !s) return s;
+          level.relations.push_back(std::move(r));
+          return {};
+        } else if constexpr (std::is_same_v<T, ast::Join>) {
+          if (n.kind == ast::JoinKind::Right)
+            if (auto s = construct(capability::Construct::RightJoin, loc); !s) return s;
+          if (n.kind == ast::JoinKind::Full)
+            if (auto s = construct(capability::Construct::FullJoin, loc); !s) return s;
+          const std::size_t before = level.relations.size();
+          if (auto s = from_item(*n.left, level, ctes); !s) return s;
+          const std::size_t middle = level.relations.size();
+          if (auto s = from_item(*n.right, level, ctes); !s) return s;
+          for (const auto& u : n.using_columns) {
+            auto has = [&](std::size_t from, std::size_t to) {
+              for (std::size_t i = from; i < to; ++i)
+                for (const auto& c : level.relations[i].columns)
+                  if (same(c, u)) return true;
+              return false;
+            };
+            if (!has(before, middle) || !has(middle, level.relations.size()))
+              return make_error(ErrorCode::ValidationUnknownColumn,
+                                "USING (" + u + "): the column must exist on both sides of the join",
+                                "FIX: join with ON left.col = right.col naming the real columns.", pos(loc));
+            for (std::size_t i = before; i < level.relations.size(); ++i) level.relations[i].using_columns.push_back(u);
+          }
+          if (n.on) {
+            ExprContext ctx{&level, ctes, nullptr};
+            if (auto s = expr(**n.on, ctx); !s) return s;
+          }
+          return {};
+        }
+      },
+      item.node);
+}
+
+Status Admitter::expand_stars(ast::Select& s, const Scope& level, int location) {
+  std::vector<ast::SelectItem> out;
+  bool expanded = false;
+  for (auto& item : s.items) {
+    const auto* ref = std::get_if<ast::ColumnRef>(&item.expr.node);
+    if (!ref || !ref->star) {
+      out.push_back(std::move(item));
+      continue;
+    }
+    const int loc = item.expr.location >= 0 ? item.expr.location : location;
+    if (level.relations.empty())
+      return make_error(ErrorCode::ValidationStarWithoutFrom, "SELECT * has no FROM clause to expand",
+                        "FIX: name the values you want, or add FROM <table>.", pos(loc));
+    bool matched = false;
+    std::vector<std::string> seen_using;
+    for (const auto& r : level.relations) {
+      if (!ref->table.empty() && !same(r.name, ref->table)) continue;
+      matched = true;
+      for (const auto& c : r.columns) {
+        // An unqualified * shows a USING-merged column once.
+        const bool merged = std::any_of(r.using_columns.begin(), r.using_columns.end(),
+                                        [&](const std::string& u) { return same(u, c); });
+        if (ref->table.empty() && merged) {
+          if (std::any_of(seen_using.begin(), seen_using.end(), [&](const std::string& u) { return same(u, c); }))
+            continue;
+          seen_using.push_back(c);
+        }
+        ast::ColumnRef col;
+        col.table = r.name;
+        col.column = c;
+        out.push_back(ast::SelectItem{ast::make_expr(std::move(col), -1), {}});
+      }
+    }
+    if (!matched) {
+      std::vector<std::string> names;
+      for (const auto& r : level.relations)
+        if (!r.name.empty()) names.push_back(r.name);
+      return make_error(ErrorCode::ValidationUnknownColumn,
+                        "'" + ref->table + ".*': no table or alias named '" + ref->table + "' in FROM",
+                        "FIX: write one of: " + join_names(names) + " followed by .*", pos(loc));
+    }
+    expanded = true;
+  }
+  s.items = std::move(out);
+  if (expanded) note_rewrite("star-expansion");
+  return {};
+}
+
+Status Admitter::group_items(std::vector<ast::GroupItem>& items, const ExprContext& ctx) {
+  for (auto& g : items) {
+    if (auto* e = std::get_if<ast::Expr>(&g.node)) {
+      if (auto s = expr(*e, ctx); !s) return s;
+      continue;
+    }
+    auto& set = std::get<ast::GroupingSet>(g.node);
+    if (auto s = construct(capability::Construct::GroupingSets, set.location); !s) return s;
+    if (auto s = group_items(set.items, ctx); !s) return s;
+  }
+  return {};
+}
+
+Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, const CteEnv* ctes,
+                                                  std::vector<ast::SortItem>& order_by, int location) {
+  for (auto& f : s.from)
+    if (auto st = from_item(f, level, ctes); !st) return st.error();
+  if (auto st = expand_stars(s, level, location); !st) return st.error();
+
+  ExprContext ctx{&level, ctes, nullptr};
+  if (!s.distinct_on.empty()) {
+    if (auto st = construct(capability::Construct::DistinctOn, location); !st) return st.error();
+    if (auto st = exprs(s.distinct_on, ctx); !st) return st.error();
+  }
+  std::vector<std::string> names;
+  for (auto& item : s.items) {
+    const std::string written_name = figure_name(item.expr);
+    const bool was_column = std::holds_alternative<ast::ColumnRef>(item.expr.node);
+    if (auto st = expr(item.expr, ctx); !st) return st.error();
+    // A virtual column keeps its name in the output after substitution.
+    if (item.alias.empty() && was_column && !std::holds_alternative<ast::ColumnRef>(item.expr.node))
+      item.alias = written_name;
+    names.push_back(item.alias.empty() ? figure_name(item.expr) : item.alias);
+  }
+  if (s.where)
+    if (auto st = expr(*s.where, ctx); !st) return st.error();
+  ExprContext with_outputs{&level, ctes, &names};
+  if (auto st = group_items(s.group_by, with_outputs); !st) return st.error();
+  if (s.having)
+    if (auto st = expr(*s.having, ctx); !st) return st.error();
+  for (auto& w : s.windows)
+    if (auto st = window(w.spec, ctx, location); !st) return st.error();
+  if (auto st = sort_items(order_by, with_outputs); !st) return st.error();
+  return names;
+}
+
+Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* outer, const CteEnv* ctes) {
+  CteEnv env{ctes, {}};
+  for (auto& cte : q.with) {
+    // A CTE sees the CTEs before it (not itself: recursion was refused at conversion).
+    auto cols = query(*cte.query, outer, &env);
+    if (!cols) return std::move(cols).error();
+    std::vector<std::string> names = std::move(cols).value();
+    if (!cte.columns.empty()) {
+      if (cte.columns.size() > names.size())
+        return make_error(ErrorCode::ValidationUnsupported,
+                          "WITH " + cte.name + "(...) names more columns than its query returns",
+                          "FIX: list at most " + std::to_string(names.size()) + " column names.", pos(cte.location));
+      std::copy(cte.columns.begin(), cte.columns.end(), names.begin());
+    }
+    env.ctes.push_back(CteBinding{cte.name, std::move(names)});
+  }
+  const CteEnv* visible = q.with.empty() ? ctes : &env;
+
+  std::vector<std::string> names;
+  if (auto* s = std::get_if<ast::Select>(&q.body)) {
+    Scope level{outer, {}};
+    auto r = select(*s, level, visible, q.order_by, q.location);
+    if (!r) return std::move(r).error();
+    names = std::move(r).value();
+  } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
+    if (set->all && set->kind != ast::SetOpKind::Union)
+      if (auto st = construct(capability::Construct::SetOpIntersectAll, q.location); !st) return st.error();
+    auto left = query(*set->left, outer, visible);
+    if (!left) return std::move(left).error();
+    auto right = query(*set->right, outer, visible);
+    if (!right) return std::move(right).error();
+    names = std::move(left).value();
+    ExprContext ctx{nullptr, visible, &names};
+    if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
+  } else {
+    auto& values = std::get<ast::Values>(q.body);
+    ExprContext ctx{outer, visible, nullptr};
+    for (auto& row : values.rows)
+      if (auto st = exprs(row, ctx); !st) return st.error();
+    const std::size_t width = values.rows.empty() ? 0 : values.rows.front().size();
+    for (std::size_t i = 0; i < width; ++i) names.push_back("column" + std::to_string(i + 1));
+    ExprContext order_ctx{nullptr, visible, &names};
+    if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
+  }
+  return names;
+}
+
+
+}  // namespace detail
+
+Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql) {
+  detail::Admitter admitter(catalog, sql);
+  auto names = admitter.query(query, nullptr, nullptr);
+  if (!names) return std::move(names).error();
+  Admission out;
+  for (auto& n : names.value()) out.columns.push_back(OutputColumn{std::move(n)});
+  out.rewrites = std::move(admitter.rewrites);
+  out.notes = std::move(admitter.notes);
+  return out;
+}
+
+}  // namespace qg::admit

@@ -1,0 +1,67 @@
+#pragma once
+// The admission walker, shared by admit_names.cpp (resolution and the rewrites
+// that happen at a name), admit_expr.cpp (expressions and the capability
+// table) and admit_query.cpp (queries, FROM, grouping). Private to admission/admit.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "admission/admit/admit.hpp"
+#include "admission/admit/scope.hpp"
+#include "admission/capability/capability.hpp"
+
+namespace qg::admit::detail {
+
+std::optional<int> pos(int location);
+std::string join_names(const std::vector<std::string>& names, std::size_t max = 40);
+bool is_system_column(std::string_view name);
+// What the engine will call an unaliased select item.
+std::string figure_name(const ast::Expr& e);
+
+struct ExprContext {
+  const Scope* scope = nullptr;
+  const CteEnv* ctes = nullptr;
+  const std::vector<std::string>* output_names = nullptr;  // ORDER BY / GROUP BY may name select-list aliases
+};
+
+class Admitter {
+ public:
+  Admitter(const catalog::Catalog& catalog, std::string_view sql)
+      : catalog_(catalog), dialect_(catalog.dialect), sql_(sql) {}
+
+  Result<std::vector<std::string>> query(ast::Query& q, const Scope* outer, const CteEnv* ctes);
+
+  std::vector<std::string> rewrites;
+  std::vector<std::string> notes;
+
+ private:
+  const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);
+  Status time_literal(const ast::Expr& column_side, ast::Expr& literal_side, const ExprContext& ctx);
+  Status construct(capability::Construct c, int location);
+  Status expr(ast::Expr& e, const ExprContext& ctx);
+  Status exprs(std::vector<ast::Expr>& list, const ExprContext& ctx);
+  Status sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx);
+  Status window(ast::WindowSpec& w, const ExprContext& ctx, int location);
+  // The relation a column reference resolves to (nullptr: a select-list alias).
+  Result<const Relation*> column(const ast::ColumnRef& ref, int location, const ExprContext& ctx);
+  Status substitute_virtual(ast::Expr& e, const Relation& relation, const ast::ColumnRef& ref, const ExprContext& ctx);
+  Status function(ast::FuncCall& f, int location, const ExprContext& ctx);
+  Status from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes);
+  Status expand_stars(ast::Select& s, const Scope& level, int location);
+  Status group_items(std::vector<ast::GroupItem>& items, const ExprContext& ctx);
+  Result<std::vector<std::string>> select(ast::Select& s, Scope& level, const CteEnv* ctes,
+                                          std::vector<ast::SortItem>& order_by, int location);
+  void note_rewrite(std::string_view name) {
+    if (std::find(rewrites.begin(), rewrites.end(), name) == rewrites.end()) rewrites.emplace_back(name);
+  }
+  bool same(std::string_view a, std::string_view b) const { return catalog::Catalog::same_name(a, b, dialect_); }
+  Error unknown_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) const;
+
+  const catalog::Catalog& catalog_;
+  Dialect dialect_;
+  std::string_view sql_;
+};
+
+}  // namespace qg::admit::detail
