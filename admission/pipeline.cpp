@@ -15,7 +15,8 @@ Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::C
                       "the SQL text is " + std::to_string(sql.size()) + " bytes; the limit is " +
                           std::to_string(limits.max_sql_bytes),
                       "FIX: shorten the statement: select fewer columns, move long IN lists into a join or a range "
-                      "condition, and drop comments.");
+                      "condition, and drop comments.",
+                      limits.max_sql_bytes);  // the first byte past the limit
 
   auto json = parse::parse_to_json(sql);
   if (!json) return std::move(json).error();

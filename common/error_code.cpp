@@ -41,6 +41,8 @@ constexpr std::array kErrorCodes{
     ErrorCodeInfo{ValidationCastNotAllowed, "validation:cast-not-allowed", 422, "A cast to a type that is not a plain data type."},
     ErrorCodeInfo{ValidationTimestampLiteral, "validation:timestamp-literal", 422, "A time-of-day literal without a UTC offset."},
     ErrorCodeInfo{ValidationStarWithoutFrom, "validation:star-without-from", 422, "SELECT * with nothing to expand."},
+    ErrorCodeInfo{ValidationAmbiguousPrecedence, "validation:ambiguous-precedence", 422,
+                  "Operators that SQLite groups differently from the portable grammar, without parentheses."},
     ErrorCodeInfo{CapabilityNotOnSqlite, "capability:not-on-sqlite", 422, "Valid SQL that the SQLite backend cannot run."},
     ErrorCodeInfo{CapabilityNotOnPostgres, "capability:not-on-postgres", 422, "Valid SQL that the PostgreSQL backend cannot run."},
     ErrorCodeInfo{LimitSqlTooLong, "limit:sql-too-long", 413, "The SQL text is longer than limits.max_sql_bytes."},

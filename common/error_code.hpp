@@ -44,6 +44,7 @@ enum class ErrorCode : std::uint8_t {
   ValidationCastNotAllowed,
   ValidationTimestampLiteral,
   ValidationStarWithoutFrom,
+  ValidationAmbiguousPrecedence,
   // capability:* — valid SQL, but not on this backend
   CapabilityNotOnSqlite,
   CapabilityNotOnPostgres,

@@ -17,6 +17,9 @@ namespace qg::admit {
 
 struct OutputColumn {
   std::string name;
+  // The value can carry text from a column declared untrusted (end-user text),
+  // through any expression, function, subquery, CTE or set-operation branch.
+  bool untrusted = false;
 };
 
 struct Admission {

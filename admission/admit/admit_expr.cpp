@@ -114,6 +114,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             return make_error(code, "operator " + n.op + " is not available on " + std::string(dialect_name(dialect_)),
                               std::string(cell.note), pos(loc));
           }
+          if (auto s = check_precedence(e); !s) return s;
           if (n.left)
             if (auto s = expr(**n.left, ctx); !s) return s;
           if (auto s = expr(*n.right, ctx); !s) return s;
@@ -132,6 +133,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           return expr(*n.arg, ctx);
         } else if constexpr (std::is_same_v<T, ast::DistinctFrom>) {
           if (auto s = construct(Construct::IsDistinctFrom, loc); !s) return s;
+          if (auto s = check_precedence(e); !s) return s;
           if (auto s = expr(*n.left, ctx); !s) return s;
           return expr(*n.right, ctx);
         } else if constexpr (std::is_same_v<T, ast::NullIf>) {

@@ -31,6 +31,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             for (auto it = env->ctes.rbegin(); it != env->ctes.rend(); ++it)
               if (same(it->name, n.name)) {
                 r.columns = it->columns;
+                r.untrusted = it->untrusted;
                 found = true;
                 break;
               }
@@ -53,6 +54,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             r.table = table;
             for (const auto& c : table->columns) r.columns.push_back(c.name);
             for (const auto& v : table->virtual_columns) r.columns.push_back(v.name);
+            r.untrusted = table_taint(*table);
           }
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
@@ -67,6 +69,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           if (!cols) return std::move(cols).error();
           Relation r;
           r.columns = std::move(cols).value();
+          r.untrusted = query_taint(*n.query);
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
           if (auto s = apply_alias(r, n.alias); !s) return s;
@@ -80,6 +83,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           Relation r;
           const std::size_t width = n.rows.empty() ? 0 : n.rows.front().size();
           for (std::size_t i = 0; i < width; ++i) r.columns.push_back("column" + std::to_string(i + 1));
+          r.untrusted.assign(width, false);  // literals only: nothing an end user wrote
           if (auto s = apply_alias(r, n.alias); !s) return s;
           level.relations.push_back(std::move(r));
           return {};
@@ -206,6 +210,9 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   for (auto& w : s.windows)
     if (auto st = window(w.spec, ctx, location); !st) return st.error();
   if (auto st = sort_items(order_by, with_outputs); !st) return st.error();
+  // Lineage once every name is resolved and every substitution done.
+  select_taint_.clear();
+  for (const auto& item : s.items) select_taint_.push_back(carries_untrusted(item.expr, ctx));
   return names;
 }
 
@@ -223,24 +230,31 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
                           "FIX: list at most " + std::to_string(names.size()) + " column names.", pos(cte.location));
       std::copy(cte.columns.begin(), cte.columns.end(), names.begin());
     }
-    env.ctes.push_back(CteBinding{cte.name, std::move(names)});
+    env.ctes.push_back(CteBinding{cte.name, std::move(names), query_taint(*cte.query)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
   std::vector<std::string> names;
+  std::vector<bool> taint;
   if (auto* s = std::get_if<ast::Select>(&q.body)) {
     Scope level{outer, {}};
     auto r = select(*s, level, visible, q.order_by, q.location);
     if (!r) return std::move(r).error();
     names = std::move(r).value();
+    taint = select_taint_;
   } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
     if (set->all && set->kind != ast::SetOpKind::Union)
       if (auto st = construct(capability::Construct::SetOpIntersectAll, q.location); !st) return st.error();
+    if (auto st = check_set_precedence(*set, q.location); !st) return st.error();
     auto left = query(*set->left, outer, visible);
     if (!left) return std::move(left).error();
     auto right = query(*set->right, outer, visible);
     if (!right) return std::move(right).error();
     names = std::move(left).value();
+    // Any branch can supply a row, so a column is untrusted when it is in any branch.
+    taint = query_taint(*set->left);
+    const auto& right_taint = query_taint(*set->right);
+    for (std::size_t i = 0; i < taint.size() && i < right_taint.size(); ++i) taint[i] = taint[i] || right_taint[i];
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {
@@ -250,9 +264,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       if (auto st = exprs(row, ctx); !st) return st.error();
     const std::size_t width = values.rows.empty() ? 0 : values.rows.front().size();
     for (std::size_t i = 0; i < width; ++i) names.push_back("column" + std::to_string(i + 1));
+    taint.assign(width, false);
     ExprContext order_ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
   }
+  query_taint_[&q] = std::move(taint);
   return names;
 }
 
@@ -264,7 +280,9 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   auto names = admitter.query(query, nullptr, nullptr);
   if (!names) return std::move(names).error();
   Admission out;
-  for (auto& n : names.value()) out.columns.push_back(OutputColumn{std::move(n)});
+  const auto& taint = admitter.taint_of(query);
+  for (std::size_t i = 0; i < names->size(); ++i)
+    out.columns.push_back(OutputColumn{std::move((*names)[i]), i < taint.size() && taint[i]});
   out.rewrites = std::move(admitter.rewrites);
   out.notes = std::move(admitter.notes);
   return out;

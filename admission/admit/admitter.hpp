@@ -3,6 +3,7 @@
 // that happen at a name), admit_expr.cpp (expressions and the capability
 // table) and admit_query.cpp (queries, FROM, grouping). Private to admission/admit.
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,8 @@ class Admitter {
 
   std::vector<std::string> rewrites;
   std::vector<std::string> notes;
+  // Per output column of an admitted query: may it carry untrusted text?
+  const std::vector<bool>& taint_of(const ast::Query& q) const { return query_taint(q); }
 
  private:
   const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);
@@ -58,6 +61,18 @@ class Admitter {
   }
   bool same(std::string_view a, std::string_view b) const { return catalog::Catalog::same_name(a, b, dialect_); }
   Error unknown_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) const;
+
+  // Grouping that SQLite reads differently from the grammar (precedence.cpp).
+  Status check_precedence(const ast::Expr& e);
+  Status check_set_precedence(const ast::SetOp& set, int location);
+  // Lineage of untrusted text (lineage.cpp).
+  bool carries_untrusted(const ast::Expr& e, const ExprContext& ctx);
+  bool column_untrusted(const ast::ColumnRef& ref, const ExprContext& ctx);
+  std::vector<bool> table_taint(const catalog::Table& table) const;
+  const std::vector<bool>& query_taint(const ast::Query& q) const;
+  // Output taint of every query admitted so far, by node (nodes do not move once admitted).
+  std::map<const ast::Query*, std::vector<bool>> query_taint_;
+  std::vector<bool> select_taint_;  // the last select()'s items
 
   const catalog::Catalog& catalog_;
   Dialect dialect_;

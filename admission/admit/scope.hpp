@@ -12,6 +12,7 @@ namespace qg::admit::detail {
 struct Relation {
   std::string name;                 // alias, else the table/CTE name; empty for an unaliased subquery
   std::vector<std::string> columns; // in order
+  std::vector<bool> untrusted;      // per column: may carry text written by end users (lineage)
   const catalog::Table* table = nullptr;  // set for allowlisted base tables
   std::vector<std::string> using_columns;  // columns merged by a USING join to the left of this relation
 };
@@ -26,6 +27,7 @@ struct Scope {
 struct CteBinding {
   std::string name;
   std::vector<std::string> columns;
+  std::vector<bool> untrusted;
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.

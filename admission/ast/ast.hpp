@@ -218,6 +218,9 @@ using ExprNode = std::variant<ColumnRef, Literal, FuncCall, Operator, BoolOp, Nu
 struct Expr {
   ExprNode node;
   int location = -1;  // byte offset in the caller's SQL; -1 when synthesised by a rewrite
+  // The caller wrapped this expression in its own parentheses. Not compared: it
+  // matters only where SQLite's precedence differs from the grammar's.
+  bool parenthesized = false;
   friend bool operator==(const Expr& a, const Expr& b) { return a.node == b.node; }
 };
 
@@ -340,6 +343,7 @@ struct Query {
   std::optional<std::int64_t> limit;   // a whole number; LIMIT ALL is "absent"
   std::optional<std::int64_t> offset;
   int location = -1;
+  bool parenthesized = false;  // a set-operation branch the caller wrapped in parentheses (not compared)
   friend bool operator==(const Query& a, const Query& b) {
     return a.with == b.with && a.body == b.body && a.order_by == b.order_by && a.limit == b.limit &&
            a.offset == b.offset;

@@ -10,54 +10,104 @@ namespace {
 using enum FunctionKind;
 using enum Carries;
 
+// What each construct needs the renderer to print (render::Construct); empty
+// when every dialect has a spelling for it.
+namespace printed {
+using enum render::Construct;
+constexpr std::array kNothing = std::array<render::Construct, 0>{};
+constexpr std::array kDistinctOn{DistinctOn};
+constexpr std::array kWithinGroup{WithinGroup};
+constexpr std::array kAggregateOrderBy{AggregateOrderBy};
+constexpr std::array kLateral{Lateral};
+constexpr std::array kGroupingSets{Rollup, Cube, GroupingSets, EmptyGroupingSet};
+constexpr std::array kILike{ILike};
+constexpr std::array kSimilarTo{SimilarTo};
+constexpr std::array kLocalTime{LocalTime, LocalTimestamp};
+constexpr std::array kBetweenSymmetric{BetweenSymmetric};
+constexpr std::array kSetOpAll{IntersectAll, ExceptAll};
+constexpr std::array kGreatestLeast{Greatest, Least};
+constexpr std::array kQuantified{AnySubquery, AllSubquery};
+constexpr std::array kColumnAliases{TableColumnAliases};
+constexpr std::array kEmptySelectList{EmptySelectList};
+}  // namespace printed
+
+// One row per Construct, in enum order (checked below: a missing row does not compile).
 constexpr std::array kConstructs{
     ConstructCapability{Construct::DistinctOn, "DISTINCT ON",
                         refuse("FIX: on SQLite, pick one row per group with a window function: SELECT * FROM (SELECT "
-                               "t.*, row_number() OVER (PARTITION BY <key> ORDER BY <order>) AS rn FROM t) WHERE rn = 1."),
-                        admit()},
+                               "t.*, row_number() OVER (PARTITION BY <key> ORDER BY <order>) AS rn FROM t) AS ranked "
+                               "WHERE rn = 1."),
+                        admit(), printed::kDistinctOn},
     ConstructCapability{Construct::WithinGroup, "WITHIN GROUP (ORDER BY ...)",
-                        refuse("FIX: on SQLite write percentile(x, p) with p in 0..100, or median(x)."), admit()},
-    ConstructCapability{Construct::AggregateFilter, "FILTER (WHERE ...)", admit(), admit()},
-    ConstructCapability{Construct::AggregateOrderBy, "ORDER BY inside an aggregate", admit(), admit()},
-    ConstructCapability{Construct::WindowFunction, "a window function (OVER ...)", admit(), admit()},
-    ConstructCapability{Construct::WindowFrameGroups, "GROUPS frames", admit(), admit()},
-    ConstructCapability{Construct::WindowFrameExclusion, "EXCLUDE in a window frame", admit(), admit()},
+                        refuse("FIX: on SQLite write percentile(x, p) with p in 0..100, or median(x)."), admit(),
+                        printed::kWithinGroup},
+    ConstructCapability{Construct::AggregateFilter, "FILTER (WHERE ...)", admit(), admit(), printed::kNothing},
+    // SQLite accepts ORDER BY inside an aggregate's arguments only from 3.44; querygate links 3.40.
+    ConstructCapability{Construct::AggregateOrderBy, "ORDER BY inside an aggregate",
+                        refuse("FIX: on SQLite, order the rows in a subquery and aggregate without ORDER BY: SELECT "
+                               "group_concat(x, ',') FROM (SELECT x FROM t ORDER BY y) AS sorted."),
+                        admit(), printed::kAggregateOrderBy},
+    ConstructCapability{Construct::WindowFunction, "a window function (OVER ...)", admit(), admit(), printed::kNothing},
+    ConstructCapability{Construct::WindowFrameGroups, "GROUPS frames", admit(), admit(), printed::kNothing},
+    ConstructCapability{Construct::WindowFrameExclusion, "EXCLUDE in a window frame", admit(), admit(),
+                        printed::kNothing},
     ConstructCapability{Construct::Lateral, "LATERAL",
-                        refuse("FIX: on SQLite, use a correlated scalar subquery in the select list, or join a grouped "
-                               "subquery on its key."),
-                        admit()},
+                        refuse("FIX: on SQLite, move the subquery into the select list as a correlated scalar "
+                               "subquery, e.g. SELECT s.id, (SELECT count(*) FROM a WHERE a.span_id = s.id) AS n FROM "
+                               "s, or JOIN a grouped subquery on its key."),
+                        admit(), printed::kLateral},
     ConstructCapability{Construct::GroupingSets, "ROLLUP / CUBE / GROUPING SETS",
-                        refuse("FIX: on SQLite, UNION ALL one GROUP BY query per grouping level."), admit()},
-    ConstructCapability{Construct::ILike, "ILIKE", rewrite("ilike-to-like"), admit()},
+                        refuse("FIX: on SQLite, UNION ALL one GROUP BY query per grouping level (the empty grouping "
+                               "set () is the query without GROUP BY)."),
+                        admit(), printed::kGroupingSets},
+    // SQLite's LIKE already ignores ASCII case: ILIKE has one obvious spelling there.
+    ConstructCapability{Construct::ILike, "ILIKE", rewrite("ilike-to-like"), admit(), printed::kILike},
     ConstructCapability{Construct::SimilarTo, "SIMILAR TO",
-                        refuse("FIX: on SQLite, use LIKE patterns (% and _), combined with OR where needed."), admit()},
-    ConstructCapability{Construct::LikeEscape, "LIKE ... ESCAPE", admit(), admit()},
-    ConstructCapability{Construct::RightJoin, "RIGHT JOIN", admit(), admit()},
-    ConstructCapability{Construct::FullJoin, "FULL JOIN", admit(), admit()},
-    ConstructCapability{Construct::ValuesInFrom, "VALUES in FROM", admit(), admit()},
+                        refuse("FIX: on SQLite, use LIKE patterns (% and _), combined with OR where needed."), admit(),
+                        printed::kSimilarTo},
+    ConstructCapability{Construct::LikeEscape, "LIKE ... ESCAPE", admit(), admit(), printed::kNothing},
+    ConstructCapability{Construct::RightJoin, "RIGHT JOIN", admit(), admit(), printed::kNothing},  // SQLite >= 3.39
+    ConstructCapability{Construct::FullJoin, "FULL JOIN", admit(), admit(), printed::kNothing},    // SQLite >= 3.39
+    // With column names (AS v(a, b)) the SQLite renderer wraps the VALUES in a renaming SELECT.
+    ConstructCapability{Construct::ValuesInFrom, "VALUES in FROM", admit(), admit(), printed::kNothing},
     ConstructCapability{Construct::LocalTime, "LOCALTIME / LOCALTIMESTAMP",
-                        refuse("FIX: on SQLite, write CURRENT_TIMESTAMP (UTC) or datetime('now')."), admit()},
-    ConstructCapability{Construct::CurrentTime, "CURRENT_TIME", admit(), admit()},
+                        refuse("FIX: on SQLite, write CURRENT_TIMESTAMP (UTC) or datetime('now')."), admit(),
+                        printed::kLocalTime},
+    ConstructCapability{Construct::CurrentTime, "CURRENT_TIME", admit(), admit(), printed::kNothing},
     ConstructCapability{Construct::BetweenSymmetric, "BETWEEN SYMMETRIC",
-                        refuse("FIX: on SQLite, write x BETWEEN min(a, b) AND max(a, b)."), admit()},
-    ConstructCapability{Construct::IsDistinctFrom, "IS [NOT] DISTINCT FROM", admit(), admit()},
+                        refuse("FIX: on SQLite, write x BETWEEN min(a, b) AND max(a, b)."), admit(),
+                        printed::kBetweenSymmetric},
+    ConstructCapability{Construct::IsDistinctFrom, "IS [NOT] DISTINCT FROM", admit(), admit(),
+                        printed::kNothing},  // SQLite >= 3.39
     ConstructCapability{Construct::SetOpIntersectAll, "INTERSECT ALL / EXCEPT ALL",
                         refuse("FIX: on SQLite, write INTERSECT or EXCEPT (without ALL), or join the two queries."),
-                        admit()},
+                        admit(), printed::kSetOpAll},
     // SQLite's multi-argument max()/min() return NULL when any argument is NULL; GREATEST/LEAST skip NULLs.
     ConstructCapability{Construct::GreatestLeast, "GREATEST / LEAST",
                         refuse("FIX: on SQLite, write max(a, b) / min(a, b) (NULL when any argument is NULL: wrap "
                                "arguments in coalesce(x, <default>) to skip NULLs)."),
-                        admit()},
+                        admit(), printed::kGreatestLeast},
     ConstructCapability{Construct::QuantifiedSubquery, "x op ANY / ALL (subquery)",
                         refuse("FIX: on SQLite, compare with an aggregate: x > (SELECT max(y) FROM ...) for > ALL, "
                                "x IN (SELECT y FROM ...) for = ANY."),
-                        admit()},
+                        admit(), printed::kQuantified},
     ConstructCapability{Construct::RelationColumnAliases, "column aliases on a FROM item, AS x(a, b)",
                         refuse("FIX: on SQLite, name the columns inside the subquery (SELECT col AS a ...) or alias "
                                "them in the select list."),
-                        admit()},
+                        admit(), printed::kColumnAliases},
+    ConstructCapability{Construct::EmptySelectList, "an empty select list (SELECT FROM ...)",
+                        refuse("FIX: on SQLite, select at least one value, e.g. SELECT 1 FROM t WHERE ... (inside "
+                               "EXISTS (...) the value does not matter)."),
+                        admit(), printed::kEmptySelectList},
 };
+
+constexpr bool constructs_in_enum_order() {
+  if (kConstructs.size() != kConstructCount) return false;
+  for (std::size_t i = 0; i < kConstructs.size(); ++i)
+    if (static_cast<std::size_t>(kConstructs[i].construct) != i) return false;
+  return true;
+}
+static_assert(constructs_in_enum_order(), "kConstructs must have one row per Construct, in enum order");
 
 constexpr std::string_view kNoSqliteJsonb = "FIX: on SQLite, JSON lives in TEXT columns: write json_extract(col, '$.key') or col ->> '$.key'.";
 constexpr std::string_view kPgOnlyDate = "FIX: on SQLite, use strftime('%Y-%m-%d %H:00:00', t) to truncate, or date(t) / datetime(t).";
@@ -66,24 +116,45 @@ constexpr std::string_view kPgOnlyAggArray = "FIX: on SQLite, use json_group_arr
 constexpr std::string_view kPgPercentile = "FIX: on SQLite, write percentile(x, p) with p in 0..100 (p = 50 is the median), or median(x).";
 constexpr std::string_view kSqliteOnlyPercentile = "FIX: on PostgreSQL, write percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x).";
 constexpr std::string_view kSqliteOnlyJson = "FIX: on PostgreSQL, use col -> 'key' / col ->> 'key' or jsonb_extract_path_text(col, 'key').";
+constexpr std::string_view kSqliteOnlyJsonValid = "FIX: on PostgreSQL, cast the text with CAST(x AS jsonb) (invalid JSON is an error), then use -> / ->>.";
 constexpr std::string_view kSqliteOnlyGroupConcat = "FIX: on PostgreSQL, write string_agg(x, ',').";
 constexpr std::string_view kSqliteOnlyStrftime = "FIX: on PostgreSQL, write to_char(t, 'YYYY-MM-DD') or date_trunc('day', t).";
 constexpr std::string_view kSqliteOnlyIif = "FIX: on PostgreSQL, write CASE WHEN c THEN a ELSE b END.";
 constexpr std::string_view kSqliteOnlyIfnull = "FIX: write coalesce(a, b): it works on both backends.";
-constexpr std::string_view kSqliteOnlyDate = "FIX: on PostgreSQL, cast instead: CAST(t AS date), CAST(t AS timestamptz), or use date_trunc.";
-constexpr std::string_view kSqliteOnly = "FIX: this function exists only on SQLite; see GET /v1/schema for this backend's functions.";
-constexpr std::string_view kPgOnly = "FIX: this function exists only on PostgreSQL; see GET /v1/schema for this backend's functions.";
+constexpr std::string_view kSqliteOnlyDate = "FIX: on PostgreSQL, cast instead: CAST(t AS date), CAST(t AS timestamptz), or use date_trunc('day', t).";
+constexpr std::string_view kSqliteOnlyPrintf = "FIX: on PostgreSQL, write to_char(x, 'FM999990.00') for numbers, or join text with ||.";
+// Statistics aggregates SQLite lacks, as sums it has (multiply integer columns by 1.0 first).
+constexpr std::string_view kPgOnlyVarSamp = "FIX: on SQLite, write (sum(x * x) - sum(x) * sum(x) / count(x)) / (count(x) - 1).";
+constexpr std::string_view kPgOnlyVarPop = "FIX: on SQLite, write avg(x * x) - avg(x) * avg(x).";
+constexpr std::string_view kPgOnlyStddevSamp = "FIX: on SQLite, write sqrt((sum(x * x) - sum(x) * sum(x) / count(x)) / (count(x) - 1)).";
+constexpr std::string_view kPgOnlyStddevPop = "FIX: on SQLite, write sqrt(avg(x * x) - avg(x) * avg(x)).";
+constexpr std::string_view kPgOnlyCovarPop = "FIX: on SQLite, write avg(x * y) - avg(x) * avg(y).";
+constexpr std::string_view kPgOnlyCovarSamp = "FIX: on SQLite, write (sum(x * y) - sum(x) * sum(y) / count(*)) / (count(*) - 1).";
+constexpr std::string_view kPgOnlyCorr = "FIX: on SQLite, write (avg(x * y) - avg(x) * avg(y)) / sqrt((avg(x * x) - avg(x) * avg(x)) * (avg(y * y) - avg(y) * avg(y))).";
+constexpr std::string_view kPgOnlySlope = "FIX: on SQLite, the slope of y over x is (avg(x * y) - avg(x) * avg(y)) / (avg(x * x) - avg(x) * avg(x)).";
+constexpr std::string_view kPgOnlyIntercept = "FIX: on SQLite, the intercept of y over x is avg(y) - slope * avg(x), with slope = (avg(x * y) - avg(x) * avg(y)) / (avg(x * x) - avg(x) * avg(x)).";
 constexpr std::string_view kNeverSleep = "FIX: remove the sleep; querygate runs statements under a deadline and never waits on purpose.";
 constexpr std::string_view kNeverSession = "FIX: remove it; querygate reads table data only, not engine or session state.";
 constexpr std::string_view kNeverFiles = "FIX: remove it; querygate never reads or writes files or loads code.";
 constexpr std::string_view kNeverBlob = "FIX: remove it; large generated values are refused. Aggregate existing data instead.";
+// Padding and repetition build a value as long as a number the caller picks
+// (lpad('x', 1000000000) allocates a gigabyte on PostgreSQL, which has no
+// per-value cap like SQLite's SQLITE_LIMIT_LENGTH): refused, with a spelling
+// whose length is bounded by the statement's own text.
+constexpr std::string_view kNeverRepeat = "FIX: write the text out as a literal and cut it: substr('##########', 1, n).";
 
 constexpr FunctionCapability both(std::string_view n, FunctionKind k, Carries c) { return {n, k, c, admit(), admit()}; }
-constexpr FunctionCapability sqlite_only(std::string_view n, FunctionKind k, Carries c, std::string_view pg_fix = kSqliteOnly) {
+// A function on one backend only: the refusal on the other names the spelling that works there.
+constexpr FunctionCapability sqlite_only(std::string_view n, FunctionKind k, Carries c, std::string_view pg_fix) {
   return {n, k, c, admit(), refuse(pg_fix)};
 }
-constexpr FunctionCapability pg_only(std::string_view n, FunctionKind k, Carries c, std::string_view sqlite_fix = kPgOnly) {
+constexpr FunctionCapability pg_only(std::string_view n, FunctionKind k, Carries c, std::string_view sqlite_fix) {
   return {n, k, c, refuse(sqlite_fix), admit()};
+}
+// Refused on both backends, each with its own spelling.
+constexpr FunctionCapability neither(std::string_view n, FunctionKind k, Carries c, std::string_view sqlite_fix,
+                                     std::string_view pg_fix) {
+  return {n, k, c, refuse(sqlite_fix), refuse(pg_fix)};
 }
 constexpr FunctionCapability never(std::string_view n, std::string_view fix) {
   return {n, Scalar, Nothing, refuse(fix), refuse(fix)};
@@ -111,20 +182,21 @@ constexpr std::array kFunctions{
     pg_only("bool_and", Aggregate, Nothing, "FIX: on SQLite, write min(cond) (1 when every row is true)."),
     pg_only("bool_or", Aggregate, Nothing, "FIX: on SQLite, write max(cond) (1 when any row is true)."),
     pg_only("every", Aggregate, Nothing, "FIX: on SQLite, write min(cond)."),
-    pg_only("stddev", Aggregate, Nothing),
-    pg_only("stddev_samp", Aggregate, Nothing),
-    pg_only("stddev_pop", Aggregate, Nothing),
-    pg_only("variance", Aggregate, Nothing),
-    pg_only("var_samp", Aggregate, Nothing),
-    pg_only("var_pop", Aggregate, Nothing),
-    pg_only("corr", Aggregate, Nothing),
-    pg_only("covar_pop", Aggregate, Nothing),
-    pg_only("covar_samp", Aggregate, Nothing),
-    pg_only("regr_slope", Aggregate, Nothing),
-    pg_only("regr_intercept", Aggregate, Nothing),
+    pg_only("stddev", Aggregate, Nothing, kPgOnlyStddevSamp),
+    pg_only("stddev_samp", Aggregate, Nothing, kPgOnlyStddevSamp),
+    pg_only("stddev_pop", Aggregate, Nothing, kPgOnlyStddevPop),
+    pg_only("variance", Aggregate, Nothing, kPgOnlyVarSamp),
+    pg_only("var_samp", Aggregate, Nothing, kPgOnlyVarSamp),
+    pg_only("var_pop", Aggregate, Nothing, kPgOnlyVarPop),
+    pg_only("corr", Aggregate, Nothing, kPgOnlyCorr),
+    pg_only("covar_pop", Aggregate, Nothing, kPgOnlyCovarPop),
+    pg_only("covar_samp", Aggregate, Nothing, kPgOnlyCovarSamp),
+    pg_only("regr_slope", Aggregate, Nothing, kPgOnlySlope),
+    pg_only("regr_intercept", Aggregate, Nothing, kPgOnlyIntercept),
     pg_only("percentile_cont", Aggregate, Nothing, kPgPercentile),
     pg_only("percentile_disc", Aggregate, ArgumentText, kPgPercentile),
-    // Registered on SQLite connections by the gateway (executors/sqlite/sqlite_functions.cpp).
+    // Registered on SQLite connections by the gateway (executors/sqlite/sqlite_functions.cpp)
+    // as plain aggregates: SQLite cannot run them with OVER (...).
     sqlite_only("percentile", Aggregate, Nothing, kSqliteOnlyPercentile),
     sqlite_only("median", Aggregate, Nothing, "FIX: on PostgreSQL, write percentile_cont(0.5) WITHIN GROUP (ORDER BY x)."),
     pg_only("mode", Aggregate, ArgumentText, "FIX: on SQLite, GROUP BY the value and ORDER BY count(*) DESC LIMIT 1."),
@@ -171,11 +243,12 @@ constexpr std::array kFunctions{
     // ---- text
     both("length", Scalar, Nothing),
     pg_only("char_length", Scalar, Nothing, "FIX: on SQLite, write length(x)."),
-    pg_only("octet_length", Scalar, Nothing, "FIX: on SQLite, write length(CAST(x AS BLOB))."),
+    pg_only("octet_length", Scalar, Nothing, "FIX: on SQLite, write length(hex(x)) / 2 (bytes), or length(x) (characters)."),
     both("lower", Scalar, ArgumentText),
     both("upper", Scalar, ArgumentText),
     both("substr", Scalar, ArgumentText),
-    sqlite_only("substring", Scalar, ArgumentText, "FIX: write substr(x, start, count): it works on both backends."),
+    // substring(x, start, count) as a plain call (SUBSTRING(x FROM a FOR b) converts to substr).
+    both("substring", Scalar, ArgumentText),
     both("replace", Scalar, ArgumentText),
     both("trim", Scalar, ArgumentText),
     both("ltrim", Scalar, ArgumentText),
@@ -188,33 +261,50 @@ constexpr std::array kFunctions{
     pg_only("position", Scalar, Nothing, "FIX: on SQLite, write instr(haystack, needle)."),
     pg_only("strpos", Scalar, Nothing, "FIX: on SQLite, write instr(haystack, needle)."),
     sqlite_only("instr", Scalar, Nothing, "FIX: on PostgreSQL, write strpos(haystack, needle)."),
-    pg_only("split_part", Scalar, ArgumentText, "FIX: on SQLite, combine substr and instr."),
-    pg_only("initcap", Scalar, ArgumentText),
-    pg_only("lpad", Scalar, ArgumentText, "FIX: on SQLite, write substr('0000000000' || x, -n)."),
-    pg_only("rpad", Scalar, ArgumentText, "FIX: on SQLite, write substr(x || '          ', 1, n)."),
-    pg_only("md5", Scalar, Nothing),
-    pg_only("reverse", Scalar, ArgumentText),
-    pg_only("repeat", Scalar, ArgumentText, kNeverBlob),
+    pg_only("split_part", Scalar, ArgumentText,
+            "FIX: on SQLite, cut at the separator with substr and instr: substr(x, 1, instr(x, ',') - 1) is the "
+            "first part."),
+    pg_only("initcap", Scalar, ArgumentText,
+            "FIX: on SQLite, write upper(substr(x, 1, 1)) || lower(substr(x, 2)) (capitalises the first word)."),
+    neither("lpad", Scalar, ArgumentText, "FIX: on SQLite, write substr('0000000000' || x, -n) (pad with a literal).",
+            "FIX: on PostgreSQL, write right('0000000000' || x, n) (pad with a literal)."),
+    neither("rpad", Scalar, ArgumentText, "FIX: on SQLite, write substr(x || '          ', 1, n) (pad with a literal).",
+            "FIX: on PostgreSQL, write left(x || '          ', n) (pad with a literal)."),
+    neither("repeat", Scalar, ArgumentText, kNeverRepeat, kNeverRepeat),
+    pg_only("md5", Scalar, Nothing,
+            "FIX: on SQLite there is no hash function: compare or group the values themselves, or show their bytes "
+            "with hex(x)."),
+    pg_only("reverse", Scalar, ArgumentText,
+            "FIX: on SQLite, test the end of the text without reversing it: x LIKE '%suffix' or substr(x, -n)."),
     pg_only("to_char", Scalar, Nothing, kPgOnlyToChar),
     pg_only("regexp_replace", Scalar, ArgumentText, "FIX: on SQLite, use replace(x, from, to) or LIKE patterns."),
     pg_only("regexp_match", Scalar, ArgumentText, "FIX: on SQLite, use LIKE patterns."),
-    sqlite_only("printf", Scalar, ArgumentText, "FIX: on PostgreSQL, write format(fmt, ...) or to_char(x, fmt)."),
-    sqlite_only("format", Scalar, ArgumentText, "FIX: on PostgreSQL, use to_char(x, fmt) or ||."),
+    // Admitted on SQLite although a width can be huge (printf('%.*c', 1000000000, 'x')): the
+    // executor's sqlite3_limit(SQLITE_LIMIT_LENGTH) fails any value over 10 MiB before it is built.
+    // PostgreSQL's format() has the same widths and no such cap, so it stays refused there.
+    sqlite_only("printf", Scalar, ArgumentText, kSqliteOnlyPrintf),
+    sqlite_only("format", Scalar, ArgumentText, kSqliteOnlyPrintf),
+    // CHAR is a type name in the PostgreSQL grammar: the function is reachable only as "char"(n).
     sqlite_only("char", Scalar, Nothing, "FIX: on PostgreSQL, write chr(n)."),
-    pg_only("chr", Scalar, Nothing, "FIX: on SQLite, write char(n)."),
+    pg_only("chr", Scalar, Nothing, "FIX: on SQLite, write \"char\"(n) (quoted: CHAR is also a type name)."),
     sqlite_only("unicode", Scalar, Nothing, "FIX: on PostgreSQL, write ascii(x)."),
     pg_only("ascii", Scalar, Nothing, "FIX: on SQLite, write unicode(x)."),
-    sqlite_only("hex", Scalar, ArgumentText, "FIX: on PostgreSQL, write encode(x::bytea, 'hex')."),
-    sqlite_only("soundex", Scalar, Nothing),
-    sqlite_only("typeof", Scalar, Nothing, "FIX: on PostgreSQL, write pg_typeof is not admitted; cast explicitly instead."),
+    sqlite_only("hex", Scalar, ArgumentText, "FIX: on PostgreSQL, write to_hex(n) for the hex digits of an integer."),
+    pg_only("to_hex", Scalar, Nothing, "FIX: on SQLite, write printf('%x', n)."),
+    sqlite_only("soundex", Scalar, Nothing,
+                "FIX: on PostgreSQL, compare normalised text instead, e.g. lower(trim(x)), or match with LIKE patterns."),
+    sqlite_only("typeof", Scalar, Nothing,
+                "FIX: on PostgreSQL, column types are fixed (see GET /v1/schema); convert explicitly with CAST(x AS text)."),
     sqlite_only("ifnull", Scalar, ArgumentText, kSqliteOnlyIfnull),
     sqlite_only("iif", Scalar, ArgumentText, kSqliteOnlyIif),
     // ---- date and time
     sqlite_only("date", Scalar, Nothing, kSqliteOnlyDate),
-    sqlite_only("time", Scalar, Nothing, kSqliteOnlyDate),
+    // TIME is a type name in the PostgreSQL grammar: the function is reachable only as "time"(t).
+    sqlite_only("time", Scalar, Nothing, "FIX: on PostgreSQL, cast instead: CAST(t AS time)."),
     sqlite_only("datetime", Scalar, Nothing, kSqliteOnlyDate),
-    sqlite_only("julianday", Scalar, Nothing, "FIX: on PostgreSQL, subtract timestamps or use EXTRACT(EPOCH FROM t) / 86400."),
-    sqlite_only("unixepoch", Scalar, Nothing, "FIX: on PostgreSQL, write EXTRACT(EPOCH FROM t)."),
+    sqlite_only("julianday", Scalar, Nothing,
+                "FIX: on PostgreSQL, subtract timestamps, or write date_part('epoch', t) / 86400 for days."),
+    sqlite_only("unixepoch", Scalar, Nothing, "FIX: on PostgreSQL, write date_part('epoch', t)."),
     sqlite_only("strftime", Scalar, Nothing, kSqliteOnlyStrftime),
     pg_only("date_trunc", Scalar, Nothing, kPgOnlyDate),
     pg_only("date_part", Scalar, Nothing, "FIX: on SQLite, write CAST(strftime('%Y', t) AS INTEGER) (or %m, %d, %H)."),
@@ -224,11 +314,12 @@ constexpr std::array kFunctions{
     pg_only("make_date", Scalar, Nothing, "FIX: on SQLite, write date(printf('%04d-%02d-%02d', y, m, d))."),
     pg_only("date_bin", Scalar, Nothing, kPgOnlyDate),
     // ---- JSON
-    sqlite_only("json", Scalar, ArgumentText, kSqliteOnlyJson),
+    sqlite_only("json", Scalar, ArgumentText, kSqliteOnlyJsonValid),
     sqlite_only("json_extract", Scalar, ArgumentText, kSqliteOnlyJson),
     sqlite_only("json_type", Scalar, Nothing, "FIX: on PostgreSQL, write jsonb_typeof(col -> 'key')."),
-    sqlite_only("json_valid", Scalar, Nothing, kSqliteOnlyJson),
-    sqlite_only("json_array_length", Scalar, Nothing, "FIX: on PostgreSQL, write jsonb_array_length(col)."),
+    sqlite_only("json_valid", Scalar, Nothing, kSqliteOnlyJsonValid),
+    // json_array_length(x) exists on both (PostgreSQL's takes json: cast text with CAST(x AS json)).
+    both("json_array_length", Scalar, Nothing),
     sqlite_only("json_array", Scalar, ArgumentText, "FIX: on PostgreSQL, write jsonb_build_array(...)."),
     sqlite_only("json_object", Scalar, ArgumentText, "FIX: on PostgreSQL, write jsonb_build_object(...)."),
     sqlite_only("json_quote", Scalar, ArgumentText, "FIX: on PostgreSQL, write to_jsonb(x)."),
@@ -237,7 +328,6 @@ constexpr std::array kFunctions{
     pg_only("jsonb_extract_path", Scalar, ArgumentText, kNoSqliteJsonb),
     pg_only("jsonb_typeof", Scalar, Nothing, "FIX: on SQLite, write json_type(col, '$.key')."),
     pg_only("jsonb_array_length", Scalar, Nothing, "FIX: on SQLite, write json_array_length(col)."),
-    pg_only("json_array_length", Scalar, Nothing, "FIX: on SQLite, write json_array_length(col)."),
     pg_only("jsonb_build_object", Scalar, ArgumentText, "FIX: on SQLite, write json_object(...)."),
     pg_only("jsonb_build_array", Scalar, ArgumentText, "FIX: on SQLite, write json_array(...)."),
     pg_only("to_jsonb", Scalar, ArgumentText, "FIX: on SQLite, write json_quote(x)."),
@@ -294,7 +384,6 @@ constexpr std::array kFunctions{
     never("randomblob", kNeverBlob),
     never("zeroblob", kNeverBlob),
     never("generate_series", kNeverBlob),
-    never("repeat_text", kNeverBlob),
 };
 
 constexpr std::string_view kDoubleEquals = "FIX: write = (a single equals sign).";
@@ -308,8 +397,8 @@ constexpr std::array kOperators{
     OperatorCapability{">", Nothing, admit(), admit()},
     OperatorCapability{"<=", Nothing, admit(), admit()},
     OperatorCapability{">=", Nothing, admit(), admit()},
-    OperatorCapability{"+", Nothing, admit(), admit()},
-    OperatorCapability{"-", Nothing, admit(), admit()},
+    OperatorCapability{"+", Nothing, admit(), admit(), /*prefix=*/true},
+    OperatorCapability{"-", Nothing, admit(), admit(), /*prefix=*/true},
     OperatorCapability{"*", Nothing, admit(), admit()},
     OperatorCapability{"/", Nothing, admit(), admit()},
     OperatorCapability{"%", Nothing, admit(), admit()},
@@ -321,10 +410,12 @@ constexpr std::array kOperators{
     OperatorCapability{"@>", Nothing, refuse(kNoSqliteJsonb), admit()},
     OperatorCapability{"<@", Nothing, refuse(kNoSqliteJsonb), admit()},
     OperatorCapability{"?", Nothing, refuse(kNoSqliteJsonb), admit()},
-    OperatorCapability{"~", Nothing, refuse("FIX: on SQLite, match with LIKE patterns."), admit()},
+    // Binary ~ is a regular-expression match; prefix ~ is PostgreSQL's bitwise NOT.
+    OperatorCapability{"~", Nothing, refuse("FIX: on SQLite, match with LIKE patterns."), admit(), /*prefix=*/true},
     OperatorCapability{"~*", Nothing, refuse("FIX: on SQLite, match with LIKE patterns (LIKE ignores ASCII case there)."), admit()},
-    OperatorCapability{"!~", Nothing, refuse("FIX: on SQLite, write NOT LIKE."), admit()},
-    OperatorCapability{"!~*", Nothing, refuse("FIX: on SQLite, write NOT LIKE."), admit()},
+    OperatorCapability{"!~", Nothing, refuse("FIX: on SQLite, write x NOT LIKE '%pattern%'."), admit()},
+    OperatorCapability{"!~*", Nothing,
+                       refuse("FIX: on SQLite, write x NOT LIKE '%pattern%' (LIKE ignores ASCII case there)."), admit()},
     OperatorCapability{"&", Nothing, admit(), admit()},
     OperatorCapability{"|", Nothing, admit(), admit()},
     OperatorCapability{"<<", Nothing, admit(), admit()},
@@ -358,7 +449,23 @@ constexpr std::array kCasts{
     CastCapability{"interval", refuse(kSqliteNoTimeType), admit()},
     CastCapability{"json", refuse(kPgOnlyJsonType), admit()},
     CastCapability{"jsonb", refuse(kPgOnlyJsonType), admit()},
-    CastCapability{"uuid", refuse("FIX: on SQLite, UUIDs are TEXT: compare them as text."), admit()},
+    CastCapability{"uuid",
+                   refuse("FIX: on SQLite, UUIDs are stored as TEXT: drop the cast and compare the text, e.g. "
+                          "lower(x) = lower('<uuid>')."),
+                   admit()},
+};
+
+// Functions SQLite's code generator calls for admitted constructs that are not
+// calls of a table function; the authorizer sees them as function calls.
+constexpr std::array kSqliteEngineFunctions{
+    EngineFunction{"like", "LIKE / NOT LIKE / LIKE ... ESCAPE, and ILIKE rewritten to LIKE"},
+    EngineFunction{"->", "the JSON arrow operator col -> '$.key' (SQLite >= 3.38)"},
+    EngineFunction{"->>", "the JSON arrow operator col ->> '$.key' (SQLite >= 3.38)"},
+    EngineFunction{"coalesce", "COALESCE(...)"},
+    EngineFunction{"nullif", "NULLIF(a, b)"},
+    EngineFunction{"current_date", "CURRENT_DATE"},
+    EngineFunction{"current_time", "CURRENT_TIME"},
+    EngineFunction{"current_timestamp", "CURRENT_TIMESTAMP"},
 };
 
 }  // namespace
@@ -367,6 +474,7 @@ std::span<const ConstructCapability> constructs() { return kConstructs; }
 std::span<const FunctionCapability> functions() { return kFunctions; }
 std::span<const OperatorCapability> operators() { return kOperators; }
 std::span<const CastCapability> casts() { return kCasts; }
+std::span<const EngineFunction> sqlite_engine_functions() { return kSqliteEngineFunctions; }
 
 const Cell& cell(const ConstructCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
 const Cell& cell(const FunctionCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
@@ -374,10 +482,9 @@ const Cell& cell(const OperatorCapability& r, Dialect d) { return d == Dialect::
 const Cell& cell(const CastCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
 
 const ConstructCapability& find(Construct c) {
-  for (const auto& row : kConstructs)
-    if (row.construct == c) return row;
-  assert(false && "every Construct has a row (checked by a unit test)");
-  return kConstructs[0];
+  const auto i = static_cast<std::size_t>(c);
+  assert(i < kConstructs.size() && "Construct::Count is not a construct");
+  return kConstructs[i];  // rows are in enum order (static_assert above)
 }
 
 const FunctionCapability* find_function(std::string_view n) {
@@ -402,12 +509,7 @@ std::set<std::string> sqlite_authorizer_functions() {
   std::set<std::string> out;
   for (const auto& row : kFunctions)
     if (row.sqlite.verdict == Verdict::Admit) out.emplace(row.name);
-  // Engine-internal functions that admitted constructs compile to.
-  out.emplace("like");    // LIKE, NOT LIKE, and ILIKE rewritten to LIKE
-  out.emplace("->");      // JSON arrow operators (SQLite 3.38+)
-  out.emplace("->>");
-  out.emplace("coalesce");  // COALESCE(...)
-  out.emplace("nullif");    // NULLIF(a, b)
+  for (const auto& f : kSqliteEngineFunctions) out.emplace(f.name);
   return out;
 }
 

@@ -3,7 +3,9 @@
 // cast target it says, per backend, whether querygate admits it, refuses it
 // (with the FIX that names a spelling that works) or rewrites it. Admission,
 // the renderers' coverage, the SQLite authorizer's function list and the
-// PostgreSQL plan gate's are all derived from here; tests enumerate it.
+// PostgreSQL plan gate's are all derived from here; tests enumerate it
+// (tests/unit/capability_test.cpp).
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <set>
@@ -12,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "admission/render/render.hpp"
 #include "common/dialect.hpp"
 
 namespace qg::capability {
@@ -29,6 +32,7 @@ inline constexpr Cell refuse(std::string_view fix) { return {Verdict::Refuse, fi
 inline constexpr Cell rewrite(std::string_view name) { return {Verdict::Rewrite, name}; }
 
 // Grammar constructs whose admission differs by backend or needs a FIX.
+// Admission calls `construct(c)` wherever the AST holds one of these.
 enum class Construct : std::uint8_t {
   DistinctOn,
   WithinGroup,
@@ -38,7 +42,7 @@ enum class Construct : std::uint8_t {
   WindowFrameGroups,
   WindowFrameExclusion,
   Lateral,
-  GroupingSets,  // ROLLUP / CUBE / GROUPING SETS
+  GroupingSets,  // ROLLUP / CUBE / GROUPING SETS / GROUP BY ()
   ILike,
   SimilarTo,
   LikeEscape,
@@ -53,13 +57,22 @@ enum class Construct : std::uint8_t {
   GreatestLeast,
   QuantifiedSubquery,  // x op ANY/ALL (subquery)
   RelationColumnAliases,  // FROM t AS x(a, b) / (SELECT ...) AS x(a, b)
+  EmptySelectList,  // SELECT FROM t (PostgreSQL's zero-column select, common inside EXISTS)
+  Count  // not a construct: the number of enumerators above; keep it last
 };
+
+inline constexpr std::size_t kConstructCount = static_cast<std::size_t>(Construct::Count);
 
 struct ConstructCapability {
   Construct construct;
   std::string_view sql_words;  // how refusals name it
   Cell sqlite;
   Cell postgres;
+  // What the renderer must be able to print for this construct's nodes (its own
+  // list of dialect gaps, render::all_constructs()). Admitted on a dialect ⇒
+  // every one of these is printable there; a Rewrite removes them before
+  // rendering. Every renderer gap is named by exactly one row (tested).
+  std::span<const render::Construct> printed_as;
 };
 
 enum class FunctionKind : std::uint8_t { Scalar, Aggregate, Window };
@@ -81,6 +94,10 @@ struct OperatorCapability {
   Carries carries;
   Cell sqlite;
   Cell postgres;
+  // Also valid with no left operand (`-x`). Every other operator is binary only:
+  // the PostgreSQL grammar accepts any operator as a prefix (`SELECT || 'a'`),
+  // but neither engine has a prefix form of it.
+  bool prefix = false;
 };
 
 struct CastCapability {
@@ -89,10 +106,18 @@ struct CastCapability {
   Cell postgres;
 };
 
-std::span<const ConstructCapability> constructs();
+// Functions SQLite calls for admitted constructs that are not written as calls
+// of a table function (LIKE → like(), CURRENT_TIMESTAMP → current_timestamp()).
+struct EngineFunction {
+  std::string_view name;
+  std::string_view compiled_from;  // the construct that compiles to it
+};
+
+std::span<const ConstructCapability> constructs();  // in enum order, one row per Construct
 std::span<const FunctionCapability> functions();
 std::span<const OperatorCapability> operators();
 std::span<const CastCapability> casts();
+std::span<const EngineFunction> sqlite_engine_functions();
 
 const Cell& cell(const ConstructCapability& row, Dialect d);
 const Cell& cell(const FunctionCapability& row, Dialect d);
@@ -105,8 +130,7 @@ const OperatorCapability* find_operator(std::string_view op);
 const CastCapability* find_cast(std::string_view type);
 
 // Functions SQLite may call while running statements querygate printed: every
-// function admitted on SQLite, plus the engine-internal functions the admitted
-// constructs compile to (LIKE → like(), -> → json operators ...). The SQLite
+// function admitted on SQLite, plus sqlite_engine_functions(). The SQLite
 // authorizer allows exactly these.
 std::set<std::string> sqlite_authorizer_functions();
 

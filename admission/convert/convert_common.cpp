@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <utility>
@@ -69,6 +70,22 @@ int first_location(element e) {
       const int here = first_location(x);
       if (here >= 0 && (best < 0 || here < best)) best = here;
     }
+  }
+  return best;
+}
+
+int last_location(element e) {
+  int best = -1;
+  object o;
+  array a;
+  if (!e.get_object().get(o)) {
+    for (auto [key, value] : o) {
+      std::int64_t v = 0;
+      const int here = key == "location" && !value.get_int64().get(v) ? static_cast<int>(v) : last_location(value);
+      best = std::max(best, here);
+    }
+  } else if (!e.get_array().get(a)) {
+    for (element x : a) best = std::max(best, last_location(x));
   }
   return best;
 }
@@ -204,6 +221,73 @@ Result<std::int64_t> Converter::integer_at(int location) const {
     if (value > (std::int64_t{1} << 32)) return refuse();  // the grammar makes larger ones numeric constants
   }
   return negative ? -value : value;
+}
+
+int Converter::matching_paren(int open) {
+  if (paren_match_.empty()) {
+    // One pass over the text pairing parentheses outside strings, quoted names,
+    // comments and dollar quotes. The grammar accepted the text, so they balance.
+    paren_match_.assign(sql_.size(), -1);
+    std::vector<int> stack;
+    const std::size_t n = sql_.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = sql_[i];
+      if (c == '\'' || c == '"') {
+        for (++i; i < n; ++i)
+          if (sql_[i] == c) {
+            if (i + 1 < n && sql_[i + 1] == c) ++i;
+            else break;
+          }
+      } else if (c == '-' && i + 1 < n && sql_[i + 1] == '-') {
+        while (i < n && sql_[i] != '\n') ++i;
+      } else if (c == '/' && i + 1 < n && sql_[i + 1] == '*') {
+        int depth = 1;
+        for (i += 2; i < n && depth > 0; ++i) {
+          if (sql_[i] == '/' && i + 1 < n && sql_[i + 1] == '*') ++depth, ++i;
+          else if (sql_[i] == '*' && i + 1 < n && sql_[i + 1] == '/') --depth, ++i;
+        }
+        --i;
+      } else if (c == '$') {
+        const auto close = sql_.find('$', i + 1);
+        if (close != std::string_view::npos) {
+          const std::string_view tag = sql_.substr(i, close - i + 1);
+          const bool is_tag = std::all_of(tag.begin() + 1, tag.end() - 1, [](char ch) {
+            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_';
+          });
+          const auto end = is_tag ? sql_.find(tag, close + 1) : std::string_view::npos;
+          if (is_tag && end != std::string_view::npos) i = end + tag.size() - 1;
+        }
+      } else if (c == '(') {
+        stack.push_back(static_cast<int>(i));
+      } else if (c == ')' && !stack.empty()) {
+        paren_match_[static_cast<std::size_t>(stack.back())] = static_cast<int>(i);
+        stack.pop_back();
+      }
+    }
+  }
+  return open >= 0 && static_cast<std::size_t>(open) < paren_match_.size() ? paren_match_[open] : -1;
+}
+
+bool Converter::wrapped(element e) {
+  const int first = first_location(e);
+  const int last = last_location(e);
+  if (first <= 0 || static_cast<std::size_t>(first) > sql_.size()) return false;
+  int i = first - 1;
+  while (i >= 0 && std::isspace(static_cast<unsigned char>(sql_[i]))) --i;
+  if (i < 0 || sql_[i] != '(') return false;
+  return matching_paren(i) > last;
+}
+
+bool Converter::wrapped_query(element e) {
+  const int first = first_location(e);
+  const int last = last_location(e);
+  if (first <= 0 || static_cast<std::size_t>(first) > sql_.size()) return false;
+  // Step back over the keywords that start the branch (SELECT, DISTINCT, ...) to the '(' if any.
+  int i = first - 1;
+  while (i >= 0 && (std::isspace(static_cast<unsigned char>(sql_[i])) || std::isalpha(static_cast<unsigned char>(sql_[i]))))
+    --i;
+  if (i < 0 || sql_[i] != '(') return false;
+  return matching_paren(i) > last;
 }
 
 Status Converter::check_depth(int location) const {

@@ -363,20 +363,7 @@ Result<ast::TypeName> Converter::type_name(object t, int loc) {
   return out;
 }
 
-Result<ast::Expr> Converter::expr(element e) {
-  DepthGuard guard(*this);
-  auto n = as_node(e);
-  if (!n) return make_error(ErrorCode::Internal, "parse tree: expected an expression node");
-  const int loc = location_of(n->fields);
-  if (auto s = check_depth(loc); !s) return s.error();
-  const auto kind = n->kind;
-  const object o = n->fields;
-
-  if (kind == "ColumnRef") return column_ref(o, loc);
-  if (kind == "A_Const") return a_const(o, loc);
-  if (kind == "A_Expr") return a_expr(o, loc);
-  if (kind == "FuncCall") return func_call(o, loc);
-  if (kind == "SubLink") return sub_link(o, loc);
+Result<ast::Expr> Converter::composite(std::string_view kind, object o, int loc) {
   if (kind == "BoolExpr") {
     ast::BoolOp b;
     const auto op = string_field(o, "boolop");
@@ -408,6 +395,30 @@ Result<ast::Expr> Converter::expr(element e) {
                                         : K::IsTrue;
     return ast::make_expr(ast::BoolTest{std::move(x).value(), k}, loc);
   }
+  return make_error(ErrorCode::Internal, "parse tree: unexpected composite node");
+}
+
+Result<ast::Expr> Converter::expr(element e) {
+  DepthGuard guard(*this);
+  auto n = as_node(e);
+  if (!n) return make_error(ErrorCode::Internal, "parse tree: expected an expression node");
+  int loc = location_of(n->fields);
+  // Typed literals (regclass 'x') carry location -1 on the cast: point at the type name instead.
+  if (loc < 0) loc = first_location(e);
+  if (auto s = check_depth(loc); !s) return s.error();
+  const auto kind = n->kind;
+  const object o = n->fields;
+
+  if (kind == "ColumnRef") return column_ref(o, loc);
+  if (kind == "A_Const") return a_const(o, loc);
+  if (kind == "A_Expr" || kind == "BoolExpr" || kind == "NullTest" || kind == "BooleanTest") {
+    // Composite expressions remember whether the caller parenthesised them (see ast::Expr).
+    auto x = kind == "A_Expr" ? a_expr(o, loc) : composite(kind, o, loc);
+    if (x) x->parenthesized = wrapped(e);
+    return x;
+  }
+  if (kind == "FuncCall") return func_call(o, loc);
+  if (kind == "SubLink") return sub_link(o, loc);
   if (kind == "CaseExpr") {
     ast::Case c;
     if (auto a = field(o, "arg")) {

@@ -30,6 +30,7 @@ std::string_view string_field(object o, std::string_view key);  // "" when absen
 std::int64_t int_field(object o, std::string_view key);         // 0 when absent
 bool bool_field(object o, std::string_view key);                // false when absent
 int first_location(element e);  // the smallest location anywhere inside, -1 when none
+int last_location(element e);   // the largest location anywhere inside, -1 when none
 int location_of(object o);  // only for node kinds that have a location field (absent means 0)
 // The list under `key`, or an empty array view when absent.
 std::optional<array> list_field(object o, std::string_view key);
@@ -72,6 +73,7 @@ class Converter {
 
  private:
   Result<ast::Expr> a_expr(object o, int location);
+  Result<ast::Expr> composite(std::string_view kind, object o, int location);  // BoolExpr, NullTest, BooleanTest
   Result<ast::Expr> func_call(object o, int location);
   Result<ast::Expr> column_ref(object o, int location);
   Result<ast::Expr> a_const(object o, int location);
@@ -84,9 +86,15 @@ class Converter {
 
   // The integer constant written at `location` (see convert_statement).
   Result<std::int64_t> integer_at(int location) const;
+  // Whether the caller wrapped the parse-tree node `e` in parentheses of its own
+  // (a '(' just before its first token whose ')' comes after its last one).
+  bool wrapped(element e);
+  bool wrapped_query(element e);  // the same for a set-operation branch (SelectStmt)
+  int matching_paren(int open);
 
   std::string_view sql_;
   int depth_ = 0;
+  std::vector<int> paren_match_;  // for each '(' byte, the ')' that closes it (computed on first use)
 };
 
 Error unsupported(std::string what, int location, std::string fix = {});

@@ -345,6 +345,8 @@ Result<ast::Query> Converter::query(object o, int location) {
     if (!left) return std::move(left).error();
     auto right = query(ro, location);
     if (!right) return std::move(right).error();
+    left->parenthesized = wrapped_query(*l);
+    right->parenthesized = wrapped_query(*r);
     set.left = std::move(left).value();
     set.right = std::move(right).value();
     q.body = std::move(set);

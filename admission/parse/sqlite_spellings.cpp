@@ -89,6 +89,17 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
   }
   if (!error_position) return std::nullopt;
   const int pos = *error_position;
+  // SQLite's time(x) and char(n) collide with PostgreSQL type names (TIME, CHAR):
+  // the error lands inside or after the call.
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
+    const bool call = (tokens[k].upper == "TIME" || tokens[k].upper == "CHAR") && tokens[k + 1].upper == "(";
+    const bool as_type = k > 0 && (tokens[k - 1].upper == "AS" || tokens[k - 1].upper == ":");
+    if (call && !as_type && tokens[k].begin <= pos) {
+      const std::string fn = tokens[k].upper == "TIME" ? "time" : "char";
+      return spelling(fn + "(...) reads as a type name in the portable grammar",
+                      "FIX: double-quote the function name: \"" + fn + "\"(...).", tokens[k].begin);
+    }
+  }
   std::size_t at = tokens.size();
   for (std::size_t k = 0; k < tokens.size(); ++k)
     if (tokens[k].begin <= pos && pos < std::max(tokens[k].end, tokens[k].begin + 1)) at = k;
@@ -119,6 +130,29 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
   if (t.upper == "[")
     return spelling("[bracket] identifiers are a SQL Server/SQLite spelling",
                     "FIX: write the bare name (spans) or double-quote it (\"spans\").", t.begin);
+  // A reserved word used as a table name (FROM cast AS c): the error lands on the token after it.
+  static constexpr std::string_view kAfterTable[] = {"AS", "WHERE", "JOIN", "ON", "GROUP", "ORDER", "LIMIT", ",", ")",
+                                                     "LEFT", "INNER", "CROSS", "UNION"};
+  if (at >= 2 && (prev2 == "FROM" || prev2 == "JOIN") && !prev.empty() && is_word_char(prev[0]) &&
+      std::find(std::begin(kAfterTable), std::end(kAfterTable), t.upper) != std::end(kAfterTable)) {
+    std::string name(sql.substr(tokens[at - 1].begin, tokens[at - 1].end - tokens[at - 1].begin));
+    return make_error(ErrorCode::ParseSyntax, "'" + name + "' is a reserved word, so it cannot name a table bare",
+                      "FIX: double-quote the table name: \"" + name + "\".", tokens[at - 1].begin);
+  }
+  // SQLite accepts JOIN without ON (a cross join); the portable grammar does not.
+  static constexpr std::string_view kClauseStart[] = {"WHERE", "GROUP", "ORDER", "LIMIT", "JOIN", "LEFT", "INNER",
+                                                      "RIGHT", "FULL", "CROSS", "HAVING", "UNION", "EXCEPT",
+                                                      "INTERSECT", ";"};
+  if (std::find(std::begin(kClauseStart), std::end(kClauseStart), t.upper) != std::end(kClauseStart)) {
+    for (std::size_t k = at; k-- > 0 && at - k <= 4;) {
+      if (tokens[k].upper == "ON" || tokens[k].upper == "USING") break;
+      if (tokens[k].upper == "JOIN")
+        return make_error(ErrorCode::ParseSyntax, "JOIN without ON or USING",
+                          "FIX: add the join condition, JOIN t2 ON t2.key = t1.key, or write CROSS JOIN if every "
+                          "pairing is meant.",
+                          t.begin);
+    }
+  }
   if (prev == "IS" || (prev == "NOT" && prev2 == "IS")) {
     const bool negated = prev == "NOT";
     return spelling(std::string("a IS ") + (negated ? "NOT " : "") + "b compares two values only on SQLite",

@@ -152,6 +152,12 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
   TimeLiteralDecision out;
   auto t = parse_iso_time(literal);
   if (!t) return out;  // not a time: the engine compares it as written
+  // A column that stores text without an offset holds naive times: literals are
+  // compared as written, like the data (nothing says which zone either is in).
+  if (!sample.empty()) {
+    auto stored = parse_iso_time(sample);
+    if (stored && stored->has_time && !stored->offset_minutes) return out;
+  }
   if (t->has_time && !t->offset_minutes) {
     std::string fixed(literal);
     if (fixed.size() > 10 && fixed[10] == ' ') fixed[10] = 'T';

@@ -6,7 +6,9 @@
 //  - a bare date is read as midnight UTC (a note says so);
 //  - for columns that store timestamps as text (SQLite), the literal is
 //    rewritten into the column's own text format, so text comparison follows
-//    time ('...00Z' would otherwise sort after '...00.512+00:00').
+//    time ('...00Z' would otherwise sort after '...00.512+00:00');
+//  - a column whose stored text carries no offset holds naive times: literals
+//    pass as written (the rules above need a column that knows its zone).
 #include <optional>
 #include <string>
 #include <string_view>

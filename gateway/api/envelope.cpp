@@ -72,10 +72,15 @@ std::string build_envelope(const EnvelopeInput& in) {
   const auto& rows = *in.rows;
   JsonWriter w;
   w.begin_object();
+  // The engine's columns are the admitted statement's outputs, in order (it was printed from that tree).
+  std::vector<bool> untrusted(rows.columns.size(), false);
+  for (std::size_t i = 0; i < untrusted.size() && i < st.admission.columns.size(); ++i)
+    untrusted[i] = st.admission.columns[i].untrusted;
   w.key("columns").begin_array();
   for (std::size_t i = 0; i < rows.columns.size(); ++i) {
     w.begin_object().key("name").string(rows.columns[i].name);
     if (!rows.columns[i].type.empty()) w.key("type").string(rows.columns[i].type);
+    if (untrusted[i]) w.key("untrusted").boolean(true);
     w.end_object();
   }
   w.end_array();
@@ -92,6 +97,7 @@ std::string build_envelope(const EnvelopeInput& in) {
   bool cut_any = false;
   bool blob_any = false;
   std::size_t written = 0;
+  std::vector<std::size_t> untrusted_rows;  // rows where a flagged column holds non-empty text
   w.key("rows").begin_array();
   const std::size_t budget = static_cast<std::size_t>(limits.max_response_bytes);
   for (std::size_t r = 0; r < available; ++r) {
@@ -107,11 +113,23 @@ std::string build_envelope(const EnvelopeInput& in) {
       break;
     }
     w.raw(row.text());
+    for (std::size_t c = 0; c < rows.rows[r].size() && c < untrusted.size(); ++c) {
+      const auto* text = std::get_if<std::string>(&rows.rows[r][c]);
+      if (untrusted[c] && text && !text->empty()) {
+        untrusted_rows.push_back(written);
+        break;
+      }
+    }
     ++written;
   }
   w.end_array();
   w.key("row_count").integer(static_cast<std::int64_t>(written));
   if (truncated) w.key("truncated").boolean(true);
+  if (!untrusted_rows.empty()) {
+    w.key("untrusted_rows").begin_array();
+    for (auto i : untrusted_rows) w.integer(static_cast<std::int64_t>(i));
+    w.end_array();
+  }
 
   const bool show_limit = st.limit.injected || st.limit.clamped;
   const bool show_sql = st.sql != in.caller_sql;

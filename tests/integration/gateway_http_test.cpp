@@ -283,6 +283,26 @@ TEST_F(GatewayHttpTest, TimestampLiteralsAreHonest) {
   EXPECT_NE(date.body.find("midnight UTC"), std::string::npos) << date.body;
 }
 
+TEST_F(GatewayHttpTest, EndUserTextIsFlaggedByLineage) {
+  auto r = query("SELECT id, lower(attributes) AS a, length(attributes) AS n FROM spans "
+                 "WHERE attributes LIKE '%Ignore all previous instructions%' ORDER BY id",
+                 "\"limit\": 5");
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto b = body_of(r);
+  auto columns = b.at("columns").as_array();
+  EXPECT_FALSE(columns[0].as_object().contains("untrusted"));
+  EXPECT_TRUE(columns[1].at("untrusted").as_bool()) << "lower() passes the prompt text on";
+  EXPECT_FALSE(columns[2].as_object().contains("untrusted")) << "length() only measures it";
+  ASSERT_EQ(b.at("row_count").as_int64(), 5);
+  EXPECT_EQ(b.at("untrusted_rows").as_array().size(), 5u);
+  EXPECT_NE(r.body.find("ignore all previous instructions"), std::string::npos);
+
+  auto counted = query("SELECT count(*) AS n FROM spans WHERE attributes LIKE '%Ignore%'");
+  ASSERT_EQ(counted.status, 200);
+  EXPECT_FALSE(body_of(counted).contains("untrusted_rows"));
+  EXPECT_EQ(counted.body.find("untrusted"), std::string::npos);
+}
+
 TEST_F(GatewayHttpTest, SchemaDescribesAllowlistedTablesOnly) {
   auto r = http(gateway_->port(), "GET", "/v1/schema?database=demo");
   ASSERT_EQ(r.status, 200);

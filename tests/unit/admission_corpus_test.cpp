@@ -14,8 +14,7 @@
 #include "admission/pipeline.hpp"
 #include "admission/render/render.hpp"
 #include "config/config.hpp"
-#include "admission/rewrite/virtual_columns.hpp"
-#include "gateway/startup.hpp"
+#include "tests/unit/demo_fixture.hpp"
 
 namespace qg {
 namespace {
@@ -51,44 +50,6 @@ std::vector<Case> load_corpus() {
   return out;
 }
 
-// The demo as `querygate` serves it: the database generated once, opened with
-// the embedded demo config (allowlist, curation, virtual columns) exactly as
-// start-up does; its catalog is the corpus's catalog.
-class Demo {
- public:
-  static Demo& get() {
-    static Demo demo;
-    return demo;
-  }
-  exec::Executor& sqlite() { return *served().executor; }
-  const catalog::Catalog& sqlite_catalog() { return served().catalog; }
-  // The same allowlist seen as PostgreSQL would: only the dialect differs, and
-  // virtual columns carry their PostgreSQL expressions.
-  catalog::Catalog postgres_catalog() const { return postgres_; }
-
- private:
-  Demo() {
-    dir_ = std::filesystem::temp_directory_path() / ("qg-corpus-" + std::to_string(::getpid()));
-    auto config = gateway::demo_config(dir_);
-    if (!config) throw std::runtime_error(config.error().message);
-    auto dbs = gateway::open_databases(*config);
-    if (!dbs) throw std::runtime_error(dbs.error().message);
-    databases_ = std::move(dbs).value();
-    postgres_ = served().executor->catalog();
-    postgres_.dialect = Dialect::Postgres;
-    for (auto& t : postgres_.tables) t.virtual_columns.clear();
-    for (auto& t : postgres_.tables)
-      for (auto& c : t.columns) c.timestamp_sample.clear();  // PostgreSQL would store timestamptz
-    auto attached = rewrite::attach_virtual_columns(postgres_, config->databases.front());
-    if (!attached) throw std::runtime_error(attached.error().message);
-  }
-  ~Demo() { std::filesystem::remove_all(dir_); }
-  gateway::ServedDatabase& served() { return databases_.begin()->second; }
-  std::filesystem::path dir_;
-  gateway::ServedDatabases databases_;
-  catalog::Catalog postgres_;
-};
-
 std::string where(const Case& c, Dialect d) {
   return c.file + ":" + std::to_string(c.line) + " [" + std::string(dialect_name(d)) + "] " + c.sql;
 }
@@ -96,7 +57,7 @@ std::string where(const Case& c, Dialect d) {
 TEST(AdmissionCorpusTest, EveryCaseGetsItsExpectedDecision) {
   const auto cases = load_corpus();
   ASSERT_GE(cases.size(), 200u);
-  auto& demo = Demo::get();
+  auto& demo = testing::Demo::get();
   const catalog::Catalog& sqlite_catalog = demo.sqlite_catalog();
   const catalog::Catalog pg_catalog = demo.postgres_catalog();
   config::Limits limits;
@@ -133,7 +94,7 @@ TEST(AdmissionCorpusTest, EveryCaseGetsItsExpectedDecision) {
 
 // Rendering for PostgreSQL and parsing the text again gives back the same tree.
 TEST(AdmissionCorpusTest, PostgresRenderingRoundTrips) {
-  auto& demo = Demo::get();
+  auto& demo = testing::Demo::get();
   const catalog::Catalog pg_catalog = demo.postgres_catalog();
   for (const auto& c : load_corpus()) {
     if (c.expected != "ok" || c.backend == "sqlite") continue;
@@ -156,7 +117,7 @@ TEST(AdmissionCorpusTest, PostgresRenderingRoundTrips) {
 // may use SQLite-only shapes, e.g. VALUES column names, so the tree itself is
 // not compared; the PostgreSQL test above compares trees.)
 TEST(AdmissionCorpusTest, SqliteRenderingIsAFixedPoint) {
-  auto& demo = Demo::get();
+  auto& demo = testing::Demo::get();
   const catalog::Catalog& catalog = demo.sqlite_catalog();
   config::Limits limits;
   for (const auto& c : load_corpus()) {
@@ -171,7 +132,7 @@ TEST(AdmissionCorpusTest, SqliteRenderingIsAFixedPoint) {
 
 // Refusals point at what was written: every refusal of a non-empty statement carries a position inside it.
 TEST(AdmissionCorpusTest, RefusalsCarryAPositionInsideTheStatement) {
-  auto& demo = Demo::get();
+  auto& demo = testing::Demo::get();
   config::Limits limits;
   for (const auto& c : load_corpus()) {
     if (c.expected == "ok" || c.expected == "parse:empty" || c.backend == "postgres") continue;

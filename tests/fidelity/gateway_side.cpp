@@ -1,0 +1,78 @@
+#include "gateway_side.hpp"
+
+#include "admission/capability/capability.hpp"
+#include "admission/pipeline.hpp"
+#include "direct_sqlite.hpp"
+#include "executors/sqlite/sqlite_executor.hpp"
+
+namespace fidelity {
+namespace {
+
+// Large enough that no gold answer is cut (the largest Spider/KaggleDBQA
+// answers have thousands of rows), so the comparison sees whole results.
+constexpr int kRowCap = 1'000'000;
+constexpr int kSqlBytes = 1 << 20;
+constexpr auto kDeadline = std::chrono::seconds(10);
+
+}  // namespace
+
+GatewaySide::GatewaySide() {
+  limits_.default_rows = kRowCap;
+  limits_.max_rows = kRowCap;
+  limits_.max_sql_bytes = kSqlBytes;
+}
+
+qg::Result<qg::exec::Executor*> GatewaySide::executor(const std::string& db_id, const std::filesystem::path& db_path) {
+  if (auto it = executors_.find(db_path); it != executors_.end()) return it->second.get();
+
+  // The allowlist: every ordinary table, named as sqlite_master writes it.
+  auto direct = DirectSqlite::open(db_path);
+  if (!direct) return std::move(direct).error();
+  auto tables = direct->tables();
+  if (!tables) return std::move(tables).error();
+
+  qg::config::Database db;
+  db.name = db_id;
+  db.backend = qg::Dialect::Sqlite;
+  db.path = db_path;
+  for (const auto& t : *tables) {
+    qg::config::TableCuration table;
+    table.name = t;
+    db.tables.push_back(std::move(table));
+  }
+
+  qg::exec::SqliteOptions options;
+  options.path = db_path;
+  options.allowed_functions = qg::capability::sqlite_authorizer_functions();
+  options.max_sql_bytes = kSqlBytes;
+  options.connections = 1;  // one statement at a time here
+  auto opened = qg::exec::open_sqlite(db, std::move(options));
+  if (!opened) return std::move(opened).error();
+  auto* raw = opened->get();
+  executors_.emplace(db_path, std::move(opened).value());
+  return raw;
+}
+
+GatewayRun GatewaySide::run(qg::exec::Executor& executor, const std::string& sql) const {
+  GatewayRun out;
+  auto statement = qg::admit_statement(sql, executor.catalog(), limits_, std::nullopt);
+  if (!statement) {
+    out.refusal = statement.error();
+    return out;
+  }
+  out.rendered = statement->sql;
+  // As the API does: read row_cap + 1 rows when the SQL asks for them, to see truncation.
+  qg::exec::RunOptions options;
+  options.deadline = qg::exec::Clock::now() + kDeadline;
+  options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
+  auto rows = executor.run(statement->sql, options);
+  if (!rows) {
+    out.engine_error = rows.error();
+    return out;
+  }
+  out.rows = std::move(rows).value();
+  out.truncated = static_cast<std::int64_t>(out.rows.rows.size()) > statement->limit.row_cap;
+  return out;
+}
+
+}  // namespace fidelity

@@ -1,0 +1,39 @@
+#pragma once
+// The gateway side: each gold query goes through querygate's own admission
+// (qg::admit_statement) and its SQLite executor with every backstop on, the
+// way the HTTP API runs a request, with limits wide enough never to truncate.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/result.hpp"
+#include "config/config.hpp"
+#include "executors/executor.hpp"
+
+namespace fidelity {
+
+struct GatewayRun {
+  std::optional<qg::Error> refusal;       // admission said no
+  std::string rendered;                   // the SQL the gateway printed (when admitted)
+  std::optional<qg::Error> engine_error;  // admitted, but the executor failed
+  qg::exec::Rows rows;                    // admitted and run
+  bool truncated = false;                 // more rows than the (huge) cap: never expected
+};
+
+class GatewaySide {
+ public:
+  GatewaySide();
+
+  // Opens (once per file) an executor whose allowlist is every table of the database.
+  qg::Result<qg::exec::Executor*> executor(const std::string& db_id, const std::filesystem::path& db_path);
+
+  GatewayRun run(qg::exec::Executor& executor, const std::string& sql) const;
+
+ private:
+  qg::config::Limits limits_;
+  std::map<std::filesystem::path, std::unique_ptr<qg::exec::Executor>> executors_;
+};
+
+}  // namespace fidelity

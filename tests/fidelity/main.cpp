@@ -1,0 +1,159 @@
+// fidelity: runs the gold SQL of public text-to-SQL datasets through querygate
+// and compares every admitted answer with SQLite's own. Exit status 1 when an
+// admitted statement answers differently, fails in the gateway's executor, hits
+// internal:error, or when a dataset's admitted-or-fixable share drops under
+// its floor (see tests/fidelity/CMakeLists.txt).
+//
+//   fidelity --spider DIR [--spider-splits dev,train|none] [--probes FILE] [--kaggledbqa DIR]
+//            [--out DIR] [--floor DATASET=PCT]...
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "dataset.hpp"
+#include "evaluate.hpp"
+#include "report.hpp"
+#include "summary.hpp"
+
+namespace {
+
+struct Args {
+  std::filesystem::path spider;
+  std::vector<std::string> spider_splits{"dev"};
+  std::filesystem::path probes;
+  std::filesystem::path kaggledbqa;
+  std::filesystem::path out = ".";
+  std::vector<fidelity::Floor> floors;
+};
+
+int usage(const std::string& why) {
+  std::cerr << "fidelity: " << why << "\n"
+            << "usage: fidelity --spider DIR [--spider-splits dev,train|none] [--probes FILE] [--kaggledbqa DIR]\n"
+               "                [--out DIR] [--floor DATASET=PCT]...\n";
+  return 2;
+}
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const auto comma = std::min(text.find(',', begin), text.size());
+    if (comma > begin) out.push_back(text.substr(begin, comma - begin));
+    begin = comma + 1;
+  }
+  return out;
+}
+
+bool parse_args(int argc, char** argv, Args& args, std::string& why) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (i + 1 >= argc) return why = flag + " needs a value", false;
+    const std::string value = argv[++i];
+    if (flag == "--spider") args.spider = value;
+    else if (flag == "--spider-splits") args.spider_splits = value == "none" ? std::vector<std::string>{} : split_commas(value);
+    else if (flag == "--probes") args.probes = value;
+    else if (flag == "--kaggledbqa") args.kaggledbqa = value;
+    else if (flag == "--out") args.out = value;
+    else if (flag == "--floor") {
+      const auto eq = value.find('=');
+      if (eq == std::string::npos) return why = "--floor wants DATASET=PCT", false;
+      args.floors.push_back({value.substr(0, eq), std::atof(value.c_str() + eq + 1)});
+    } else {
+      return why = "unknown argument " + flag, false;
+    }
+  }
+  if (args.spider.empty() && args.kaggledbqa.empty()) return why = "name at least one dataset", false;
+  if (!args.probes.empty() && args.spider.empty()) return why = "--probes runs on Spider's databases: give --spider", false;
+  return true;
+}
+
+bool write_file(const std::filesystem::path& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+// Every reason the run fails, one line each; empty when it passes.
+std::vector<std::string> verdict(const std::vector<fidelity::Summary>& summaries,
+                                 const std::vector<fidelity::Floor>& floors) {
+  std::vector<std::string> failures;
+  for (const auto& s : summaries) {
+    for (const auto* r : s.differences)
+      failures.push_back(s.dataset + " #" + std::to_string(r->query->index) + ": admitted, result differs: " +
+                         r->difference);
+    for (const auto* r : s.engine_errors)
+      failures.push_back(s.dataset + " #" + std::to_string(r->query->index) + ": admitted, gateway engine error " +
+                         std::string(qg::name(r->engine_error->code)) + ": " + r->engine_error->message);
+    for (const auto* r : s.internal_errors) {
+      const auto& e = r->engine_error ? r->engine_error : r->final_refusal ? r->final_refusal : r->first_refusal;
+      failures.push_back(s.dataset + " #" + std::to_string(r->query->index) + ": internal:error: " + e->message);
+    }
+    for (const auto& f : floors)
+      if (f.dataset == s.dataset && s.admitted_or_fixable_pct() < f.admitted_or_fixable_pct)
+        failures.push_back(s.dataset + ": admitted-or-fixable " + std::to_string(s.admitted_or_fixable_pct()) +
+                           "% is under its floor " + std::to_string(f.admitted_or_fixable_pct) + "%");
+  }
+  for (const auto& f : floors) {
+    bool known = false;
+    for (const auto& s : summaries) known = known || s.dataset == f.dataset;
+    if (!known) failures.push_back("--floor names dataset '" + f.dataset + "', which did not run");
+  }
+  return failures;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  std::string why;
+  if (!parse_args(argc, argv, args, why)) return usage(why);
+
+  std::vector<fidelity::Dataset> datasets;
+  if (!args.spider.empty())
+    for (const auto& split : args.spider_splits) {
+      auto d = fidelity::load_spider(args.spider, split);
+      if (!d) return usage(d.error().message);
+      datasets.push_back(std::move(d).value());
+    }
+  if (!args.probes.empty()) {
+    auto d = fidelity::load_probes(args.probes, args.spider);
+    if (!d) return usage(d.error().message);
+    datasets.push_back(std::move(d).value());
+  }
+  if (!args.kaggledbqa.empty()) {
+    auto d = fidelity::load_kaggledbqa(args.kaggledbqa);
+    if (!d) return usage(d.error().message);
+    datasets.push_back(std::move(d).value());
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  fidelity::Evaluator evaluator;
+  std::vector<std::vector<fidelity::Record>> records;
+  for (const auto& d : datasets) {
+    auto& set = records.emplace_back();
+    for (const auto& q : d.queries) set.push_back(evaluator.evaluate(d.name, q));
+  }
+  const auto elapsed =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+
+  std::vector<fidelity::Summary> summaries;
+  for (std::size_t i = 0; i < datasets.size(); ++i) summaries.push_back(fidelity::summarise(datasets[i].name, records[i]));
+
+  // The verdict closes the report, so fidelity.md says on its own whether the run passed.
+  const auto failures = verdict(summaries, args.floors);
+  std::string report = fidelity::markdown_report(summaries, args.floors, elapsed);
+  report += "\n## Verdict\n\n";
+  report += failures.empty() ? "PASS\n" : "FAIL\n";
+  for (const auto& f : failures) report += "- " + f + "\n";
+  std::cout << report;
+
+  std::filesystem::create_directories(args.out);
+  const bool written = write_file(args.out / "fidelity.md", report) &&
+                       write_file(args.out / "fidelity.json", fidelity::json_summary(summaries, args.floors, elapsed)) &&
+                       write_file(args.out / "fidelity.tsv", fidelity::records_tsv(records));
+  if (!written) std::cerr << "fidelity: could not write the outputs under " << args.out << "\n";
+  return failures.empty() && written ? 0 : 1;
+}

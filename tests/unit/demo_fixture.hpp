@@ -1,0 +1,53 @@
+#pragma once
+// The demo as the tests' catalog: generated once per test binary and opened
+// exactly as start-up opens it (allowlist, curation, virtual columns).
+#include <unistd.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+#include "admission/rewrite/virtual_columns.hpp"
+#include "gateway/startup.hpp"
+
+namespace qg::testing {
+
+// The demo as `querygate` serves it: the database generated once, opened with
+// the embedded demo config (allowlist, curation, virtual columns) exactly as
+// start-up does; its catalog is the corpus's catalog.
+class Demo {
+ public:
+  static Demo& get() {
+    static Demo demo;
+    return demo;
+  }
+  exec::Executor& sqlite() { return *served().executor; }
+  const catalog::Catalog& sqlite_catalog() { return served().catalog; }
+  // The same allowlist seen as PostgreSQL would: only the dialect differs, and
+  // virtual columns carry their PostgreSQL expressions.
+  catalog::Catalog postgres_catalog() const { return postgres_; }
+
+ private:
+  Demo() {
+    dir_ = std::filesystem::temp_directory_path() / ("qg-corpus-" + std::to_string(::getpid()));
+    auto config = gateway::demo_config(dir_);
+    if (!config) throw std::runtime_error(config.error().message);
+    auto dbs = gateway::open_databases(*config);
+    if (!dbs) throw std::runtime_error(dbs.error().message);
+    databases_ = std::move(dbs).value();
+    postgres_ = served().executor->catalog();
+    postgres_.dialect = Dialect::Postgres;
+    for (auto& t : postgres_.tables) t.virtual_columns.clear();
+    for (auto& t : postgres_.tables)
+      for (auto& c : t.columns) c.timestamp_sample.clear();  // PostgreSQL would store timestamptz
+    auto attached = rewrite::attach_virtual_columns(postgres_, config->databases.front());
+    if (!attached) throw std::runtime_error(attached.error().message);
+  }
+  ~Demo() { std::filesystem::remove_all(dir_); }
+  gateway::ServedDatabase& served() { return databases_.begin()->second; }
+  std::filesystem::path dir_;
+  gateway::ServedDatabases databases_;
+  catalog::Catalog postgres_;
+};
+
+}  // namespace qg::testing
