@@ -36,6 +36,13 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
                                       : " is not admitted: a read-only analytics surface has no use for it";
     return make_error(code, "function " + f.name + "()" + why, std::string(cell.note), pos(location));
   }
+  // max(a, b) / min(a, b) with several arguments are SQLite's scalar forms; PostgreSQL spells them GREATEST/LEAST.
+  if (dialect_ == Dialect::Postgres && (f.name == "max" || f.name == "min") && f.args.size() > 1)
+    return make_error(ErrorCode::CapabilityNotOnPostgres,
+                      f.name + "() with several arguments is SQLite's scalar form",
+                      std::string("FIX: on PostgreSQL, write ") + (f.name == "max" ? "greatest" : "least") +
+                          "(a, b) (it skips NULLs; SQLite's form returns NULL when any argument is NULL).",
+                      pos(location));
   if (auto s = exprs(f.args, ctx); !s) return s;
   if (f.filter) {
     if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
@@ -105,6 +112,15 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                               "FIX: use comparison (= <> < > <= >=), arithmetic (+ - * / %), || for text, or "
                               "LIKE/IN/BETWEEN.",
                               pos(loc));
+          if (!n.left && !row->prefix) {
+            // The grammar takes any operator as a prefix; `?1` is really a SQLite placeholder.
+            if (n.op == "?")
+              return make_error(ErrorCode::ValidationPlaceholder, "a bind placeholder (?) has no value: querygate takes "
+                                                                  "no parameters",
+                                "FIX: write the value into the statement as a literal, e.g. WHERE id = 42.", pos(loc));
+            return make_error(ErrorCode::ValidationUnsupported, "'" + n.op + "' written as a prefix operator",
+                              "FIX: write it between two values, e.g. a " + n.op + " b.", pos(loc));
+          }
           const auto& cell = capability::cell(*row, dialect_);
           if (cell.verdict == capability::Verdict::Refuse) {
             const auto& other = capability::cell(*row, dialect_ == Dialect::Sqlite ? Dialect::Postgres : Dialect::Sqlite);

@@ -76,6 +76,14 @@ Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const Ex
     for (const auto& n : *ctx.output_names) bare.push_back(n), candidates.push_back(n);
   std::string fix;
   if (!ref.table.empty() && relation_count == 0) {
+    // Named later in the same FROM: an ON clause sees only the tables joined before it.
+    for (const auto& later : from_names_)
+      if (same(later, ref.table))
+        return make_error(ErrorCode::ValidationUnknownColumn,
+                          "'" + written + "': " + ref.table + " is joined after this point, so it is not visible here",
+                          "FIX: move the condition to the ON clause of " + ref.table +
+                              "'s own JOIN, or to WHERE.",
+                          pos(location));
     std::vector<std::string> names;
     for (const Scope* s = ctx.scope; s; s = s->parent)
       for (const auto& r : s->relations)
@@ -102,9 +110,9 @@ Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const Ex
         }
       if (std::find(shown.begin(), shown.end(), best) == shown.end()) shown.push_back(best);
     }
-    fix = "FIX: did you mean " + join_names(shown, 3) + "?";
+    fix = "did you mean " + join_names(shown, 3) + "?";
   } else {
-    fix = "FIX: use one of the columns in scope";
+    fix = "use one of the columns in scope.";
   }
   if (only && relation_count == 1 && !only->name.empty())
     fix += " Columns of " + only->name + ": " + join_names(only->columns) + ".";
@@ -112,7 +120,9 @@ Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const Ex
     fix += " Columns in scope: " + join_names(candidates) + ".";
   const bool double_quoted = location >= 0 && static_cast<std::size_t>(location) < sql_.size() && sql_[location] == '"';
   if (double_quoted && ref.table.empty())
-    fix = "FIX: if you meant the text, write '" + ref.column + "' in single quotes (double quotes name columns). " + fix;
+    fix = "if you meant the text, write '" + ref.column + "' in single quotes (double quotes name columns); otherwise " +
+          fix;
+  fix = "FIX: " + fix;
   return make_error(ErrorCode::ValidationUnknownColumn, "column '" + written + "' does not exist in this scope", fix,
                     pos(location));
 }
@@ -156,7 +166,8 @@ Result<const Relation*> Admitter::column(const ast::ColumnRef& ref, int location
                         "FIX: qualify it, e.g. " + options.front() + ".", pos(location));
     }
     // Not at this level: ORDER BY / GROUP BY may name an output column of this level.
-    if (s == ctx.scope && ctx.output_names)
+    // (Not for system-column names: both engines resolve those to the hidden column first.)
+    if (s == ctx.scope && ctx.output_names && !is_system_column(ref.column))
       for (const auto& n : *ctx.output_names)
         if (same(n, ref.column)) return static_cast<const Relation*>(nullptr);
   }

@@ -1,5 +1,7 @@
 // Queries: WITH, FROM (tables, CTEs, derived tables, VALUES, joins), star
 // expansion, grouping, set operations — and the entry point admit().
+#include <functional>
+
 #include "admission/admit/admitter.hpp"
 
 namespace qg::admit {
@@ -182,9 +184,21 @@ Status Admitter::group_items(std::vector<ast::GroupItem>& items, const ExprConte
 
 Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, const CteEnv* ctes,
                                                   std::vector<ast::SortItem>& order_by, int location) {
+  // Names of everything this FROM introduces, for the refusal of a reference to a table joined later.
+  std::vector<std::string> saved_names = std::move(from_names_);
+  from_names_.clear();
+  std::function<void(const ast::FromItem&)> collect = [&](const ast::FromItem& f) {
+    if (const auto* t = std::get_if<ast::TableRef>(&f.node)) from_names_.push_back(t->alias ? t->alias->name : t->name);
+    if (const auto* d = std::get_if<ast::DerivedTable>(&f.node); d && d->alias) from_names_.push_back(d->alias->name);
+    if (const auto* j = std::get_if<ast::Join>(&f.node)) collect(*j->left), collect(*j->right);
+  };
+  for (const auto& f : s.from) collect(f);
   for (auto& f : s.from)
     if (auto st = from_item(f, level, ctes); !st) return st.error();
+  from_names_ = std::move(saved_names);
   if (auto st = expand_stars(s, level, location); !st) return st.error();
+  if (s.items.empty())
+    if (auto st = construct(capability::Construct::EmptySelectList, location); !st) return st.error();
 
   ExprContext ctx{&level, ctes, nullptr};
   if (!s.distinct_on.empty()) {

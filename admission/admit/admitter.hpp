@@ -73,6 +73,7 @@ class Admitter {
   // Output taint of every query admitted so far, by node (nodes do not move once admitted).
   std::map<const ast::Query*, std::vector<bool>> query_taint_;
   std::vector<bool> select_taint_;  // the last select()'s items
+  std::vector<std::string> from_names_;  // every relation name in the FROM being resolved (for better refusals)
 
   const catalog::Catalog& catalog_;
   Dialect dialect_;

@@ -363,8 +363,14 @@ Result<ast::Query> convert_statement(std::string_view json, std::string_view sql
   thread_local simdjson::dom::parser parser;
   simdjson::padded_string padded(json);
   simdjson::dom::element root;
-  if (auto err = parser.parse(padded).get(root))
+  if (auto err = parser.parse(padded).get(root)) {
+    if (err == simdjson::DEPTH_ERROR)  // the statement nests deeper than any reader of it should go
+      return make_error(ErrorCode::ValidationTooDeep, "the statement nests too deeply",
+                        "FIX: flatten the expression (use IN (...) instead of long OR chains, sum columns in a "
+                        "subquery, use CTEs instead of deeply nested subqueries).",
+                        0);
     return make_error(ErrorCode::Internal, std::string("parse tree JSON: ") + simdjson::error_message(err));
+  }
   detail::Converter converter(sql);
   return converter.statement(root);
 }

@@ -370,7 +370,14 @@ Result<ast::Expr> Converter::composite(std::string_view kind, object o, int loc)
     b.kind = op == "OR_EXPR" ? ast::BoolOpKind::Or : op == "NOT_EXPR" ? ast::BoolOpKind::Not : ast::BoolOpKind::And;
     auto args = expr_list(o, "args");
     if (!args) return std::move(args).error();
-    b.args = std::move(args).value();
+    // AND and OR are associative: (a AND b) AND c is one chain, whatever the parentheses.
+    for (auto& a : *args) {
+      auto* inner = std::get_if<ast::BoolOp>(&a.node);
+      if (inner && inner->kind == b.kind && b.kind != ast::BoolOpKind::Not)
+        for (auto& x : inner->args) b.args.push_back(std::move(x));
+      else
+        b.args.push_back(std::move(a));
+    }
     return ast::make_expr(std::move(b), loc);
   }
   if (kind == "NullTest") {

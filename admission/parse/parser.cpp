@@ -20,7 +20,7 @@ Result<std::string> parse_to_json(std::string_view sql) {
     if (parsed.error->cursorpos > 0) position = parsed.error->cursorpos - 1;
     if (auto spelling = recognise_sqlite_spelling(sql, position)) return *std::move(spelling);
     if (std::string_view(parsed.error->message).find("subquery in FROM must have an alias") != std::string_view::npos)
-      return make_error(ErrorCode::ParseSyntax, "a subquery in FROM has no alias",
+      return make_error(ErrorCode::ParseSqliteSpelling, "a subquery in FROM has no alias",
                         "FIX: name it: FROM (SELECT ...) AS sub, and refer to its columns as sub.column.", position);
     std::string message = "syntax error: ";
     message += parsed.error->message;

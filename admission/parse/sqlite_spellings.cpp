@@ -81,6 +81,31 @@ std::string near_text(std::string_view sql, int position) {
 
 std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::optional<int> error_position) {
   const auto tokens = tokenize(sql);
+  // Statements only SQLite has: name what they are rather than "syntax error".
+  if (!tokens.empty()) {
+    const std::string& first = tokens.front().upper;
+    if (first == "ATTACH" || first == "DETACH" || first == "REPLACE" || first == "REINDEX" ||
+        (first == "INSERT" && tokens.size() > 1 && tokens[1].upper == "OR") || first == "VACUUM")
+      return make_error(ErrorCode::ValidationNotReadOnly, first + " is not allowed: querygate is read-only",
+                        "FIX: send one SELECT statement that reads data.", tokens.front().begin);
+    if (first == "PRAGMA")
+      return make_error(ErrorCode::ValidationNotSelect, "PRAGMA is not a query",
+                        "FIX: send one SELECT statement; to see tables and columns, call GET /v1/schema.",
+                        tokens.front().begin);
+  }
+  // SQLite placeholders (?, :name, @name, $name) that the grammar cannot read.
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
+    const bool named = (tokens[k].upper == ":" || tokens[k].upper == "@" || tokens[k].upper == "$") &&
+                       tokens[k + 1].begin == tokens[k].end && is_word_char(sql[tokens[k + 1].begin]) &&
+                       (k == 0 || tokens[k - 1].upper != ":");
+    if ((tokens[k].upper == "?" || named) && error_position && tokens[k].begin <= *error_position)
+      return make_error(ErrorCode::ValidationPlaceholder, "a bind placeholder has no value: querygate takes no "
+                                                         "parameters",
+                        "FIX: write the value into the statement as a literal, e.g. WHERE id = 42.", tokens[k].begin);
+  }
+  if (!tokens.empty() && tokens.back().upper == "?")
+    return make_error(ErrorCode::ValidationPlaceholder, "a bind placeholder has no value: querygate takes no parameters",
+                      "FIX: write the value into the statement as a literal, e.g. WHERE id = 42.", tokens.back().begin);
   // Backtick and bracket identifiers anywhere are what broke the parse.
   for (const auto& t : tokens) {
     if (t.upper == "`")
@@ -136,7 +161,7 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
   if (at >= 2 && (prev2 == "FROM" || prev2 == "JOIN") && !prev.empty() && is_word_char(prev[0]) &&
       std::find(std::begin(kAfterTable), std::end(kAfterTable), t.upper) != std::end(kAfterTable)) {
     std::string name(sql.substr(tokens[at - 1].begin, tokens[at - 1].end - tokens[at - 1].begin));
-    return make_error(ErrorCode::ParseSyntax, "'" + name + "' is a reserved word, so it cannot name a table bare",
+    return make_error(ErrorCode::ParseSqliteSpelling, "'" + name + "' is a reserved word, so it cannot name a table bare",
                       "FIX: double-quote the table name: \"" + name + "\".", tokens[at - 1].begin);
   }
   // SQLite accepts JOIN without ON (a cross join); the portable grammar does not.
@@ -147,7 +172,7 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
     for (std::size_t k = at; k-- > 0 && at - k <= 4;) {
       if (tokens[k].upper == "ON" || tokens[k].upper == "USING") break;
       if (tokens[k].upper == "JOIN")
-        return make_error(ErrorCode::ParseSyntax, "JOIN without ON or USING",
+        return make_error(ErrorCode::ParseSqliteSpelling, "JOIN without ON or USING",
                           "FIX: add the join condition, JOIN t2 ON t2.key = t1.key, or write CROSS JOIN if every "
                           "pairing is meant.",
                           t.begin);

@@ -129,7 +129,23 @@ struct ExprPrinter {
       return p.operand(b.args.front());
     }
     if (b.args.size() < 2) return p.fail("AND/OR with fewer than two operands");
-    p.list(b.args, [&](const ast::Expr& e) { p.operand(e); }, b.kind == ast::BoolOpKind::And ? " AND " : " OR ");
+    const std::string_view word = b.kind == ast::BoolOpKind::And ? " AND " : " OR ";
+    // SQLite parses a flat chain as a left-deep tree and refuses trees deeper than
+    // 200; AND and OR are associative, so long chains print as a balanced tree.
+    if (p.sqlite() && b.args.size() > kFlatChain) return balanced(b.args, 0, b.args.size(), word);
+    p.list(b.args, [&](const ast::Expr& e) { p.operand(e); }, word);
+  }
+
+  static constexpr std::size_t kFlatChain = 16;
+
+  void balanced(const std::vector<ast::Expr>& args, std::size_t from, std::size_t to, std::string_view word) const {
+    if (to - from == 1) return p.operand(args[from]);
+    const std::size_t mid = from + (to - from) / 2;
+    p.word("(");
+    balanced(args, from, mid, word);
+    p.word(word);
+    balanced(args, mid, to, word);
+    p.word(")");
   }
 
   void operator()(const ast::NullTest& t) const {

@@ -42,41 +42,59 @@ void step(sqlite3_context* ctx, int argc, sqlite3_value** argv, double fixed_p) 
     // Text that looks numeric counts as its number, as in SQLite's own avg().
     if (sqlite3_value_numeric_type(argv[0]) == SQLITE_TEXT || sqlite3_value_numeric_type(argv[0]) == SQLITE_BLOB) return;
   }
-  s->values.push_back(sqlite3_value_double(argv[0]));
+  // Kept sorted, so a window's repeated value() calls need no sort.
+  const double x = sqlite3_value_double(argv[0]);
+  s->values.insert(std::upper_bound(s->values.begin(), s->values.end(), x), x);
 }
 
 void percentile_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) { step(ctx, argc, argv, -1); }
 void median_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) { step(ctx, argc, argv, 50); }
 
-void final(sqlite3_context* ctx) {
-  Samples* s = state(ctx, false);
+// The current answer, without consuming the state (window functions ask repeatedly).
+void result(sqlite3_context* ctx, Samples* s) {
   if (!s) {
     sqlite3_result_null(ctx);  // no rows at all
-    return;
-  }
-  if (s->bad_p) {
+  } else if (s->bad_p) {
     sqlite3_result_error(ctx, "percentile(x, p): p must be a number from 0 to 100", -1);
   } else if (s->values.empty()) {
     sqlite3_result_null(ctx);
   } else {
     // Linear interpolation between the closest ranks: PostgreSQL's percentile_cont.
-    auto& v = s->values;
-    std::sort(v.begin(), v.end());
+    const std::vector<double>& v = s->values;  // sorted by step()
     const double rank = s->p / 100.0 * static_cast<double>(v.size() - 1);
     const auto lo = static_cast<std::size_t>(std::floor(rank));
     const auto hi = static_cast<std::size_t>(std::ceil(rank));
     sqlite3_result_double(ctx, v[lo] + (rank - static_cast<double>(lo)) * (v[hi] - v[lo]));
   }
+}
+
+void final(sqlite3_context* ctx) {
+  Samples* s = state(ctx, false);
+  result(ctx, s);
   delete s;
+}
+
+void value(sqlite3_context* ctx) { result(ctx, state(ctx, false)); }
+
+// A row leaves the window frame: forget one copy of its value.
+void inverse(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  Samples* s = state(ctx, false);
+  const int t = sqlite3_value_type(argv[0]);
+  if (!s || t == SQLITE_NULL) return;
+  const double x = sqlite3_value_double(argv[0]);
+  auto it = std::lower_bound(s->values.begin(), s->values.end(), x);
+  if (it != s->values.end() && *it == x) s->values.erase(it);
 }
 
 }  // namespace
 
 bool register_functions(sqlite3* db) {
   const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
-  return sqlite3_create_function_v2(db, "percentile", 2, flags, nullptr, nullptr, percentile_step, final, nullptr) ==
-             SQLITE_OK &&
-         sqlite3_create_function_v2(db, "median", 1, flags, nullptr, nullptr, median_step, final, nullptr) == SQLITE_OK;
+  // Window-capable aggregates: usable with GROUP BY and with OVER (...).
+  return sqlite3_create_window_function(db, "percentile", 2, flags, nullptr, percentile_step, final, value, inverse,
+                                        nullptr) == SQLITE_OK &&
+         sqlite3_create_window_function(db, "median", 1, flags, nullptr, median_step, final, value, inverse,
+                                        nullptr) == SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite
