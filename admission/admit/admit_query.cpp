@@ -7,6 +7,25 @@
 namespace qg::admit {
 namespace detail {
 
+void Admitter::name_outputs(ast::Query& q, const std::vector<std::string>& names) {
+  if (dialect_ != Dialect::Sqlite) return;
+  // SQLite names an unaliased expression column by its text ("count(*)"); the
+  // names admission resolved outer references with are the grammar's ("count").
+  // Alias them, so an outer query (or a star over it) finds what admission saw.
+  ast::Query* defining = &q;
+  while (auto* set = std::get_if<ast::SetOp>(&defining->body)) defining = &*set->left;
+  auto* select = std::get_if<ast::Select>(&defining->body);
+  if (!select) return;
+  bool named = false;
+  for (std::size_t i = 0; i < select->items.size() && i < names.size(); ++i) {
+    auto& item = select->items[i];
+    if (!item.alias.empty() || std::holds_alternative<ast::ColumnRef>(item.expr.node)) continue;
+    item.alias = names[i];
+    named = true;
+  }
+  if (named) note_rewrite("column-names");
+}
+
 Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes) {
   const int loc = item.location;
   auto apply_alias = [&](Relation& r, const std::optional<ast::Alias>& alias) -> Status {
@@ -69,6 +88,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           // Without LATERAL a subquery in FROM sees only the enclosing query's scope, not its siblings.
           auto cols = query(*n.query, n.lateral ? &level : level.parent, ctes);
           if (!cols) return std::move(cols).error();
+          name_outputs(*n.query, *cols);
           Relation r;
           r.columns = std::move(cols).value();
           r.untrusted = query_taint(*n.query);
@@ -236,6 +256,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     // A CTE sees the CTEs before it (not itself: recursion was refused at conversion).
     auto cols = query(*cte.query, outer, &env);
     if (!cols) return std::move(cols).error();
+    name_outputs(*cte.query, *cols);
     std::vector<std::string> names = std::move(cols).value();
     if (!cte.columns.empty()) {
       if (cte.columns.size() > names.size())

@@ -53,6 +53,7 @@ class Admitter {
   Status function(ast::FuncCall& f, int location, const ExprContext& ctx);
   Status from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes);
   Status expand_stars(ast::Select& s, const Scope& level, int location);
+  void name_outputs(ast::Query& q, const std::vector<std::string>& names);
   Status group_items(std::vector<ast::GroupItem>& items, const ExprContext& ctx);
   Result<std::vector<std::string>> select(ast::Select& s, Scope& level, const CteEnv* ctes,
                                           std::vector<ast::SortItem>& order_by, int location);
