@@ -1,5 +1,8 @@
 // FROM items: tables, derived tables, VALUES, joins. Functions in FROM are
 // refused here (they are where a past allowlist let pg_read_file through).
+#include <cctype>
+#include <functional>
+
 #include "admission/convert/convert_internal.hpp"
 
 namespace qg::convert::detail {
@@ -109,6 +112,26 @@ Result<ast::FromItem> Converter::from_item(element e) {
   }
 
   if (n->kind == "RangeFunction") {
+    // FROM user / FROM current_user: a keyword the grammar reads as a session function.
+    std::string keyword;
+    std::function<void(element)> find_keyword = [&](element x) {
+      if (auto node = as_node(x); node && node->kind == "SQLValueFunction") keyword = std::string(string_field(node->fields, "op"));
+      object xo;
+      array xa;
+      if (!x.get_object().get(xo))
+        for (auto [k, v] : xo) find_keyword(v);
+      else if (!x.get_array().get(xa))
+        for (element v : xa) find_keyword(v);
+    };
+    find_keyword(e);
+    if (!keyword.empty()) {
+      std::string word = keyword.substr(keyword.find('_') + 1);  // "SVFOP_USER" → "USER"
+      for (auto& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      return make_error(ErrorCode::ParseSqliteSpelling,
+                        "FROM " + word + " reads as the session keyword " + word + ", not a table",
+                        "FIX: if " + word + " is a table, double-quote its name: FROM \"" + word + "\".",
+                        pos(first_location(e)));
+    }
     // The node has no location of its own; point at the first function it calls.
     if (auto functions = list_field(o, "functions"))
       for (element pair : *functions) {
