@@ -26,6 +26,10 @@ struct Admission {
   std::vector<OutputColumn> columns;  // the statement's output columns, in order
   std::vector<std::string> rewrites;  // names of rewrites that fired ("star-expansion", ...)
   std::vector<std::string> notes;     // facts the caller should know about how it ran
+  // The outermost query's first base table and the name the statement gives it,
+  // so a truncation notice can name real columns to filter and page on.
+  std::string main_table;
+  std::string main_table_alias;
 };
 
 // Checks `query` against the capability table and the catalog, rewriting it in

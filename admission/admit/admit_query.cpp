@@ -318,6 +318,19 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   const auto& taint = admitter.taint_of(query);
   for (std::size_t i = 0; i < names->size(); ++i)
     out.columns.push_back(OutputColumn{std::move((*names)[i]), i < taint.size() && taint[i]});
+  // The leftmost base table of the outermost SELECT (CTE names are not base tables).
+  if (const auto* select = std::get_if<ast::Select>(&query.body); select && !select->from.empty()) {
+    const ast::FromItem* item = &select->from.front();
+    while (const auto* join = std::get_if<ast::Join>(&item->node)) item = &*join->left;
+    const auto* ref = std::get_if<ast::TableRef>(&item->node);
+    const bool is_cte = ref && std::any_of(query.with.begin(), query.with.end(), [&](const ast::Cte& c) {
+                          return catalog::Catalog::same_name(c.name, ref->name, catalog.dialect);
+                        });
+    if (ref && !is_cte && catalog.find_table(ref->name)) {
+      out.main_table = catalog.find_table(ref->name)->name;
+      out.main_table_alias = ref->alias ? ref->alias->name : out.main_table;
+    }
+  }
   out.rewrites = std::move(admitter.rewrites);
   out.notes = std::move(admitter.notes);
   return out;

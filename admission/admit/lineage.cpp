@@ -5,8 +5,6 @@
 // scalar subqueries, CTEs, any set-operation branch). Values that only measure
 // or compare such text (count, length, =, LIKE, IS NULL) are not untrusted.
 #include "admission/admit/admitter.hpp"
-#include <functional>
-
 #include "admission/ast/walk.hpp"
 
 namespace qg::admit::detail {
@@ -29,17 +27,8 @@ const std::vector<bool>& Admitter::query_taint(const ast::Query& q) const {
 std::vector<bool> Admitter::table_taint(const catalog::Table& table) const {
   std::vector<bool> out;
   for (const auto& c : table.columns) out.push_back(c.untrusted);
-  // A virtual column is untrusted when configured so or when its expression reads an untrusted column.
-  for (const auto& v : table.virtual_columns) {
-    std::function<bool(const ast::Expr&)> reads_untrusted = [&](const ast::Expr& e) {
-      if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
-        const auto* c = table.find_column(ref->column, dialect_);
-        return c && c->untrusted;
-      }
-      return any_of_children(e, reads_untrusted);
-    };
-    out.push_back(v.untrusted || (v.expression && reads_untrusted(*v.expression)));
-  }
+  // attach_virtual_columns already folded the expression's lineage into the flag.
+  for (const auto& v : table.virtual_columns) out.push_back(v.untrusted);
   return out;
 }
 

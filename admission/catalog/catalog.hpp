@@ -48,6 +48,7 @@ struct Table {
   std::vector<Column> columns;  // physical order
   std::vector<VirtualColumn> virtual_columns;
   std::optional<long long> row_estimate;
+  std::vector<std::string> indexes;  // each index as the engine spells its definition (for the schema's full detail)
 
   // Identifier matching follows the dialect (see Catalog::same_name).
   const Column* find_column(std::string_view name, Dialect dialect) const;

@@ -1,5 +1,7 @@
 #include "admission/rewrite/virtual_columns.hpp"
 
+#include <functional>
+
 #include "admission/admit/admit.hpp"
 #include "admission/convert/convert.hpp"
 #include "admission/ast/walk.hpp"
@@ -68,7 +70,17 @@ Status attach_virtual_columns(catalog::Catalog& catalog, const config::Database&
       v.expression = std::make_shared<const ast::Expr>(std::move(expr));
       v.comment = column.comment;
       v.unit = column.unit;
-      v.untrusted = column.untrusted;
+      // Computed from end-user text is end-user text: the schema and lineage both say so.
+      std::function<bool(const ast::Expr&)> reads_untrusted = [&](const ast::Expr& e) {
+        if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
+          const auto* c = table->find_column(ref->column, d);
+          return c && c->untrusted;
+        }
+        bool any = false;
+        ast::for_each_child(e, [&](const ast::Expr& child) { any = any || reads_untrusted(child); });
+        return any;
+      };
+      v.untrusted = column.untrusted || reads_untrusted(*v.expression);
       table->virtual_columns.push_back(std::move(v));
     }
   }

@@ -147,6 +147,9 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
     table.comment = curation.comment;
     if (!read_columns(db, table.name, table.columns))
       return engine_error(db, config, "reading the columns of table '" + table.name + "'");
+    if (!query(db, "SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL ORDER BY name",
+               &table.name, [&](sqlite3_stmt* s) { table.indexes.push_back(text_at(s, 0)); }))
+      return engine_error(db, config, "reading the indexes of table '" + table.name + "'");
     if (has_stats && !read_row_estimate(db, table.name, table.row_estimate))
       return engine_error(db, config, "reading sqlite_stat1 for table '" + table.name + "'");
 

@@ -148,7 +148,7 @@ HttpResponse Api::query(const HttpRequest& request, exec::Deadline deadline) {
     if (!result) return error_response(result.error());
     rows = std::move(result).value();
   }
-  EnvelopeInput in{req->sql, &statement.value(), &rows, &config_.limits};
+  EnvelopeInput in{req->sql, &statement.value(), &rows, &config_.limits, &(*database)->catalog};
   return json_response(200, build_envelope(in));
 }
 
@@ -157,9 +157,13 @@ HttpResponse Api::schema(const HttpRequest& request) {
   std::string db_name;
   auto database = pick_database(query_param(t.query, "database"), &db_name);
   if (!database) return error_response(database.error());
+  auto wanted = parse_schema_request(query_param(t.query, "detail").value_or(""),
+                                     query_param(t.query, "tables").value_or(""),
+                                     query_param(t.query, "search").value_or(""));
+  if (!wanted) return error_response(wanted.error());
   HttpResponse r;
   r.content_type = "text/plain; charset=utf-8";
-  r.body = describe_schema(db_name, (*database)->catalog, config_.limits);
+  r.body = describe_schema(db_name, (*database)->catalog, config_.limits, *wanted);
   return r;
 }
 

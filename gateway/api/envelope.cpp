@@ -64,6 +64,27 @@ struct CellWriter {
   }
 };
 
+// "Returned 100 rows; more exist." plus how to narrow, summarise and page,
+// with the main table's real time column and key when the catalog knows them.
+std::string truncation_notice(const EnvelopeInput& in, std::size_t written) {
+  const auto& admission = in.statement->admission;
+  std::string time_column, key_column;
+  if (in.catalog && !admission.main_table.empty())
+    if (const auto* table = in.catalog->find_table(admission.main_table)) {
+      for (const auto& c : table->columns) {
+        if (time_column.empty() && c.timestamp) time_column = admission.main_table_alias + "." + c.name;
+        if (key_column.empty() && c.primary_key) key_column = admission.main_table_alias + "." + c.name;
+      }
+    }
+  std::string note = "Returned " + std::to_string(written) + " rows; more exist. To narrow: ";
+  note += time_column.empty() ? "add a WHERE filter" : "filter on " + time_column + " (a time range)";
+  note += "; to summarise: GROUP BY with count/sum/avg; to page: ORDER BY ";
+  note += key_column.empty() ? "a key" : key_column;
+  note += " and filter past the last value; or ask for up to " + std::to_string(in.limits->max_rows) +
+          " rows with \"limit\".";
+  return note;
+}
+
 }  // namespace
 
 std::string build_envelope(const EnvelopeInput& in) {
@@ -146,10 +167,7 @@ std::string build_envelope(const EnvelopeInput& in) {
   }
 
   std::vector<std::string> notes = st.admission.notes;
-  if (truncated_by == "rows")
-    notes.push_back("Returned " + std::to_string(written) + " rows; more exist. To narrow: add a WHERE filter (a time "
-                    "range or a key); to summarise: GROUP BY with count/sum/avg; to page: ORDER BY a key and filter "
-                    "past the last value; or ask for up to " + std::to_string(limits.max_rows) + " rows with \"limit\".");
+  if (truncated_by == "rows") notes.push_back(truncation_notice(in, written));
   if (truncated_by == "bytes")
     notes.push_back("Returned " + std::to_string(written) + " rows: the response reached its " +
                     std::to_string(limits.max_response_bytes) +

@@ -15,6 +15,7 @@ struct EnvelopeInput {
   const AdmittedStatement* statement = nullptr;
   const exec::Rows* rows = nullptr;   // for validate_only: columns only
   const config::Limits* limits = nullptr;
+  const catalog::Catalog* catalog = nullptr;  // for notices that name real columns
 };
 
 // Builds the JSON body. Applies the row cap (drops the limit+1 probe row), the

@@ -1,14 +1,30 @@
 #pragma once
-// The schema description an agent reads before writing SQL: dialect DDL with
-// the curated comments (cheaper in tokens than JSON). Detail levels come later.
+// The schema description an agent reads before writing SQL: a preamble with
+// the facts that never change between calls (dialect, limits, result shape,
+// what `untrusted` means), then the allowlisted tables as dialect DDL with the
+// curated comments (cheaper in tokens than JSON), at three detail levels.
 #include <string>
+#include <vector>
 
 #include "admission/catalog/catalog.hpp"
+#include "common/result.hpp"
 #include "config/config.hpp"
 
 namespace qg::gateway {
 
+enum class SchemaDetail { Brief, Detailed, Full };
+
+struct SchemaRequest {
+  SchemaDetail detail = SchemaDetail::Detailed;
+  std::vector<std::string> tables;  // only these (empty: all)
+  std::string search;               // only tables whose names or comments (or their columns') contain this
+};
+
+// Reads detail=brief|detailed|full, tables=a,b and search=text; errors name the parameter.
+Result<SchemaRequest> parse_schema_request(const std::string& detail, const std::string& tables,
+                                           const std::string& search);
+
 std::string describe_schema(const std::string& database_name, const catalog::Catalog& catalog,
-                            const config::Limits& limits);
+                            const config::Limits& limits, const SchemaRequest& request = {});
 
 }  // namespace qg::gateway

@@ -5,6 +5,7 @@
 #include <boost/json.hpp>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <thread>
 
 #include "tests/integration/test_support.hpp"
@@ -301,6 +302,52 @@ TEST_F(GatewayHttpTest, EndUserTextIsFlaggedByLineage) {
   ASSERT_EQ(counted.status, 200);
   EXPECT_FALSE(body_of(counted).contains("untrusted_rows"));
   EXPECT_EQ(counted.body.find("untrusted"), std::string::npos);
+}
+
+// The envelope carries only what varies: facts that never change live in the schema description.
+TEST_F(GatewayHttpTest, EnvelopeHoldsOnlyFieldsThatVary) {
+  const std::set<std::string> allowed{"columns", "rows", "row_count", "truncated", "untrusted_rows", "applied", "notes"};
+  for (const char* sql : {"SELECT count(*) AS n FROM spans", "SELECT * FROM spans", "SELECT id, attributes FROM spans"}) {
+    auto r = query(sql, "\"limit\": 3");
+    ASSERT_EQ(r.status, 200) << r.body;
+    for (const auto& [key, value] : body_of(r)) EXPECT_TRUE(allowed.count(std::string(key))) << key << " in " << sql;
+  }
+  auto plain = query("SELECT id FROM spans ORDER BY id LIMIT 2");
+  ASSERT_EQ(plain.status, 200);
+  auto b = body_of(plain);
+  EXPECT_FALSE(b.contains("applied")) << "nothing changed, so nothing is reported";
+  EXPECT_FALSE(b.contains("notes"));
+  EXPECT_FALSE(b.contains("truncated"));
+}
+
+TEST_F(GatewayHttpTest, TruncationNoticeNamesRealColumns) {
+  auto r = query("SELECT s.id FROM spans s", "\"limit\": 2");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string note(body_of(r).at("notes").as_array()[0].as_string());
+  EXPECT_NE(note.find("s.start_time"), std::string::npos) << note;
+  EXPECT_NE(note.find("ORDER BY s.id"), std::string::npos) << note;
+}
+
+TEST_F(GatewayHttpTest, SchemaDetailLevelsAndFilters) {
+  auto brief = http(gateway_->port(), "GET", "/v1/schema?detail=brief");
+  ASSERT_EQ(brief.status, 200);
+  EXPECT_EQ(brief.body.find("CREATE TABLE"), std::string::npos);
+  EXPECT_NE(brief.body.find("\nspans -- one span per row"), std::string::npos) << brief.body;
+  auto full = http(gateway_->port(), "GET", "/v1/schema?detail=full&tables=spans");
+  ASSERT_EQ(full.status, 200);
+  EXPECT_NE(full.body.find("CREATE INDEX"), std::string::npos) << full.body;
+  EXPECT_NE(full.body.find("rows\n"), std::string::npos);
+  EXPECT_EQ(full.body.find("CREATE TABLE traces"), std::string::npos);
+  auto unknown = http(gateway_->port(), "GET", "/v1/schema?tables=spanz");
+  ASSERT_EQ(unknown.status, 200);
+  EXPECT_NE(unknown.body.find("No allowlisted table 'spanz' (did you mean spans"), std::string::npos) << unknown.body;
+  EXPECT_NE(unknown.body.find("detail=brief"), std::string::npos) << "an empty match says how to list everything";
+  auto search = http(gateway_->port(), "GET", "/v1/schema?search=USD&detail=brief");
+  EXPECT_NE(search.body.find("spans"), std::string::npos);
+  EXPECT_EQ(search.body.find("projects"), std::string::npos);
+  auto bad = http(gateway_->port(), "GET", "/v1/schema?detail=everything");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(code_of(bad), "request:bad-field");
 }
 
 TEST_F(GatewayHttpTest, SchemaDescribesAllowlistedTablesOnly) {

@@ -1,0 +1,71 @@
+#include "admission/rewrite/time_literals.hpp"
+
+#include <gtest/gtest.h>
+
+namespace qg::rewrite {
+namespace {
+
+TEST(TimeLiteralsTest, ParsesIsoForms) {
+  auto t = parse_iso_time("2026-11-01T10:20:30.5+02:00");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->hour, 10);
+  EXPECT_EQ(t->nanos, 500'000'000);
+  EXPECT_EQ(t->offset_minutes, 120);
+  EXPECT_FALSE(parse_iso_time("2026-11-01")->has_time);
+  EXPECT_EQ(parse_iso_time("2026-11-01 10:20Z")->offset_minutes, 0);
+  EXPECT_FALSE(parse_iso_time("2026-02-30"));
+  EXPECT_FALSE(parse_iso_time("2026-11-01T25:00Z"));
+  EXPECT_FALSE(parse_iso_time("not a time"));
+  EXPECT_FALSE(parse_iso_time("2026-11-01T10:00:00Zjunk"));
+}
+
+TEST(TimeLiteralsTest, FormatsIntoTheStoredShapeInUtc) {
+  auto format = detect_text_format("2026-10-05T14:03:27.512+00:00");
+  ASSERT_TRUE(format);
+  EXPECT_EQ(format->fraction_digits, 3);
+  EXPECT_EQ(format->suffix, "+00:00");
+  // 00:30 at +02:00 is 22:30 the day before in UTC.
+  EXPECT_EQ(format_utc(*parse_iso_time("2026-11-01T00:30:00+02:00"), *format), "2026-10-31T22:30:00.000+00:00");
+  EXPECT_EQ(format_utc(*parse_iso_time("2026-03-01T00:00:00+01:00"), *format), "2026-02-28T23:00:00.000+00:00");
+  EXPECT_EQ(format_utc(*parse_iso_time("2026-11-01T10:00:00.1234Z"), *format), "") << "more precise than stored";
+  EXPECT_FALSE(detect_text_format("2026-10-05T14:03:27+05:00")) << "only UTC spellings can be rewritten into";
+}
+
+TEST(TimeLiteralsTest, DecisionsFollowTheRules) {
+  const std::string sample = "2026-10-05T14:03:27.512+00:00";
+  auto naive = check_time_literal("2026-11-01 10:00:00", "start_time", sample, 5);
+  ASSERT_FALSE(naive);
+  EXPECT_EQ(naive.error().code, ErrorCode::ValidationTimestampLiteral);
+  EXPECT_NE(naive.error().fix.find("'2026-11-01T10:00:00Z'"), std::string::npos);
+  EXPECT_EQ(naive.error().position, 5);
+
+  auto utc = check_time_literal("2026-11-01T10:00:00Z", "start_time", sample, 0);
+  ASSERT_TRUE(utc);
+  EXPECT_EQ(utc->replacement, "2026-11-01T10:00:00.000+00:00");
+
+  auto same = check_time_literal("2026-11-01T10:00:00.000+00:00", "start_time", sample, 0);
+  ASSERT_TRUE(same);
+  EXPECT_FALSE(same->replacement) << "idempotent: a literal already in the stored shape stays";
+
+  auto date = check_time_literal("2026-11-01", "start_time", sample, 0);
+  ASSERT_TRUE(date);
+  EXPECT_TRUE(date->note);
+  EXPECT_EQ(date->replacement, "2026-11-01T00:00:00.000+00:00");
+
+  auto not_time = check_time_literal("hello", "start_time", sample, 0);
+  ASSERT_TRUE(not_time);
+  EXPECT_FALSE(not_time->replacement);
+
+  // Data stored without an offset is naive: literals pass as written.
+  auto naive_data = check_time_literal("2026-11-01 10:00:00", "d", "1978-06-26 19:10:17", 0);
+  ASSERT_TRUE(naive_data);
+  EXPECT_FALSE(naive_data->replacement);
+
+  // A typed column (no text sample) still refuses ambiguity but needs no rewrite.
+  auto typed = check_time_literal("2026-11-01T10:00:00Z", "t", "", 0);
+  ASSERT_TRUE(typed);
+  EXPECT_FALSE(typed->replacement);
+}
+
+}  // namespace
+}  // namespace qg::rewrite
