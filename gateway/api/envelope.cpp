@@ -152,14 +152,20 @@ std::string build_envelope(const EnvelopeInput& in) {
     w.end_array();
   }
 
-  const bool show_limit = st.limit.injected || st.limit.clamped;
-  const bool show_sql = st.sql != in.caller_sql;
-  if (show_limit || !st.rewrites.empty() || show_sql) {
+  // An injected LIMIT that did not bind changed nothing the caller can see, so
+  // it costs no bytes; one that cut rows (or lowered the caller's) is reported.
+  const bool limit_mattered = st.limit.clamped || (st.limit.injected && truncated_by == "rows");
+  std::vector<std::string> rewrites;
+  for (const auto& r : st.rewrites)
+    if (r != "limit-injection" || limit_mattered) rewrites.push_back(r);
+  const bool only_silent_limit = rewrites.empty() && st.limit.injected && !limit_mattered;
+  const bool show_sql = st.sql != in.caller_sql && !only_silent_limit;
+  if (limit_mattered || !rewrites.empty() || show_sql) {
     w.key("applied").begin_object();
-    if (show_limit) w.key("limit").integer(st.limit.row_cap);
-    if (!st.rewrites.empty()) {
+    if (limit_mattered) w.key("limit").integer(st.limit.row_cap);
+    if (!rewrites.empty()) {
       w.key("rewrites").begin_array();
-      for (const auto& r : st.rewrites) w.string(r);
+      for (const auto& r : rewrites) w.string(r);
       w.end_array();
     }
     if (show_sql) w.key("sql").string(st.sql);
