@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <functional>
 #include <array>
 #include <cctype>
 #include <utility>
@@ -55,40 +56,30 @@ int location_of(object o) {
   return static_cast<int>(v);
 }
 
-int first_location(element e) {
+namespace {
+// The extreme "location" anywhere inside `e` by `better` (smaller for the first, larger for the last).
+template <typename Better>
+int extreme_location(element e, Better better) {
   int best = -1;
+  auto offer = [&](int here) {
+    if (here >= 0 && (best < 0 || better(here, best))) best = here;
+  };
   object o;
   array a;
   if (!e.get_object().get(o)) {
     for (auto [key, value] : o) {
       std::int64_t v = 0;
-      const int here = key == "location" && !value.get_int64().get(v) ? static_cast<int>(v) : first_location(value);
-      if (here >= 0 && (best < 0 || here < best)) best = here;
+      offer(key == "location" && !value.get_int64().get(v) ? static_cast<int>(v) : extreme_location(value, better));
     }
   } else if (!e.get_array().get(a)) {
-    for (element x : a) {
-      const int here = first_location(x);
-      if (here >= 0 && (best < 0 || here < best)) best = here;
-    }
+    for (element x : a) offer(extreme_location(x, better));
   }
   return best;
 }
+}  // namespace
 
-int last_location(element e) {
-  int best = -1;
-  object o;
-  array a;
-  if (!e.get_object().get(o)) {
-    for (auto [key, value] : o) {
-      std::int64_t v = 0;
-      const int here = key == "location" && !value.get_int64().get(v) ? static_cast<int>(v) : last_location(value);
-      best = std::max(best, here);
-    }
-  } else if (!e.get_array().get(a)) {
-    for (element x : a) best = std::max(best, last_location(x));
-  }
-  return best;
-}
+int first_location(element e) { return extreme_location(e, std::less<int>()); }
+int last_location(element e) { return extreme_location(e, std::greater<int>()); }
 
 std::optional<array> list_field(object o, std::string_view key) {
   auto e = field(o, key);

@@ -4,9 +4,6 @@
 // rendering prepares under the real authorizer on the real demo database).
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "admission/capability/capability.hpp"
 #include "admission/convert/convert.hpp"
@@ -14,14 +11,14 @@
 #include "admission/pipeline.hpp"
 #include "admission/render/render.hpp"
 #include "config/config.hpp"
+#include "tests/unit/corpus_file.hpp"
 #include "tests/unit/demo_fixture.hpp"
 
 namespace qg {
 namespace {
 
 struct Case {
-  std::string file;
-  int line = 0;
+  std::string where;
   std::string backend;
   std::string expected;
   std::string sql;
@@ -29,29 +26,13 @@ struct Case {
 
 std::vector<Case> load_corpus() {
   std::vector<Case> out;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(QG_TEST_CORPUS_DIR) + "/admission")) {
-    if (entry.path().extension() != ".tsv") continue;
-    std::ifstream in(entry.path());
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-      ++n;
-      if (line.empty() || line[0] == '#') continue;
-      const auto a = line.find('\t');
-      const auto b = line.find('\t', a + 1);
-      if (a == std::string::npos || b == std::string::npos) {
-        ADD_FAILURE() << entry.path() << ":" << n << ": expected backend<TAB>expected<TAB>sql";
-        continue;
-      }
-      out.push_back({entry.path().filename().string(), n, line.substr(0, a), line.substr(a + 1, b - a - 1),
-                     line.substr(b + 1)});
-    }
-  }
+  for (auto& line : testing::load_corpus_dir("admission"))
+    out.push_back({line.where, line.fields[0], line.fields[1], line.fields[2]});
   return out;
 }
 
 std::string where(const Case& c, Dialect d) {
-  return c.file + ":" + std::to_string(c.line) + " [" + std::string(dialect_name(d)) + "] " + c.sql;
+  return c.where + " [" + std::string(dialect_name(d)) + "] " + c.sql;
 }
 
 TEST(AdmissionCorpusTest, EveryCaseGetsItsExpectedDecision) {

@@ -2,10 +2,9 @@
 // both backends' catalogs of the demo.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
 
 #include "admission/pipeline.hpp"
+#include "tests/unit/corpus_file.hpp"
 #include "tests/unit/demo_fixture.hpp"
 
 namespace qg {
@@ -20,22 +19,8 @@ struct LineageCase {
 
 std::vector<LineageCase> load_lineage_corpus() {
   std::vector<LineageCase> out;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(QG_TEST_CORPUS_DIR) + "/lineage")) {
-    if (entry.path().extension() != ".tsv") continue;
-    std::ifstream in(entry.path());
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-      if (line.empty() || line[0] == '#') continue;
-      const auto a = line.find('\t');
-      const auto b = line.find('\t', a + 1);
-      if (a == std::string::npos || b == std::string::npos) {
-        ADD_FAILURE() << entry.path() << ":" << n << ": expected backend<TAB>flags<TAB>sql";
-        continue;
-      }
-      out.push_back({entry.path().filename().string() + ":" + std::to_string(n), line.substr(0, a),
-                     line.substr(a + 1, b - a - 1), line.substr(b + 1)});
-    }
-  }
+  for (auto& line : testing::load_corpus_dir("lineage"))
+    out.push_back({line.where, line.fields[0], line.fields[1], line.fields[2]});
   return out;
 }
 
