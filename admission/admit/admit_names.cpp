@@ -128,6 +128,25 @@ Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const Ex
 }
 
 Result<const Relation*> Admitter::column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) {
+  auto resolved = resolve_column(ref, location, ctx);
+  if (!resolved || !*resolved) return resolved;
+  const Relation& r = **resolved;
+  // A reference the star expansion wrote (location -1) names the first of the duplicates on purpose.
+  if (location < 0) return resolved;
+  for (const auto& name : r.ambiguous)
+    if (same(name, ref.column)) {
+      const std::string relation = r.name.empty() ? "the subquery" : r.name;
+      return make_error(ErrorCode::ValidationAmbiguousColumn,
+                        "'" + (ref.table.empty() ? ref.column : ref.table + "." + ref.column) + "': " + relation +
+                            " returns more than one column named " + ref.column,
+                        "FIX: give them distinct names inside the subquery (SELECT t1." + ref.column + " AS " +
+                            ref.column + "_1, t2." + ref.column + " AS " + ref.column + "_2 ...) and use those.",
+                        pos(location));
+    }
+  return resolved;
+}
+
+Result<const Relation*> Admitter::resolve_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) {
   if (ref.star)
     return make_error(ErrorCode::ValidationUnsupported,
                       "a whole-row reference (" + (ref.table.empty() ? std::string("*") : ref.table + ".*") +

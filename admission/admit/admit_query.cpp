@@ -7,23 +7,41 @@
 namespace qg::admit {
 namespace detail {
 
-void Admitter::name_outputs(ast::Query& q, const std::vector<std::string>& names) {
-  if (dialect_ != Dialect::Sqlite) return;
-  // SQLite names an unaliased expression column by its text ("count(*)"); the
-  // names admission resolved outer references with are the grammar's ("count").
-  // Alias them, so an outer query (or a star over it) finds what admission saw.
+std::vector<std::string> Admitter::name_outputs(ast::Query& q, std::vector<std::string>& names) {
   ast::Query* defining = &q;
   while (auto* set = std::get_if<ast::SetOp>(&defining->body)) defining = &*set->left;
   auto* select = std::get_if<ast::Select>(&defining->body);
-  if (!select) return;
+  if (!select) return {};
   bool named = false;
-  for (std::size_t i = 0; i < select->items.size() && i < names.size(); ++i) {
-    auto& item = select->items[i];
-    if (!item.alias.empty() || std::holds_alternative<ast::ColumnRef>(item.expr.node)) continue;
-    item.alias = names[i];
+  // SQLite names an unaliased expression column by its text ("count(*)"); the
+  // names admission resolved outer references with are the grammar's ("count").
+  if (dialect_ == Dialect::Sqlite)
+    for (std::size_t i = 0; i < select->items.size() && i < names.size(); ++i) {
+      auto& item = select->items[i];
+      if (!item.alias.empty() || std::holds_alternative<ast::ColumnRef>(item.expr.node)) continue;
+      item.alias = names[i];
+      named = true;
+    }
+  // Two columns with one name (t1.id, t2.id; max(a), max(b)): a star over the
+  // subquery must read both, by position, so the later ones get distinct names.
+  std::vector<std::string> duplicated;
+  for (std::size_t i = 0; i < names.size() && i < select->items.size(); ++i) {
+    bool seen = false;
+    for (std::size_t j = 0; j < i; ++j) seen = seen || same(names[j], names[i]);
+    if (!seen) continue;
+    if (std::none_of(duplicated.begin(), duplicated.end(), [&](const std::string& d) { return same(d, names[i]); }))
+      duplicated.push_back(names[i]);
+    std::string unique;
+    for (int k = 2;; ++k) {
+      unique = names[i] + "_" + std::to_string(k);
+      if (std::none_of(names.begin(), names.end(), [&](const std::string& n) { return same(n, unique); })) break;
+    }
+    select->items[i].alias = unique;
+    names[i] = unique;
     named = true;
   }
   if (named) note_rewrite("column-names");
+  return duplicated;
 }
 
 Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes) {
@@ -53,6 +71,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
               if (same(it->name, n.name)) {
                 r.columns = it->columns;
                 r.untrusted = it->untrusted;
+                r.ambiguous = it->ambiguous;
                 found = true;
                 break;
               }
@@ -88,8 +107,8 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           // Without LATERAL a subquery in FROM sees only the enclosing query's scope, not its siblings.
           auto cols = query(*n.query, n.lateral ? &level : level.parent, ctes);
           if (!cols) return std::move(cols).error();
-          name_outputs(*n.query, *cols);
           Relation r;
+          r.ambiguous = name_outputs(*n.query, *cols);
           r.columns = std::move(cols).value();
           r.untrusted = query_taint(*n.query);
           if (n.alias && !n.alias->columns.empty())
@@ -256,7 +275,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     // A CTE sees the CTEs before it (not itself: recursion was refused at conversion).
     auto cols = query(*cte.query, outer, &env);
     if (!cols) return std::move(cols).error();
-    name_outputs(*cte.query, *cols);
+    std::vector<std::string> ambiguous = name_outputs(*cte.query, *cols);
     std::vector<std::string> names = std::move(cols).value();
     if (!cte.columns.empty()) {
       if (cte.columns.size() > names.size())
@@ -265,7 +284,8 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
                           "FIX: list at most " + std::to_string(names.size()) + " column names.", pos(cte.location));
       std::copy(cte.columns.begin(), cte.columns.end(), names.begin());
     }
-    env.ctes.push_back(CteBinding{cte.name, std::move(names), query_taint(*cte.query)});
+    if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
+    env.ctes.push_back(CteBinding{cte.name, std::move(names), query_taint(*cte.query), std::move(ambiguous)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 

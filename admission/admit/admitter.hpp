@@ -49,11 +49,14 @@ class Admitter {
   Status window(ast::WindowSpec& w, const ExprContext& ctx, int location);
   // The relation a column reference resolves to (nullptr: a select-list alias).
   Result<const Relation*> column(const ast::ColumnRef& ref, int location, const ExprContext& ctx);
+  Result<const Relation*> resolve_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx);
   Status substitute_virtual(ast::Expr& e, const Relation& relation, const ast::ColumnRef& ref, const ExprContext& ctx);
   Status function(ast::FuncCall& f, int location, const ExprContext& ctx);
   Status from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes);
   Status expand_stars(ast::Select& s, const Scope& level, int location);
-  void name_outputs(ast::Query& q, const std::vector<std::string>& names);
+  // Names a subquery's output columns so that outer references and stars find
+  // each by the name admission resolved; returns the names that were duplicated.
+  std::vector<std::string> name_outputs(ast::Query& q, std::vector<std::string>& names);
   Status group_items(std::vector<ast::GroupItem>& items, const ExprContext& ctx);
   Result<std::vector<std::string>> select(ast::Select& s, Scope& level, const CteEnv* ctes,
                                           std::vector<ast::SortItem>& order_by, int location);

@@ -13,6 +13,9 @@ struct Relation {
   std::string name;                 // alias, else the table/CTE name; empty for an unaliased subquery
   std::vector<std::string> columns; // in order
   std::vector<bool> untrusted;      // per column: may carry text written by end users (lineage)
+  // Names the source returned more than once (renamed apart so a star can read
+  // each by position); a reference by such a name is ambiguous.
+  std::vector<std::string> ambiguous;
   const catalog::Table* table = nullptr;  // set for allowlisted base tables
   std::vector<std::string> using_columns;  // columns merged by a USING join to the left of this relation
 };
@@ -28,6 +31,7 @@ struct CteBinding {
   std::string name;
   std::vector<std::string> columns;
   std::vector<bool> untrusted;
+  std::vector<std::string> ambiguous;
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.

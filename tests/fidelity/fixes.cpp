@@ -1,5 +1,7 @@
 #include "fixes.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 
 #include "sql_tokens.hpp"
@@ -129,6 +131,141 @@ std::optional<std::string> timestamp_utc(std::string_view sql, const qg::Error& 
   return splice(sql, t->begin, t->end, quote(literal, '\''));
 }
 
+// The text of a FIX between `open` and the next `close`, e.g. the name in
+// FIX: double-quote the table name: "cast".
+std::optional<std::string> between(std::string_view fix, std::string_view open, std::string_view close) {
+  const auto b = fix.find(open);
+  if (b == std::string_view::npos) return {};
+  const auto e = fix.find(close, b + open.size());
+  if (e == std::string_view::npos) return {};
+  return std::string(fix.substr(b + open.size(), e - b - open.size()));
+}
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The pointed-at bare word, when it is the FIX's name (any letter case) → the
+// FIX's double-quoted spelling. Shared by the three "double-quote the name" FIXes.
+std::optional<std::string> quote_pointed_word(std::string_view sql, const qg::Error& e, const std::string& name,
+                                              bool needs_call) {
+  const auto tokens = tokenize(sql);
+  const Token* t = pointed(tokens, e, TokenKind::Word);
+  if (!t || name.empty() || t->upper != upper(name)) return {};
+  if (needs_call) {
+    const auto k = static_cast<std::size_t>(t - tokens.data());
+    if (k + 1 >= tokens.size() || tokens[k + 1].upper != "(") return {};
+  }
+  return splice(sql, t->begin, t->end, quote(name, '"'));
+}
+
+// parse:sqlite-spelling, FIX 'double-quote the table name: "cast".': a reserved
+// word naming a table. The FIX spells the name as written; the word the
+// refusal points at becomes exactly that quoted name.
+std::optional<std::string> reserved_table(std::string_view sql, const qg::Error& e) {
+  if (e.code != ErrorCode::ParseSqliteSpelling) return {};
+  const auto name = between(e.fix, "FIX: double-quote the table name: \"", "\".");
+  if (!name) return {};
+  return quote_pointed_word(sql, e, *name, false);
+}
+
+// parse:sqlite-spelling, FIX 'if user is a table, double-quote its name: FROM
+// "user".': the keyword the grammar read as a session function → "user".
+std::optional<std::string> session_keyword_table(std::string_view sql, const qg::Error& e) {
+  if (e.code != ErrorCode::ParseSqliteSpelling) return {};
+  const auto name = between(e.fix, "double-quote its name: FROM \"", "\".");
+  if (!name) return {};
+  return quote_pointed_word(sql, e, *name, false);
+}
+
+// parse:sqlite-spelling, FIX 'double-quote the function name: "time"(...).':
+// time(…) / char(…), which the grammar reads as type names.
+std::optional<std::string> quoted_function(std::string_view sql, const qg::Error& e) {
+  if (e.code != ErrorCode::ParseSqliteSpelling) return {};
+  const auto name = between(e.fix, "FIX: double-quote the function name: \"", "\"(");
+  if (!name) return {};
+  return quote_pointed_word(sql, e, *name, true);
+}
+
+// parse:sqlite-spelling, FIX "add the join condition, … or write CROSS JOIN if
+// every pairing is meant.": the FIX offers a choice, and only one case leaves
+// no choice. SQLite reads JOIN (or INNER JOIN) without ON/USING as an inner
+// join with no condition, which is the cross join; when the joined table is
+// `JOIN t [[AS] alias]` directly followed by WHERE, GROUP, ORDER, LIMIT or the
+// end of the statement (where the refusal points), nothing else can attach to
+// that join, so CROSS JOIN is exactly SQLite's meaning. Not applied after
+// LEFT/RIGHT/FULL/NATURAL (an outer join without a condition keeps unmatched
+// rows when one side is empty, a cross join does not), nor when another JOIN
+// follows (the grammars group A JOIN B JOIN C ON … differently: a judgement).
+std::optional<std::string> cross_join(std::string_view sql, const qg::Error& e) {
+  if (e.code != ErrorCode::ParseSqliteSpelling || !contains(e.fix, "or write CROSS JOIN if every pairing is meant") ||
+      !e.position)
+    return {};
+  const auto tokens = tokenize(sql);
+  const int pos = *e.position;
+  std::size_t k = token_at(tokens, pos);  // the clause that ends the join
+  if (k < tokens.size()) {
+    static constexpr std::string_view kEnds[] = {"WHERE", "GROUP", "ORDER", "LIMIT", ";"};
+    const Token& t = tokens[k];
+    if (t.begin != pos || std::find(std::begin(kEnds), std::end(kEnds), t.upper) == std::end(kEnds)) return {};
+    if (t.upper == ";" && k + 1 != tokens.size()) return {};
+  }
+  // Walk back over `t`, `t alias` or `t AS alias` to the JOIN.
+  auto is_name = [&](std::size_t i) {
+    const Token& t = tokens[i];
+    if (t.kind == TokenKind::DoubleQuoted) return true;
+    static constexpr std::string_view kNotNames[] = {"ON", "USING", "JOIN", "AS", "SELECT", "FROM", "LATERAL"};
+    return t.kind == TokenKind::Word &&
+           std::find(std::begin(kNotNames), std::end(kNotNames), t.upper) == std::end(kNotNames);
+  };
+  std::optional<std::size_t> join;
+  if (k >= 2 && is_name(k - 1) && tokens[k - 2].upper == "JOIN") join = k - 2;
+  else if (k >= 3 && is_name(k - 1) && is_name(k - 2) && tokens[k - 3].upper == "JOIN") join = k - 3;
+  else if (k >= 4 && is_name(k - 1) && tokens[k - 2].upper == "AS" && is_name(k - 3) && tokens[k - 4].upper == "JOIN")
+    join = k - 4;
+  if (!join) return {};
+  std::size_t first = *join;
+  if (first > 0) {
+    const std::string& before = tokens[first - 1].upper;
+    if (before == "LEFT" || before == "RIGHT" || before == "FULL" || before == "OUTER" || before == "NATURAL" ||
+        before == "CROSS")
+      return {};
+    if (before == "INNER") --first;
+  }
+  return splice(sql, tokens[first].begin, tokens[*join].end, "CROSS JOIN");
+}
+
+// parse:sqlite-spelling, FIX "name it: FROM (SELECT ...) AS sub, …": the
+// subquery whose "(" the refusal points at gets " AS sub" after its closing
+// parenthesis (sub2, sub3 … when the statement already uses the name). SQLite
+// gives an unaliased subquery no name a query could refer to, so no reference
+// changes meaning.
+std::optional<std::string> subquery_alias(std::string_view sql, const qg::Error& e) {
+  if (e.code != ErrorCode::ParseSqliteSpelling || !contains(e.fix, "FROM (SELECT ...) AS sub")) return {};
+  const auto tokens = tokenize(sql);
+  const Token* open = pointed(tokens, e, TokenKind::Punct);
+  if (!open || open->upper != "(") return {};
+  std::size_t close = static_cast<std::size_t>(open - tokens.data());
+  for (int depth = 0; close < tokens.size(); ++close) {
+    if (tokens[close].kind != TokenKind::Punct) continue;
+    if (tokens[close].upper == "(") ++depth;
+    if (tokens[close].upper == ")" && --depth == 0) break;
+  }
+  if (close == tokens.size()) return {};
+  auto used = [&](const std::string& name) {
+    for (const auto& t : tokens)
+      if ((t.kind == TokenKind::Word && t.upper == upper(name)) ||
+          (t.kind == TokenKind::DoubleQuoted && upper(unquote(t.upper, '"')) == upper(name)))
+        return true;
+    return false;
+  };
+  std::string name = "sub";
+  for (int n = 2; used(name); ++n) name = "sub" + std::to_string(n);
+  return splice(sql, tokens[close].end, tokens[close].end, " AS " + name);
+}
+
 const std::vector<Transformer>& transformers() {
   static const std::vector<Transformer> all{
       {{"double-quoted-text", "validation:unknown-column",
@@ -142,6 +279,18 @@ const std::vector<Transformer>& transformers() {
       {{"timestamp-utc", "validation:timestamp-literal",
         "'2005-08-23 02:06:01' → the FIX's UTC literal '2005-08-23T02:06:01Z' (the datasets' times carry no zone)"},
        timestamp_utc},
+      {{"reserved-table", "parse:sqlite-spelling",
+        "FROM cast AS c → FROM \"cast\" AS c: the pointed-at table name, spelled as the FIX spells it"},
+       reserved_table},
+      {{"session-keyword-table", "parse:sqlite-spelling", "FROM user → FROM \"user\""}, session_keyword_table},
+      {{"quoted-function", "parse:sqlite-spelling", "time(x) / char(x) → \"time\"(x) / \"char\"(x)"},
+       quoted_function},
+      {{"cross-join", "parse:sqlite-spelling",
+        "[INNER] JOIN t [[AS] a] directly followed by WHERE/GROUP/ORDER/LIMIT/end → CROSS JOIN t [[AS] a] "
+        "(SQLite's meaning of a JOIN without ON)"},
+       cross_join},
+      {{"subquery-alias", "parse:sqlite-spelling", "FROM (SELECT …) → FROM (SELECT …) AS sub (a name the statement does not use)"},
+       subquery_alias},
   };
   return all;
 }

@@ -104,5 +104,101 @@ TEST(FidelityFixes, SqliteSpellings) {
   EXPECT_EQ(fixed->sql, "SELECT \"my col\" FROM t");
 }
 
+qg::Error spelling(std::string fix, std::string_view sql, std::string_view at, std::size_t nth = 0) {
+  std::size_t pos = sql.find(at);
+  for (std::size_t i = 0; i < nth; ++i) pos = sql.find(at, pos + 1);
+  return refusal(qg::ErrorCode::ParseSqliteSpelling, std::move(fix), static_cast<int>(pos));
+}
+
+TEST(FidelityFixes, ReservedWordTableQuotedAsTheFixSpellsIt) {
+  const std::string sql = "SELECT t1.name FROM CAST AS t2 JOIN actor AS t1 ON t2.aid = CAST(t1.aid AS int)";
+  const std::string fix = "FIX: double-quote the table name: \"CAST\".";
+  auto fixed = apply_fix(sql, spelling(fix, sql, "CAST"));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->name, "reserved-table");
+  EXPECT_EQ(fixed->sql, "SELECT t1.name FROM \"CAST\" AS t2 JOIN actor AS t1 ON t2.aid = CAST(t1.aid AS int)");
+  // Only the pointed-at word, and only when it is the FIX's name.
+  EXPECT_FALSE(apply_fix(sql, spelling(fix, sql, "AS t2")));
+  EXPECT_FALSE(apply_fix(sql, spelling("FIX: double-quote the table name: \"order\".", sql, "CAST")));
+}
+
+TEST(FidelityFixes, SessionKeywordTable) {
+  const std::string sql = "SELECT user_id FROM USER WHERE name = 'Michelle'";
+  const std::string fix = "FIX: if user is a table, double-quote its name: FROM \"user\".";
+  auto fixed = apply_fix(sql, spelling(fix, sql, "USER"));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->name, "session-keyword-table");
+  EXPECT_EQ(fixed->sql, "SELECT user_id FROM \"user\" WHERE name = 'Michelle'");
+  EXPECT_FALSE(apply_fix(sql, spelling(fix, sql, "user_id")));
+}
+
+TEST(FidelityFixes, QuotedFunctionNameOnlyOnACall) {
+  const std::string sql = "SELECT time('10:11:12'), char(65, 66), CAST(x AS char(3)) FROM t";
+  auto fixed = apply_fix(sql, spelling("FIX: double-quote the function name: \"time\"(...).", sql, "time"));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->name, "quoted-function");
+  EXPECT_EQ(fixed->sql, "SELECT \"time\"('10:11:12'), char(65, 66), CAST(x AS char(3)) FROM t");
+  fixed = apply_fix(sql, spelling("FIX: double-quote the function name: \"char\"(...).", sql, "char"));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->sql, "SELECT time('10:11:12'), \"char\"(65, 66), CAST(x AS char(3)) FROM t");
+  // The FIX names char but points at time: not applied.
+  EXPECT_FALSE(apply_fix(sql, spelling("FIX: double-quote the function name: \"char\"(...).", sql, "time")));
+  const std::string bare = "SELECT time FROM t";
+  EXPECT_FALSE(apply_fix(bare, spelling("FIX: double-quote the function name: \"time\"(...).", bare, "time")));
+}
+
+TEST(FidelityFixes, CrossJoinOnlyWhenNothingElseCanAttach) {
+  const std::string fix =
+      "FIX: add the join condition, JOIN t2 ON t2.key = t1.key, or write CROSS JOIN if every pairing is meant.";
+  const std::string where = "SELECT a FROM p AS T1 JOIN q AS T2 WHERE c < 3";
+  auto fixed = apply_fix(where, spelling(fix, where, "WHERE"));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->name, "cross-join");
+  EXPECT_EQ(fixed->sql, "SELECT a FROM p AS T1 CROSS JOIN q AS T2 WHERE c < 3");
+
+  const std::string group = "SELECT a FROM p T1 INNER JOIN q T2 GROUP BY a";
+  fixed = apply_fix(group, spelling(fix, group, "GROUP"));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->sql, "SELECT a FROM p T1 CROSS JOIN q T2 GROUP BY a");
+
+  const std::string bare = "SELECT count(*) FROM p JOIN \"q\" ORDER BY 1 LIMIT 3";
+  fixed = apply_fix(bare, spelling(fix, bare, "ORDER"));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->sql, "SELECT count(*) FROM p CROSS JOIN \"q\" ORDER BY 1 LIMIT 3");
+
+  const std::string end = "SELECT a FROM p JOIN q";
+  fixed = apply_fix(end, refusal(qg::ErrorCode::ParseSqliteSpelling, fix, static_cast<int>(end.size())));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->sql, "SELECT a FROM p CROSS JOIN q");
+
+  // Another JOIN follows: the grammars group it differently, a judgement.
+  const std::string chain = "SELECT a FROM p JOIN q JOIN r ON q.x = r.x";
+  EXPECT_FALSE(apply_fix(chain, spelling(fix, chain, "JOIN", 1)));
+  // An outer join without a condition is not a cross join.
+  const std::string left = "SELECT a FROM p LEFT JOIN q WHERE b = 1";
+  EXPECT_FALSE(apply_fix(left, spelling(fix, left, "WHERE")));
+  // The position must be the clause that ends the join.
+  EXPECT_FALSE(apply_fix(where, spelling(fix, where, "c <")));
+  // A join that has its condition is not what the refusal means.
+  const std::string on = "SELECT a FROM p JOIN q ON p.x = q.x WHERE c";
+  EXPECT_FALSE(apply_fix(on, spelling(fix, on, "WHERE")));
+}
+
+TEST(FidelityFixes, SubqueryAliasAfterTheMatchingParenthesis) {
+  const std::string fix = "FIX: name it: FROM (SELECT ...) AS sub, and refer to its columns as sub.column.";
+  const std::string sql = "SELECT count(*) FROM (SELECT a FROM t WHERE b IN (1, 2) AND c = ')')";
+  auto fixed = apply_fix(sql, spelling(fix, sql, "(SELECT"));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->name, "subquery-alias");
+  EXPECT_EQ(fixed->sql, "SELECT count(*) FROM (SELECT a FROM t WHERE b IN (1, 2) AND c = ')') AS sub");
+  // The name is one the statement does not use; a second subquery gets another.
+  const std::string two = "SELECT * FROM (SELECT sub FROM t) AS sub2, (SELECT 1) WHERE 1 = 1";
+  fixed = apply_fix(two, spelling(fix, two, "(SELECT", 1));
+  ASSERT_TRUE(fixed);
+  EXPECT_EQ(fixed->sql, "SELECT * FROM (SELECT sub FROM t) AS sub2, (SELECT 1) AS sub3 WHERE 1 = 1");
+  // Not a parenthesis: not applied.
+  EXPECT_FALSE(apply_fix(sql, spelling(fix, sql, "SELECT a")));
+}
+
 }  // namespace
 }  // namespace fidelity

@@ -67,7 +67,8 @@ std::string json_summary(const std::vector<Summary>& summaries, const std::vecto
 
 std::string records_tsv(const std::vector<std::vector<Record>>& records) {
   std::ostringstream out;
-  out << "dataset\tindex\tdb_id\toutcome\tfirst_refusal\tfinal_refusal\tfixes\tmessage\tfix\tsql\tsent_sql\trendered\n";
+  out << "dataset\tindex\tdb_id\toutcome\tfirst_refusal\tfinal_refusal\tfixes\tmessage\tfix\tsql\tsent_sql\trendered\t"
+         "gateway_names\tdirect_names\n";
   for (const auto& set : records)
     for (const auto& r : set) {
       const qg::Error* e = r.final_refusal ? &*r.final_refusal
@@ -80,7 +81,8 @@ std::string records_tsv(const std::vector<std::vector<Record>>& records) {
           << (r.first_refusal ? qg::name(r.first_refusal->code) : "") << '\t'
           << (r.final_refusal ? qg::name(r.final_refusal->code) : "") << '\t' << fixes << '\t'
           << one_line(e ? e->message : r.direct_error + r.difference) << '\t' << one_line(e ? e->fix : "") << '\t'
-          << one_line(r.query->sql) << '\t' << one_line(r.sent_sql) << '\t' << one_line(r.rendered) << '\n';
+          << one_line(r.query->sql) << '\t' << one_line(r.sent_sql) << '\t' << one_line(r.rendered) << '\t'
+          << one_line(r.gateway_names) << '\t' << one_line(r.direct_names) << '\n';
     }
   return out.str();
 }

@@ -1,0 +1,27 @@
+#pragma once
+// The words for each way admission says no, written for the agent that reads
+// them: what happened, on which database, and the exact next step.
+#include <chrono>
+#include <string>
+
+#include "admission/permits/permit_queue.hpp"
+#include "common/result.hpp"
+
+namespace qg::permits {
+
+struct RefusalContext {
+  std::string database;
+  int permits = 0;
+  int queue_depth = 0;
+  std::chrono::milliseconds waited{0};     // from arrival to the refusal
+  std::chrono::milliseconds budget{0};     // the request's whole deadline
+  std::chrono::milliseconds max_budget{0}; // limits.deadline_ms: the most timeout_ms may ask for
+};
+
+Error refusal_error(const Denied& denied, const RefusalContext& context);
+
+// When the statement was granted a permit but its deadline had already passed
+// by the time a worker picked it up.
+Error expired_before_start(const RefusalContext& context);
+
+}  // namespace qg::permits
