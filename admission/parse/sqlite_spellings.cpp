@@ -67,6 +67,24 @@ Error spelling(std::string message, std::string fix, std::optional<int> position
   return make_error(ErrorCode::ParseSqliteSpelling, std::move(message), std::move(fix), position);
 }
 
+// SQLite accepts JOIN without ON (a cross join); the portable grammar does not.
+// `at` is the token where the clause after the join starts (or the end).
+std::optional<Error> join_without_on(const std::vector<Token>& tokens, std::size_t at, int position) {
+  for (std::size_t k = at; k-- > 0 && at - k <= 4;) {
+    if (tokens[k].upper == "ON" || tokens[k].upper == "USING") return std::nullopt;
+    if (tokens[k].upper != "JOIN") continue;
+    // An outer join without a condition has no cross-join reading worth suggesting.
+    const bool outer = k > 0 && (tokens[k - 1].upper == "LEFT" || tokens[k - 1].upper == "RIGHT" ||
+                                 tokens[k - 1].upper == "FULL" || tokens[k - 1].upper == "OUTER");
+    return spelling("JOIN without ON or USING",
+                    outer ? "FIX: add the join condition: JOIN t2 ON t2.key = t1.key."
+                          : "FIX: add the join condition, JOIN t2 ON t2.key = t1.key, or write CROSS JOIN if every "
+                            "pairing is meant.",
+                    position);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string near_text(std::string_view sql, int position) {
@@ -129,6 +147,7 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
   for (std::size_t k = 0; k < tokens.size(); ++k)
     if (tokens[k].begin <= pos && pos < std::max(tokens[k].end, tokens[k].begin + 1)) at = k;
   if (at == tokens.size()) {
+    if (auto e = join_without_on(tokens, tokens.size(), static_cast<int>(sql.size()))) return e;
     // The message for LIMIT a, b points at the LIMIT clause; look back for it.
     for (std::size_t k = 0; k + 2 < tokens.size(); ++k)
       if (tokens[k].upper == "LIMIT" && tokens[k + 2].upper == ",")
@@ -161,23 +180,18 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
   if (at >= 2 && (prev2 == "FROM" || prev2 == "JOIN") && !prev.empty() && is_word_char(prev[0]) &&
       std::find(std::begin(kAfterTable), std::end(kAfterTable), t.upper) != std::end(kAfterTable)) {
     std::string name(sql.substr(tokens[at - 1].begin, tokens[at - 1].end - tokens[at - 1].begin));
+    // Lower case: PostgreSQL stores unquoted names folded, SQLite matches either way.
+    std::string folded = name;
+    for (auto& ch : folded) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return make_error(ErrorCode::ParseSqliteSpelling, "'" + name + "' is a reserved word, so it cannot name a table bare",
-                      "FIX: double-quote the table name: \"" + name + "\".", tokens[at - 1].begin);
+                      "FIX: double-quote the table name: \"" + folded + "\".", tokens[at - 1].begin);
   }
   // SQLite accepts JOIN without ON (a cross join); the portable grammar does not.
   static constexpr std::string_view kClauseStart[] = {"WHERE", "GROUP", "ORDER", "LIMIT", "JOIN", "LEFT", "INNER",
                                                       "RIGHT", "FULL", "CROSS", "HAVING", "UNION", "EXCEPT",
                                                       "INTERSECT", ";"};
-  if (std::find(std::begin(kClauseStart), std::end(kClauseStart), t.upper) != std::end(kClauseStart)) {
-    for (std::size_t k = at; k-- > 0 && at - k <= 4;) {
-      if (tokens[k].upper == "ON" || tokens[k].upper == "USING") break;
-      if (tokens[k].upper == "JOIN")
-        return make_error(ErrorCode::ParseSqliteSpelling, "JOIN without ON or USING",
-                          "FIX: add the join condition, JOIN t2 ON t2.key = t1.key, or write CROSS JOIN if every "
-                          "pairing is meant.",
-                          t.begin);
-    }
-  }
+  if (std::find(std::begin(kClauseStart), std::end(kClauseStart), t.upper) != std::end(kClauseStart))
+    if (auto e = join_without_on(tokens, at, t.begin)) return e;
   if (prev == "IS" || (prev == "NOT" && prev2 == "IS")) {
     const bool negated = prev == "NOT";
     return spelling(std::string("a IS ") + (negated ? "NOT " : "") + "b compares two values only on SQLite",
