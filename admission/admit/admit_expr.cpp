@@ -64,6 +64,13 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
 }
 
 Status Admitter::window(ast::WindowSpec& w, const ExprContext& ctx, int location) {
+  if (!w.base_name.empty() &&
+      std::none_of(window_names_.begin(), window_names_.end(), [&](const std::string& n) { return same(n, w.base_name); }))
+    return make_error(ErrorCode::ValidationUnknownColumn, "window '" + w.base_name + "' is not defined in this SELECT",
+                      "FIX: define it after WHERE/GROUP BY/HAVING: WINDOW " + w.base_name +
+                          " AS (PARTITION BY ... ORDER BY ...), or write the window inline: OVER (PARTITION BY ... "
+                          "ORDER BY ...).",
+                      pos(location));
   if (w.frame.mode == ast::FrameMode::Groups)
     if (auto s = construct(capability::Construct::WindowFrameGroups, location); !s) return s;
   if (w.frame.exclusion != ast::FrameExclusion::None)

@@ -235,6 +235,14 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   for (auto& f : s.from)
     if (auto st = from_item(f, level, ctes); !st) return st.error();
   from_names_ = std::move(saved_names);
+  // OVER w must name a window of this SELECT (restored on the way out: subqueries have their own).
+  struct RestoreWindows {
+    std::vector<std::string>& names;
+    std::vector<std::string> saved;
+    ~RestoreWindows() { names = std::move(saved); }
+  } restore_windows{window_names_, std::move(window_names_)};
+  window_names_.clear();
+  for (const auto& w : s.windows) window_names_.push_back(w.name);
   if (auto st = expand_stars(s, level, location); !st) return st.error();
   if (s.items.empty())
     if (auto st = construct(capability::Construct::EmptySelectList, location); !st) return st.error();

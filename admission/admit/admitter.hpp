@@ -78,6 +78,7 @@ class Admitter {
   std::map<const ast::Query*, std::vector<bool>> query_taint_;
   std::vector<bool> select_taint_;  // the last select()'s items
   std::vector<std::string> from_names_;  // every relation name in the FROM being resolved (for better refusals)
+  std::vector<std::string> window_names_;  // the WINDOW clause names of the SELECT being admitted
 
   const catalog::Catalog& catalog_;
   Dialect dialect_;
