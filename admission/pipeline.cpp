@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <simdjson.h>
+
 #include "admission/convert/convert.hpp"
 #include "admission/parse/parser.hpp"
 #include "admission/render/render.hpp"
@@ -18,6 +20,10 @@ Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::C
                       "condition, and drop comments.",
                       limits.max_sql_bytes);  // the first byte past the limit
 
+  // The grammar and the JSON reader both need UTF-8; say so instead of failing deeper.
+  if (!simdjson::validate_utf8(sql.data(), sql.size()))
+    return make_error(ErrorCode::ParseSyntax, "the SQL text is not valid UTF-8",
+                      "FIX: send the statement as UTF-8 text; write non-ASCII characters as they are, not as raw bytes.");
   auto json = parse::parse_to_json(sql);
   if (!json) return std::move(json).error();
   auto tree = convert::convert_statement(*json, sql);

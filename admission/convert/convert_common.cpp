@@ -263,10 +263,14 @@ bool Converter::wrapped(element e) {
   const int first = first_location(e);
   const int last = last_location(e);
   if (first <= 0 || static_cast<std::size_t>(first) > sql_.size()) return false;
-  int i = first - 1;
-  while (i >= 0 && std::isspace(static_cast<unsigned char>(sql_[i]))) --i;
-  if (i < 0 || sql_[i] != '(') return false;
-  return matching_paren(i) > last;
+  // Walk outwards through the '(' before the first token: `((+ id) * 1)` opens
+  // with a '(' that wraps only `+ id`; the one before it wraps the whole.
+  for (int i = first - 1;;) {
+    while (i >= 0 && std::isspace(static_cast<unsigned char>(sql_[i]))) --i;
+    if (i < 0 || sql_[i] != '(') return false;
+    if (matching_paren(i) > last) return true;
+    --i;
+  }
 }
 
 bool Converter::wrapped_query(element e) {

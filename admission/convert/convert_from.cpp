@@ -132,19 +132,7 @@ Result<ast::FromItem> Converter::from_item(element e) {
                         "FIX: if " + word + " is a table, double-quote its name: FROM \"" + word + "\".",
                         pos(first_location(e)));
     }
-    // The node has no location of its own; point at the first function it calls.
-    if (auto functions = list_field(o, "functions"))
-      for (element pair : *functions) {
-        auto items = as_node(pair);
-        array parts;
-        if (items && items->kind == "List" && list_field(items->fields, "items")) {
-          for (element f : *list_field(items->fields, "items"))
-            if (auto fn = as_node(f); fn && loc < 0) loc = location_of(fn->fields);
-        } else if (!pair.get_array().get(parts)) {
-          for (element f : parts)
-            if (auto fn = as_node(f); fn && loc < 0) loc = location_of(fn->fields);
-        }
-      }
+    // `loc` already points at the first function it calls (the node has no location of its own).
     return make_error(ErrorCode::ValidationFunctionNotAllowed, "a function call in FROM is not admitted",
                       "FIX: read from an allowlisted table (see GET /v1/schema) and call functions in the select list "
                       "or WHERE clause.",
