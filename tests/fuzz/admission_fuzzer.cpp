@@ -1,13 +1,15 @@
 // libFuzzer target: agent SQL through parse → convert → admit → rewrite →
 // render, on both backends' catalogs, plus the SQLite engine backstop on the
-// real demo database. Each input is one SQL text (up to kMaxInput bytes).
+// real demo database, configured as `querygate` serves it (see open_demo).
+// Each input is one SQL text (up to kMaxInput bytes); run by scripts/fuzz.sh.
 //
 // Properties (a violation prints what broke and aborts, so libFuzzer saves
 // the input as a crash):
 //   P1  No input yields ErrorCode::Internal (a broken invariant must never be
 //       something an agent can type), and every refusal is a lesson: a
 //       message and a fix starting "FIX: ". Crashes and sanitizer reports are
-//       caught by libFuzzer itself.
+//       caught by libFuzzer itself. (Text that is not UTF-8: see
+//       known_non_utf8_internal.)
 //   P2  SQLite: SQL admitted and rendered for SQLite prepares under the real
 //       authorizer, unless SQLite reports a semantic error that is the
 //       engine's business (see classify_sqlite_error for the exact split).
@@ -21,13 +23,22 @@
 //         (b) parse(s1) converts to a tree equal (==, locations ignored) to
 //             the admitted, rewritten tree s1 was printed from: two different
 //             trees never print as the same text.
-//   P4  SQLite: the same fixed point (a) for the SQLite rendering, with the
-//       exceptions documented at check_sqlite_fixed_point: SQLite text is
-//       printed for SQLite's grammar, not PostgreSQL's, and a few spellings
-//       are deliberately lossy when read back by the PostgreSQL grammar.
+//   P4  SQLite: the same fixed point (a) for the SQLite rendering (the project
+//       holds it: "sent through the gateway again, is admitted and printed back
+//       unchanged"); trees are not compared (see check_sqlite_fixed_point).
+//   Every property allows a refusal for size: a rendering longer than
+//   limits.max_sql_bytes (star expansion) or than SQLite's statement limit.
+//
+// Environment: QG_FUZZ_WORKDIR (where the demo database is generated; default
+// a temporary folder), QG_FUZZ_CONFIG (default config/demo.yaml),
+// QG_FUZZ_KEEP_GOING=1 (report the first input of each kind of violation and
+// go on, for exploring past a known finding), QG_FUZZ_FINDINGS (a file those
+// reports are appended to; useful with -fork, whose job logs are discarded).
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -71,7 +82,7 @@ struct Harness {
   std::map<std::string, long> allowed;
   std::map<std::string, long> outcomes;
   bool keep_going = false;
-  std::FILE* findings = nullptr;  // QG_FUZZ_FINDINGS: every first-of-its-kind report is appended here too
+  std::FILE* findings = nullptr;           // QG_FUZZ_FINDINGS: every first-of-its-kind report is appended here too
   std::map<std::string, long> violations;  // with keep_going
 };
 
@@ -103,7 +114,7 @@ std::string printable(std::string_view s) {
 // the first input of each kind and counts the rest (for exploring past a
 // known finding).
 struct Violation {
-  std::string key;     // property, dialect and the shape of the message: one per distinct finding
+  std::string key;  // property, dialect and the shape of the message: one per distinct finding
   std::string report;
 };
 
@@ -112,9 +123,9 @@ struct Violation {
   Violation v;
   v.key = std::string(property) + " [" + std::string(dialect_name(dialect)) + "]";
   if (!key_detail.empty()) v.key += " " + std::string(key_detail);
-  v.report = "\n==== querygate fuzz VIOLATION ====\nERROR: querygate-fuzz: " + v.key + "\nproperty: " + std::string(property) +
-             "\ndialect:  " + std::string(dialect_name(dialect)) + "\ninput:    " + printable(input) + "\n" + detail +
-             "\n==================================\n";
+  v.report = "\n==== querygate fuzz VIOLATION ====\nERROR: querygate-fuzz: " + v.key +
+             "\nproperty: " + std::string(property) + "\ndialect:  " + std::string(dialect_name(dialect)) +
+             "\ninput:    " + printable(input) + "\n" + detail + "\n==================================\n";
   throw v;
 }
 
@@ -122,7 +133,6 @@ std::string describe(const Error& e) {
   return std::string(name(e.code)) + ": " + e.message + (e.fix.empty() ? "" : "\n          " + e.fix);
 }
 
-// The first words of an engine message, without names or numbers, as a stats key.
 // A message without the names, numbers and quoted text in it, as a stats key:
 // `SQLite: no such column: "x"` → `no such column`, `1st ORDER BY term out of
 // range - should be between 1 and 2` → `Nst ORDER BY term out of range - should be between N and N`.
@@ -216,10 +226,10 @@ void check_refusal(const Error& e, Dialect d, std::string_view input) {
     ++g->allowed["P1 internal error for text that is not UTF-8 (unreachable over HTTP)"];
     return;
   }
-  if (e.code == ErrorCode::Internal) violation("P1 no internal error for agent input", d, input, "  " + describe(e), message_shape(e.message));
+  if (e.code == ErrorCode::Internal)
+    violation("P1 no internal error for agent input", d, input, "  " + describe(e), message_shape(e.message));
   if (e.message.empty()) violation("P1 every refusal has a message", d, input, "  " + describe(e), name(e.code));
-  if (!e.fix.starts_with("FIX: "))
-    violation("P1 every refusal has a FIX", d, input, "  " + describe(e), name(e.code));
+  if (!e.fix.starts_with("FIX: ")) violation("P1 every refusal has a FIX", d, input, "  " + describe(e), name(e.code));
 }
 
 // ---------------------------------------------------------------- P2
@@ -261,9 +271,8 @@ EngineVerdict classify_sqlite_error(const Error& e) {
   }
   const std::string& m = e.message;
   static constexpr std::string_view kDisagreement[] = {
-      "no such table",    "no such column",     "no such function", "no such window",
-      "no such collation", "ambiguous column name", "syntax error",  "unrecognized token",
-      "near \"",           "incomplete input",
+      "no such table",         "no such column", "no such function",   "no such window", "no such collation",
+      "ambiguous column name", "syntax error",   "unrecognized token", "near \"",        "incomplete input",
   };
   for (std::string_view s : kDisagreement)
     if (m.find(s) != std::string::npos) return EngineVerdict::Violation;
@@ -275,14 +284,17 @@ void check_sqlite_prepares(const std::string& sql, std::string_view input) {
   if (prepared) return;
   if (classify_sqlite_error(prepared.error()) == EngineVerdict::Violation)
     violation("P2 admitted SQL prepares under the SQLite authorizer", Dialect::Sqlite, input,
-              "rendered: " + sql + "\nengine:   " + describe(prepared.error()), message_shape(prepared.error().message));
+              "rendered: " + sql + "\nengine:   " + describe(prepared.error()),
+              message_shape(prepared.error().message));
   ++g->allowed["P2 engine error: " + std::string(name(prepared.error().code)) + " " +
                message_shape(prepared.error().message)];
 }
 
 // ---------------------------------------------------------------- P3 / P4
 
-const catalog::Catalog& catalog_for(Dialect d) { return d == Dialect::Sqlite ? g->sqlite_catalog : g->pg_catalog; }
+const catalog::Catalog& catalog_for(Dialect d) {
+  return d == Dialect::Sqlite ? g->sqlite_catalog : g->pg_catalog;
+}
 
 Result<AdmittedStatement> run_pipeline(std::string_view sql, Dialect d) {
   return admit_statement(sql, catalog_for(d), g->limits, std::nullopt);
@@ -365,6 +377,18 @@ void check_sqlite_fixed_point(const std::string& s1, std::string_view input) {
               "pass 1:   " + s1 + "\npass 2:   " + again->sql);
 }
 
+// Removes <base>/<pid> folders whose process is gone.
+void remove_stale_workdirs(const std::filesystem::path& base) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(base, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos || name.size() > 9) continue;
+    const auto pid = static_cast<pid_t>(std::stol(name));
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    std::filesystem::remove_all(entry.path(), ec);
+  }
+}
+
 // The demo as `querygate` serves it (gateway/startup.cpp, and the corpus test
 // likewise): config/demo.yaml parsed with the demo database next to it (its
 // allowlist: projects, traces, spans, span_annotations; curation, timestamp
@@ -416,12 +440,15 @@ void open_demo() {
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   g = new Harness();
   // QG_FUZZ_WORKDIR (scripts/fuzz.sh sets it) keeps the demo database in the
-  // build tree, so a crashing run leaves nothing behind in /tmp; otherwise a
-  // temporary folder, removed at exit.
+  // build tree. Otherwise each process uses <tmp>/qg-fuzz/<pid>, removed at
+  // exit; a crash skips that, so folders of processes that no longer run are
+  // removed here first.
   if (const char* w = std::getenv("QG_FUZZ_WORKDIR"); w != nullptr && *w != '\0') {
     g->dir = std::filesystem::absolute(w);
   } else {
-    g->dir = std::filesystem::temp_directory_path() / ("qg-fuzz-" + std::to_string(::getpid()));
+    const auto base = std::filesystem::temp_directory_path() / "qg-fuzz";
+    remove_stale_workdirs(base);
+    g->dir = base / std::to_string(::getpid());
     g->remove_dir = true;
   }
   open_demo();

@@ -1,0 +1,1 @@
+SELECT (+id * 1) || 'x' FROM spans
