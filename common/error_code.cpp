@@ -19,6 +19,12 @@ constexpr std::array kErrorCodes{
     ErrorCodeInfo{RequestMethodNotAllowed, "request:method-not-allowed", 405, "The route exists but not with this HTTP method."},
     ErrorCodeInfo{RequestUnknownDatabase, "request:unknown-database", 400, "The named database is not configured."},
     ErrorCodeInfo{RequestDatabaseRequired, "request:database-required", 400, "Several databases are configured; the request must name one."},
+    // 499 (nginx's "client closed request"): nobody reads it, but logs and
+    // metrics can tell a client that left from a server that failed.
+    ErrorCodeInfo{RequestCancelled, "request:cancelled", 499, "The client disconnected; its statement was cancelled."},
+    ErrorCodeInfo{AuthMissing, "auth:missing", 401, "API keys are configured and the request carries no Bearer token."},
+    ErrorCodeInfo{AuthInvalid, "auth:invalid", 401, "The Bearer token matches no configured API key."},
+    ErrorCodeInfo{AuthForbidden, "auth:forbidden", 403, "The API key may not use the requested database."},
     ErrorCodeInfo{ParseSyntax, "parse:syntax", 422, "The SQL does not parse (PostgreSQL grammar)."},
     ErrorCodeInfo{ParseSqliteSpelling, "parse:sqlite-spelling", 422, "A SQLite-only spelling the portable grammar rejects."},
     ErrorCodeInfo{ParseEmpty, "parse:empty", 422, "The SQL text holds no statement."},
@@ -48,6 +54,8 @@ constexpr std::array kErrorCodes{
     ErrorCodeInfo{LimitSqlTooLong, "limit:sql-too-long", 413, "The SQL text is longer than limits.max_sql_bytes."},
     ErrorCodeInfo{LimitDeadline, "limit:deadline", 504, "The statement did not finish before its deadline."},
     ErrorCodeInfo{LimitQueueFull, "limit:queue-full", 429, "Every permit is busy and the queue is full."},
+    ErrorCodeInfo{LimitShuttingDown, "limit:shutting-down", 503,
+                  "The gateway is shutting down; the request was not run, or was cancelled after the grace period."},
     ErrorCodeInfo{LimitRowTooLarge, "limit:row-too-large", 422, "One row alone exceeds the response byte cap."},
     ErrorCodeInfo{BackendError, "backend:error", 422, "The database engine rejected the statement; its message is passed on."},
     ErrorCodeInfo{BackendUnavailable, "backend:unavailable", 503, "The database cannot be reached or opened."},

@@ -20,6 +20,11 @@ enum class ErrorCode : std::uint8_t {
   RequestMethodNotAllowed,
   RequestUnknownDatabase,
   RequestDatabaseRequired,
+  RequestCancelled,
+  // auth:* — who is calling, and may they use this database
+  AuthMissing,
+  AuthInvalid,
+  AuthForbidden,
   // parse:* — the SQL text does not parse
   ParseSyntax,
   ParseSqliteSpelling,
@@ -52,6 +57,7 @@ enum class ErrorCode : std::uint8_t {
   LimitSqlTooLong,
   LimitDeadline,
   LimitQueueFull,
+  LimitShuttingDown,
   LimitRowTooLarge,
   // backend:* — the engine said no or is away
   BackendError,

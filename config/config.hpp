@@ -65,11 +65,24 @@ struct Database {
   bool allow_privileged_role = false;  // start even if the role can write or is a superuser
 };
 
+// An API key: who may call, and which databases it may use. The file holds
+// the SHA-256 of the token (`querygate hash-key` prints it), never the token.
+struct ApiKey {
+  std::string name;                    // appears in logs, metrics and /readyz; the token never does
+  std::string sha256;                  // 64 lower-case hex digits
+  std::vector<std::string> databases;  // names from `databases`, at least one
+};
+
 struct Config {
   std::string listen_host = "127.0.0.1";
   std::uint16_t listen_port = 8080;
   Limits limits;
   std::vector<Database> databases;  // in file order
+  // Empty: no authentication, and the gateway serves loopback only.
+  std::vector<ApiKey> keys;
+  // On SIGTERM/SIGINT, requests already accepted get this long to finish;
+  // what is still queued or running then is cancelled.
+  int shutdown_grace_ms = 10000;
   std::filesystem::path source;     // the file it was read from (empty for text)
 
   const Database* find_database(std::string_view name) const;

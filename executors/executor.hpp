@@ -2,6 +2,7 @@
 // The contract between the gateway and an engine. An executor only ever runs SQL
 // that querygate printed from a checked tree; it adds the engine backstop
 // (read-only connection, authorizer / plan gate, deadline) and reads rows.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -37,6 +38,10 @@ struct Rows {
 struct RunOptions {
   std::int64_t max_rows = 0;  // stop reading after this many rows (0 = no cap); the SQL already carries LIMIT n+1
   Deadline deadline = Deadline::max();
+  // Set (by another thread) when nobody wants the answer any more: the client
+  // disconnected, or shutdown's grace period ran out. Polled while the statement
+  // runs; the statement then fails with ErrorCode::RequestCancelled. Null: never.
+  const std::atomic<bool>* cancelled = nullptr;
 };
 
 class Executor {

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "gateway/auth/keys.hpp"
+#include "gateway/auth/sha256.hpp"
 #include "gateway/startup.hpp"
 
 namespace {
@@ -21,11 +23,35 @@ constexpr const char* kUsage =
     "      (its SQLite database is generated in DIR, default: <binary's folder>/demo)\n"
     "  querygate --check-config FILE   validate FILE and the databases it names, then exit\n"
     "  querygate demo-db PATH          (re)create the demo SQLite database at PATH\n"
+    "  querygate hash-key [TOKEN]      print the SHA-256 (hex) of an API token for the config's keys:\n"
+    "      (reads the token from standard input when not given; prefer that: arguments show in ps)\n"
     "  querygate --version\n";
 
 int fail(const std::string& message) {
   std::cerr << "querygate: " << message << "\n";
   return 2;
+}
+
+// Shorter tokens can be guessed; 32 random bytes in hex are 64 characters.
+constexpr std::size_t kShortToken = 32;
+
+int hash_key(const std::optional<std::string>& argument) {
+  std::string token;
+  if (argument) {
+    token = *argument;
+  } else {
+    std::getline(std::cin, token);
+    if (!token.empty() && token.back() == '\r') token.pop_back();
+  }
+  if (!qg::auth::is_bearer_token(token))
+    return fail("hash-key: a token must be letters, digits and - . _ ~ + / (then optional '=' padding), "
+                "as an HTTP Bearer token allows; got " + std::to_string(token.size()) + " characters that are not\n"
+                "Make one with: head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n'");
+  if (token.size() < kShortToken)
+    std::cerr << "querygate: warning: the token is shorter than " << kShortToken
+              << " characters; a random 64-hex-digit token is safer\n";
+  std::cout << qg::auth::to_hex(qg::auth::sha256(token)) << "\n";
+  return 0;
 }
 
 }  // namespace
@@ -52,6 +78,9 @@ int main(int argc, char** argv) {
       if (!s) return fail(s.error().message);
       std::cout << "demo database written to " << args[i + 1] << "\n";
       return 0;
+    } else if (a == "hash-key") {
+      if (i + 2 < args.size()) return fail("hash-key takes at most one TOKEN\n" + std::string(kUsage));
+      return hash_key(i + 1 < args.size() ? std::optional<std::string>(args[i + 1]) : std::nullopt);
     } else if (a == "--check-config") {
       auto file = value(a);
       if (!file) return fail("--check-config needs a FILE");

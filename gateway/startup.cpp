@@ -1,5 +1,7 @@
 #include "gateway/startup.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <iostream>
 
 #include "admission/capability/capability.hpp"
@@ -15,9 +17,10 @@ namespace {
 
 class RunningGateway : public Running {
  public:
-  RunningGateway(std::unique_ptr<Api> api, ServerOptions options)
+  RunningGateway(std::unique_ptr<Api> api, ServerOptions options, std::chrono::milliseconds grace)
       : api_(std::move(api)),
-        server_(std::move(options), [this](HttpRequest r, Reply reply) { api_->handle(std::move(r), std::move(reply)); }) {}
+        server_(std::move(options), [this](HttpRequest r, Reply reply) { api_->handle(std::move(r), std::move(reply)); }),
+        grace_(grace) {}
 
   Result<std::uint16_t> start() {
     auto p = server_.start();
@@ -25,11 +28,24 @@ class RunningGateway : public Running {
     return p;
   }
   std::uint16_t port() const override { return port_; }
-  void stop() override { server_.stop(); }
+
+  void stop() override {
+    const auto deadline = std::chrono::steady_clock::now() + grace_;
+    server_.drain();         // no new connections; keep-alive ends with the next answer
+    api_->drain(deadline);   // accepted requests finish, or are cancelled at the deadline
+    // The last answers still have to be written; the write timeout bounds a
+    // client that does not read, this bounds the wait for all of them.
+    server_.wait_closed(std::max(deadline, std::chrono::steady_clock::now()) + kLastWritesBound);
+    server_.stop();
+  }
 
  private:
+  static constexpr std::chrono::seconds kLastWritesBound{2};
+  // The server is declared after the Api, so it stops (and stops calling the
+  // Api) before the Api is destroyed.
   std::unique_ptr<Api> api_;
   HttpServer server_;
+  std::chrono::milliseconds grace_;
   std::uint16_t port_ = 0;
 };
 
@@ -99,31 +115,39 @@ Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
     config->listen_host = listen->first;
     config->listen_port = listen->second;
   }
-  if (!is_loopback(config->listen_host))
+  if (!is_loopback(config->listen_host) && config->keys.empty())
     return make_error(ErrorCode::ConfigInvalid,
                       "refusing to listen on " + config->listen_host +
-                          ": querygate has no authentication keys yet, so it serves loopback only",
-                      "FIX: listen on 127.0.0.1 and put an authenticating proxy in front.");
+                          ": no API keys are configured, so anyone who can reach the port could query",
+                      "FIX: add keys: [{name: ..., sha256: <output of `querygate hash-key`>, databases: [...]}] to "
+                      "the config, or listen on 127.0.0.1.");
   auto dbs = open_databases(*config);
   if (!dbs) return dbs.error();
 
-  int workers = 1;
+  // One worker per permit runs statements; one more shapes answers and serves
+  // /v1/schema and /readyz meanwhile (queued requests hold no worker).
+  int workers = 2;
   for (const auto& db : config->databases) workers += db.permits;
   ServerOptions server;
   server.host = config->listen_host;
   server.port = config->listen_port;
   server.max_body_bytes = static_cast<std::size_t>(config->limits.max_body_bytes);
   const std::string host = config->listen_host;
+  const std::chrono::milliseconds grace(config->shutdown_grace_ms);
+  std::string key_names;  // names only: tokens are never in the config, let alone the log
+  for (const auto& key : config->keys) key_names += (key_names.empty() ? "" : ", ") + key.name;
   std::vector<std::string> names;
   for (const auto& db : config->databases) names.push_back(db.name);
   auto api = std::make_unique<Api>(std::move(config).value(), std::move(dbs).value(), workers);
-  auto running = std::make_unique<RunningGateway>(std::move(api), std::move(server));
+  auto running = std::make_unique<RunningGateway>(std::move(api), std::move(server), grace);
   auto port = running->start();
   if (!port) return port.error();
   std::string list;
   for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
   std::cerr << "querygate: listening on http://" << (host.find(':') != std::string::npos ? "[" + host + "]" : host)
-            << ":" << *port << " (databases: " << list << ")\n";
+            << ":" << *port << " (databases: " << list << "; "
+            << (key_names.empty() ? std::string("no API keys: loopback only") : "API keys: " + key_names)
+            << ")\n";
   return std::unique_ptr<Running>(std::move(running));
 }
 

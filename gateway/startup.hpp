@@ -24,6 +24,8 @@ class Running {
  public:
   virtual ~Running() = default;
   virtual std::uint16_t port() const = 0;
+  // Graceful: stops accepting, lets accepted requests finish within the
+  // config's shutdown_grace_ms, cancels the rest, then closes everything.
   virtual void stop() = 0;
 };
 

@@ -86,6 +86,10 @@ int authorize(void* user, int action, const char* a1, const char* a2, const char
 
 int on_progress(void* user) noexcept {
   auto* state = static_cast<Backstop*>(user);
+  if (state->cancelled != nullptr && state->cancelled->load(std::memory_order_relaxed)) {
+    state->cancel_hit = true;
+    return 1;
+  }
   if (state->deadline != Deadline::max() && Clock::now() >= state->deadline) {
     state->deadline_hit = true;
     return 1;  // non-zero interrupts the statement with SQLITE_INTERRUPT

@@ -6,6 +6,7 @@
 // here is the last line, and it says in words what it refused.
 #include <sqlite3.h>
 
+#include <atomic>
 #include <set>
 #include <string>
 #include <string_view>
@@ -29,7 +30,9 @@ struct Policy {
 struct Backstop {
   const Policy* policy = nullptr;  // set once introspection is done
   Deadline deadline = Deadline::max();
+  const std::atomic<bool>* cancelled = nullptr;  // RunOptions::cancelled, polled with the deadline
   bool deadline_hit = false;  // the progress handler interrupted the statement
+  bool cancel_hit = false;    // ... because the request was cancelled
   bool saw_select = false;    // SQLITE_SELECT fired: the statement is a query (REINDEX, say, is not)
   std::string denial;         // the first thing the authorizer refused, in words ("reading table 'users'")
   // Names read without any column (count(*) FROM x) that are not allowlisted.
@@ -38,9 +41,11 @@ struct Backstop {
   std::vector<std::string> unverified;
 
   // Clears what one statement left behind before the next one starts.
-  void arm(Deadline d) noexcept {
+  void arm(Deadline d, const std::atomic<bool>* cancel = nullptr) noexcept {
     deadline = d;
+    cancelled = cancel;
     deadline_hit = false;
+    cancel_hit = false;
     saw_select = false;
     denial.clear();
     unverified.clear();

@@ -28,6 +28,11 @@ Error deadline_error() {
                     "or ask for fewer rows with LIMIT");
 }
 
+Error cancelled_error() {
+  return make_error(ErrorCode::RequestCancelled, "the statement was cancelled: nobody is waiting for its answer",
+                    "FIX: keep the connection open until the answer arrives");
+}
+
 // The authorizer recorded what it refused; say that, plus the engine's words
 // when the engine itself refused (not so for a refusal by confirm_reads).
 Error denied_error(const Connection& conn, bool engine_refused = true) {
@@ -44,6 +49,7 @@ Error denied_error(const Connection& conn, bool engine_refused = true) {
 // Maps a failed prepare or step to the caller's error: deadline, backstop
 // denial, oversized value, or the engine's own message passed on verbatim.
 Error engine_error(const Connection& conn, int rc) {
+  if (conn.backstop.cancel_hit) return cancelled_error();
   if (conn.backstop.deadline_hit) return deadline_error();
   if (!conn.backstop.denial.empty()) return denied_error(conn);
   const std::string message = std::string("SQLite: ") + sqlite3_errmsg(conn.db.get());
@@ -143,7 +149,7 @@ class SqliteExecutor final : public Executor {
       auto lease = pool_.borrow(options.deadline);
       if (!lease) return lease.error();
       Connection& conn = **lease;
-      auto stmt = compile(conn, sql, options.deadline);
+      auto stmt = compile(conn, sql, options.deadline, options.cancelled);
       if (!stmt) return stmt.error();
       return read_rows(conn, stmt->get(), options.max_rows);
     });
@@ -160,8 +166,10 @@ class SqliteExecutor final : public Executor {
  private:
   // Prepares one statement under the backstop. Anything but exactly one
   // read-only, non-EXPLAIN statement is refused.
-  Result<StmtHandle> compile(Connection& conn, const std::string& sql, Deadline deadline) {
-    conn.backstop.arm(deadline);
+  Result<StmtHandle> compile(Connection& conn, const std::string& sql, Deadline deadline,
+                             const std::atomic<bool>* cancelled = nullptr) {
+    conn.backstop.arm(deadline, cancelled);
+    if (cancelled != nullptr && cancelled->load()) return cancelled_error();
     if (Clock::now() >= deadline) return deadline_error();
     if (sql.size() >= static_cast<std::size_t>(INT_MAX))  // SQLITE_LIMIT_SQL_LENGTH refuses far sooner
       return make_error(ErrorCode::LimitSqlTooLong, "the statement is too long for SQLite");

@@ -61,48 +61,229 @@ HttpResponse json_response(int status, std::string body) {
   return r;
 }
 
-}  // namespace
-
-Api::Api(config::Config config, ServedDatabases databases, int workers)
-    : config_(std::move(config)), databases_(std::move(databases)), workers_(workers) {}
-
-void Api::handle(HttpRequest request, Reply reply) {
-  if (request.target == "/healthz") {
-    reply(respond(request));
-    return;
-  }
-  workers_.post([this, request = std::move(request), reply = std::move(reply)]() mutable { reply(respond(request)); });
+// Headers that go with some refusals: Retry-After with 429 and 503 (seconds),
+// WWW-Authenticate with 401 (RFC 6750).
+HttpResponse refusal_response(const Error& error, std::chrono::seconds retry_after = std::chrono::seconds(0)) {
+  HttpResponse r = error_response(error);
+  if (retry_after.count() > 0) r.headers.emplace_back("Retry-After", std::to_string(retry_after.count()));
+  if (error.code == ErrorCode::AuthMissing) r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"querygate\"");
+  if (error.code == ErrorCode::AuthInvalid)
+    r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"querygate\", error=\"invalid_token\"");
+  return r;
 }
 
-HttpResponse Api::respond(const HttpRequest& request) {
-  const auto deadline = exec::Clock::now() + std::chrono::milliseconds(config_.limits.deadline_ms);
+HttpResponse shutting_down() {
+  return refusal_response(make_error(ErrorCode::LimitShuttingDown, "querygate is shutting down and takes no new requests",
+                                     "FIX: send the request again after the Retry-After delay, to a running instance"),
+                          std::chrono::seconds(1));
+}
+
+std::optional<HttpResponse> wrong_method(const HttpRequest& request, const std::string& path, std::string_view method) {
+  if (request.method == method) return std::nullopt;
+  HttpResponse r = error_response(make_error(ErrorCode::RequestMethodNotAllowed,
+                                             request.method + " " + path + " is not supported",
+                                             "FIX: use " + std::string(method) + " " + path + "."));
+  r.headers.emplace_back("Allow", std::string(method));
+  return r;
+}
+
+std::chrono::milliseconds ms_between(permits::TimePoint from, permits::TimePoint to) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(to - from);
+}
+
+// After a drain's deadline, running statements are cancelled; the SQLite
+// progress handler notices within milliseconds. This bounds the wait for them.
+constexpr std::chrono::seconds kCancelledWorkBound{2};
+
+}  // namespace
+
+// One query from acceptance to answer. Shared by the queue's callback and the
+// worker that runs it; the reply closure holds the request's Gate ticket.
+struct Api::QueryJob {
+  QueryRequest request;
+  RequestContext context;
+  ServedDatabase* served = nullptr;
+  permits::PermitQueue* queue = nullptr;
+  Reply reply;
+  permits::Permit permit;  // set when granted; moved into the worker's scope
+};
+
+const permits::Clock& Api::default_clock() {
+  static const permits::SteadyClock clock;  // stateless: reads std::chrono::steady_clock
+  return clock;
+}
+
+Api::Api(config::Config config, ServedDatabases databases, int workers, const permits::Clock& clock)
+    : config_(std::move(config)),
+      databases_(std::move(databases)),
+      keys_(config_.keys),
+      clock_(clock),
+      workers_(workers) {
+  std::vector<permits::PermitQueue*> all;
+  for (const auto& [name, served] : databases_) {
+    const config::Database* db = config_.find_database(name);
+    permits::QueueOptions options;
+    if (db != nullptr) options = {.permits = db->permits, .queue_depth = db->queue_depth};
+    auto queue = std::make_unique<permits::PermitQueue>(options, clock_);
+    all.push_back(queue.get());
+    queues_.emplace(name, std::move(queue));
+  }
+  expiry_ = std::make_unique<permits::ExpiryTimer>(std::move(all));
+}
+
+Api::~Api() {
+  // Waiters are answered (to connections that are gone by now); granted
+  // permits come back as the workers finish, before the queues are destroyed.
+  for (auto& [name, queue] : queues_) queue->close();
+}
+
+void Api::handle(HttpRequest request, Reply reply) {
   const Target t = split_target(request.target);
-  auto route = [&](std::string_view method) -> std::optional<HttpResponse> {
-    if (request.method == method) return std::nullopt;
-    HttpResponse r = error_response(make_error(ErrorCode::RequestMethodNotAllowed,
-                                               request.method + " " + t.path + " is not supported",
-                                               "FIX: use " + std::string(method) + " " + t.path + "."));
-    r.headers.emplace_back("Allow", std::string(method));
-    return r;
-  };
   if (t.path == "/healthz") {
-    if (auto r = route("GET")) return *r;
-    return json_response(200, "{\"status\":\"ok\"}\n");
+    if (auto r = wrong_method(request, t.path, "GET")) return reply(*r);
+    return reply(json_response(200, "{\"status\":\"ok\"}\n"));
   }
+  // From here on the request counts as in flight until its reply closure is gone.
+  if (!request.cancellation) request.cancellation = permits::Cancellation::make();
+  auto ticket = std::make_shared<permits::Gate::Ticket>(gate_.enter(request.cancellation));
+  reply = [ticket, reply = std::move(reply)](HttpResponse r) { reply(std::move(r)); };
+
   if (t.path == "/readyz") {
-    if (auto r = route("GET")) return *r;
-    return ready();
+    if (auto r = wrong_method(request, t.path, "GET")) return reply(*r);
+    return workers_.post([this, reply] { reply(ready()); });
   }
+  if (draining_) return reply(shutting_down());
   if (t.path == "/v1/query") {
-    if (auto r = route("POST")) return *r;
-    return query(request, deadline);
+    if (auto r = wrong_method(request, t.path, "POST")) return reply(*r);
+    return submit_query(std::move(request), std::move(reply));
   }
   if (t.path == "/v1/schema") {
-    if (auto r = route("GET")) return *r;
-    return schema(request);
+    if (auto r = wrong_method(request, t.path, "GET")) return reply(*r);
+    if (auto refused = check_schema_access(request)) return reply(*refused);
+    return workers_.post([this, request = std::move(request), reply] { reply(schema(request)); });
   }
-  return error_response(make_error(ErrorCode::RequestNotFound, "no route " + t.path,
-                                   "FIX: use POST /v1/query, GET /v1/schema, GET /healthz or GET /readyz."));
+  reply(error_response(make_error(ErrorCode::RequestNotFound, "no route " + t.path,
+                                  "FIX: use POST /v1/query, GET /v1/schema, GET /healthz or GET /readyz.")));
+}
+
+// On the I/O thread, and cheap: authentication, the JSON envelope (bounded by
+// the body limit) and the queue's decision. The SQL is not looked at here.
+void Api::submit_query(HttpRequest request, Reply reply) {
+  auto key = keys_.authenticate(request.header("authorization"));
+  if (!key) return reply(refusal_response(key.error()));
+  auto parsed = parse_query_request(request.body, config_.limits.deadline_ms);
+  if (!parsed) return reply(error_response(parsed.error()));
+  std::string db_name;
+  auto database = pick_database(parsed->database, &db_name);
+  if (!database) return reply(error_response(database.error()));
+  if (auto allowed = keys_.authorize(*key, db_name); !allowed) return reply(refusal_response(allowed.error()));
+
+  auto job = std::make_shared<QueryJob>();
+  job->context.key_name = *key ? (*key)->name : std::string();
+  job->context.remote_address = request.remote_address;
+  job->context.database = db_name;
+  job->context.received = clock_.now();
+  job->context.deadline =
+      job->context.received + std::chrono::milliseconds(parsed->timeout_ms.value_or(config_.limits.deadline_ms));
+  job->context.cancellation = request.cancellation;
+  job->request = std::move(parsed).value();
+  job->served = *database;
+  job->queue = queues_.find(db_name)->second.get();
+  job->reply = std::move(reply);
+
+  // Waiters take turns by API key; without keys, by client address.
+  const std::string fairness =
+      job->context.key_name.empty() ? "addr:" + job->context.remote_address : "key:" + job->context.key_name;
+  auto decided = job->queue->submit(fairness, job->context.deadline, job->context.cancellation,
+                                    [this, job](permits::Decision d) { on_decision(job, std::move(d)); });
+  if (decided)
+    on_decision(job, std::move(*decided));
+  else
+    expiry_->wake();  // its deadline may be the earliest now
+}
+
+// Called once per query: at submit, or later by whoever decided its turn.
+void Api::on_decision(const std::shared_ptr<QueryJob>& job, permits::Decision decision) {
+  if (auto* denied = std::get_if<permits::Denied>(&decision)) {
+    const Error error = permits::refusal_error(*denied, refusal_context(*job));
+    const bool retry = denied->reason == permits::Refusal::QueueFull || denied->reason == permits::Refusal::Closed;
+    return job->reply(refusal_response(error, retry ? denied->retry_after : std::chrono::seconds(0)));
+  }
+  job->permit = std::move(std::get<permits::Permit>(decision));
+  workers_.post([this, job] { job->reply(run_query(*job)); });
+}
+
+permits::RefusalContext Api::refusal_context(const QueryJob& job) const {
+  const permits::QueueStats stats = job.queue->stats();
+  return permits::RefusalContext{
+      .database = job.context.database,
+      .permits = stats.permits,
+      .queue_depth = stats.queue_depth,
+      .waited = ms_between(job.context.received, clock_.now()),
+      .budget = ms_between(job.context.received, job.context.deadline),
+      .max_budget = std::chrono::milliseconds(config_.limits.deadline_ms),
+  };
+}
+
+// On a worker, holding a permit: the whole pipeline for one statement.
+HttpResponse Api::run_query(QueryJob& job) {
+  permits::Permit permit = std::move(job.permit);  // given back on every path out of here
+  const RequestContext& ctx = job.context;
+  if (ctx.cancellation->cancelled())
+    return error_response(draining_ ? make_error(ErrorCode::LimitShuttingDown, "querygate is shutting down")
+                                    : make_error(ErrorCode::RequestCancelled, "the client disconnected"));
+  if (clock_.now() >= ctx.deadline) return error_response(permits::expired_before_start(refusal_context(job)));
+
+  exec::Executor& engine = *job.served->executor;
+  auto statement = admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit);
+  if (!statement) return error_response(statement.error());
+
+  exec::Rows rows;
+  if (job.request.validate_only) {
+    auto columns = engine.prepare(statement->sql, ctx.deadline);
+    if (!columns) return error_response(columns.error());
+    rows.columns = std::move(columns).value();
+  } else {
+    exec::RunOptions options;
+    options.deadline = ctx.deadline;  // what is left of the request's one deadline
+    options.cancelled = &ctx.cancellation->flag();
+    options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
+    auto result = engine.run(statement->sql, options);
+    if (!result) {
+      if (result.error().code == ErrorCode::RequestCancelled && draining_)
+        return refusal_response(make_error(ErrorCode::LimitShuttingDown,
+                                           "querygate is shutting down; the statement was cancelled after the "
+                                           "grace period",
+                                           "FIX: send it again after the Retry-After delay, to a running instance"),
+                                std::chrono::seconds(1));
+      return error_response(result.error());
+    }
+    rows = std::move(result).value();
+  }
+  permit.reset();  // the engine is done; shaping the answer needs no permit
+  EnvelopeInput in{job.request.sql, &statement.value(), &rows, &config_.limits, &job.served->catalog};
+  return json_response(200, build_envelope(in));
+}
+
+// With keys configured, the schema is served only to a key that may use the
+// database it describes.
+std::optional<HttpResponse> Api::check_schema_access(const HttpRequest& request) {
+  if (!keys_.enabled()) return std::nullopt;
+  auto key = keys_.authenticate(request.header("authorization"));
+  if (!key) return refusal_response(key.error());
+  std::string db_name;
+  if (!pick_database(query_param(split_target(request.target).query, "database"), &db_name))
+    return std::nullopt;  // schema() names the problem
+  if (auto allowed = keys_.authorize(*key, db_name); !allowed) return refusal_response(allowed.error());
+  return std::nullopt;
+}
+
+void Api::drain(permits::TimePoint deadline) {
+  draining_ = true;
+  if (gate_.wait_until_empty(deadline)) return;
+  for (auto& [name, queue] : queues_) queue->close();
+  gate_.cancel_all();
+  gate_.wait_until_empty(std::chrono::steady_clock::now() + kCancelledWorkBound);
 }
 
 Result<ServedDatabase*> Api::pick_database(const std::optional<std::string>& name, std::string* resolved) {
@@ -124,34 +305,6 @@ Result<ServedDatabase*> Api::pick_database(const std::optional<std::string>& nam
   return &it->second;
 }
 
-HttpResponse Api::query(const HttpRequest& request, exec::Deadline deadline) {
-  auto req = parse_query_request(request.body);
-  if (!req) return error_response(req.error());
-  std::string db_name;
-  auto database = pick_database(req->database, &db_name);
-  if (!database) return error_response(database.error());
-  exec::Executor& engine = *(*database)->executor;
-
-  auto statement = admit_statement(req->sql, (*database)->catalog, config_.limits, req->limit);
-  if (!statement) return error_response(statement.error());
-
-  exec::Rows rows;
-  if (req->validate_only) {
-    auto columns = engine.prepare(statement->sql, deadline);
-    if (!columns) return error_response(columns.error());
-    rows.columns = std::move(columns).value();
-  } else {
-    exec::RunOptions options;
-    options.deadline = deadline;
-    options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
-    auto result = engine.run(statement->sql, options);
-    if (!result) return error_response(result.error());
-    rows = std::move(result).value();
-  }
-  EnvelopeInput in{req->sql, &statement.value(), &rows, &config_.limits, &(*database)->catalog};
-  return json_response(200, build_envelope(in));
-}
-
 HttpResponse Api::schema(const HttpRequest& request) {
   const Target t = split_target(request.target);
   std::string db_name;
@@ -171,15 +324,39 @@ HttpResponse Api::ready() {
   JsonWriter w;
   w.begin_object().key("databases").begin_object();
   bool all_ok = true;
-  std::optional<Error> first_error;
   for (const auto& [name, database] : databases_) {
+    // With every permit busy the engine is evidently answering, and a ping
+    // would only queue behind those statements for a connection.
+    const permits::QueueStats stats = queues_.find(name)->second->stats();
+    if (stats.in_use >= stats.permits) {
+      w.key(name).string("ok");
+      continue;
+    }
     auto s = database.executor->ping();
     w.key(name).string(s ? "ok" : s.error().message);
-    if (!s && !first_error) first_error = s.error();
     all_ok = all_ok && s.has_value();
   }
-  w.end_object().key("status").string(all_ok ? "ready" : "unavailable").end_object();
-  return json_response(all_ok ? 200 : 503, w.take() + "\n");
+  w.end_object();
+  // Permits and queues per database, so an operator (or a test) can see that
+  // every permit came back.
+  w.key("admission").begin_object();
+  for (const auto& [name, queue] : queues_) {
+    const permits::QueueStats s = queue->stats();
+    w.key(name).begin_object();
+    w.key("permits").integer(s.permits).key("in_use").integer(s.in_use);
+    w.key("queue_depth").integer(s.queue_depth).key("queued").integer(s.queued);
+    w.key("service_ms").number(s.service_ms, 3);
+    w.key("granted").integer(static_cast<std::int64_t>(s.granted));
+    w.key("queue_full").integer(static_cast<std::int64_t>(s.queue_full));
+    w.key("expired_in_queue").integer(static_cast<std::int64_t>(s.expired));
+    w.key("cancelled_in_queue").integer(static_cast<std::int64_t>(s.cancelled));
+    w.end_object();
+  }
+  w.end_object();
+  w.key("in_flight").integer(gate_.in_flight() - 1);  // not counting this /readyz
+  const char* status = draining_ ? "draining" : all_ok ? "ready" : "unavailable";
+  w.key("status").string(status).end_object();
+  return json_response(all_ok && !draining_ ? 200 : 503, w.take() + "\n");
 }
 
 }  // namespace qg::gateway

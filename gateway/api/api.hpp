@@ -2,13 +2,26 @@
 // The application behind the HTTP transport: routes each request and answers
 // it exactly once. Deciding what to answer is plain code over values
 // (HttpRequest → HttpResponse); blocking work runs on a worker pool.
+//
+// A query is admitted before any of its SQL is read: the caller is
+// authenticated (API keys), the body's JSON names the database, and the
+// request joins that database's permit queue. Only a request holding a permit
+// reaches a worker, where its SQL is parsed, admitted and run. So parsing and
+// engine work are bounded by the permits, and a full queue is answered at once.
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
 
+#include "admission/permits/clock.hpp"
+#include "admission/permits/expiry_timer.hpp"
+#include "admission/permits/gate.hpp"
+#include "admission/permits/permit_queue.hpp"
+#include "admission/permits/refusal.hpp"
 #include "config/config.hpp"
 #include "executors/executor.hpp"
 #include "gateway/api/worker_pool.hpp"
+#include "gateway/auth/keys.hpp"
 #include "gateway/http/http_types.hpp"
 
 namespace qg::gateway {
@@ -21,24 +34,56 @@ struct ServedDatabase {
 };
 using ServedDatabases = std::map<std::string, ServedDatabase>;
 
+// What is known about a request once it is admitted: for logs, metrics and fairness.
+struct RequestContext {
+  std::string key_name;        // the API key's name; empty when no keys are configured (never the token)
+  std::string remote_address;  // the client's IP
+  std::string database;        // the database it runs on
+  permits::TimePoint received{};
+  permits::TimePoint deadline{};  // queue wait and execution together
+  std::shared_ptr<permits::Cancellation> cancellation;
+};
+
 class Api {
  public:
-  Api(config::Config config, ServedDatabases databases, int workers);
+  // `clock` decides deadlines and queue waits; it must outlive the Api.
+  Api(config::Config config, ServedDatabases databases, int workers,
+      const permits::Clock& clock = default_clock());
+  ~Api();  // refuses what is still queued, finishes running work, joins the workers
 
-  // The transport's Handler: answers on the worker pool (or inline for /healthz).
+  // The transport's Handler: answers on the worker pool (or inline when cheap).
   void handle(HttpRequest request, Reply reply);
 
-  // The whole decision for one request, synchronously. Public for tests.
-  HttpResponse respond(const HttpRequest& request);
+  // Graceful shutdown. From now on new requests get 503 limit:shutting-down.
+  // Requests already accepted (queued or running) may finish until `deadline`;
+  // then queued ones are refused (limit:shutting-down) and running ones
+  // cancelled. Returns when none is left, or a little after `deadline`.
+  void drain(permits::TimePoint deadline);
+
+  static const permits::Clock& default_clock();
 
  private:
-  HttpResponse query(const HttpRequest& request, exec::Deadline deadline);
+  struct QueryJob;
+
+  void submit_query(HttpRequest request, Reply reply);
+  void on_decision(const std::shared_ptr<QueryJob>& job, permits::Decision decision);
+  HttpResponse run_query(QueryJob& job);
   HttpResponse schema(const HttpRequest& request);
   HttpResponse ready();
+  std::optional<HttpResponse> check_schema_access(const HttpRequest& request);
   Result<ServedDatabase*> pick_database(const std::optional<std::string>& name, std::string* resolved);
+  permits::RefusalContext refusal_context(const QueryJob& job) const;
 
   config::Config config_;
   ServedDatabases databases_;
+  auth::KeyRing keys_;
+  const permits::Clock& clock_;
+  std::atomic<bool> draining_{false};
+  // Destroyed in reverse order: workers first (their jobs hold permits and
+  // tickets), then the timer, the queues and the gate those point into.
+  permits::Gate gate_;
+  std::map<std::string, std::unique_ptr<permits::PermitQueue>, std::less<>> queues_;
+  std::unique_ptr<permits::ExpiryTimer> expiry_;
   WorkerPool workers_;
 };
 

@@ -17,7 +17,7 @@ Error bad_field(std::string_view name, std::string_view want) {
 
 }  // namespace
 
-Result<QueryRequest> parse_query_request(std::string_view body) {
+Result<QueryRequest> parse_query_request(std::string_view body, std::int64_t max_timeout_ms) {
   if (body.empty())
     return make_error(ErrorCode::RequestBadJson, "the request body is empty", std::string(kShape));
   thread_local simdjson::dom::parser parser;
@@ -47,16 +47,25 @@ Result<QueryRequest> parse_query_request(std::string_view body) {
       std::int64_t v = 0;
       if (value.get_int64().get(v) || v < 1) return bad_field("limit", "a whole number of rows, at least 1");
       out.limit = v;
+    } else if (key == "timeout_ms") {
+      std::int64_t v = 0;
+      if (value.get_int64().get(v) || v < 1 || v > max_timeout_ms)
+        return make_error(ErrorCode::RequestBadField,
+                          "field 'timeout_ms' must be a whole number of milliseconds from 1 to " +
+                              std::to_string(max_timeout_ms) + " (the gateway's deadline)",
+                          "FIX: send \"timeout_ms\": " + std::to_string(max_timeout_ms) +
+                              " or less, or leave it out to get the full " + std::to_string(max_timeout_ms) + " ms.");
+      out.timeout_ms = v;
     } else if (key == "validate_only") {
       bool v = false;
       if (value.get_bool().get(v)) return bad_field("validate_only", "true or false");
       out.validate_only = v;
     } else {
-      const std::vector<std::string> known{"sql", "database", "limit", "validate_only"};
+      const std::vector<std::string> known{"sql", "database", "limit", "validate_only", "timeout_ms"};
       auto close = catalog::closest_names(key, known, 1);
-      std::string fix = close.empty() ? "FIX: send only sql, database, limit and validate_only."
-                                      : "FIX: did you mean \"" + close[0] + "\"? The fields are sql, database, limit "
-                                                                          "and validate_only.";
+      std::string fix = close.empty() ? "FIX: send only sql, database, limit, validate_only and timeout_ms."
+                                      : "FIX: did you mean \"" + close[0] + "\"? The fields are sql, database, limit, "
+                                                                          "validate_only and timeout_ms.";
       if (key == "query" || key == "statement") fix = "FIX: put the statement in \"sql\".";
       return make_error(ErrorCode::RequestUnknownField, "unknown field '" + std::string(key) + "'", fix);
     }

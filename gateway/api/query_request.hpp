@@ -15,8 +15,13 @@ struct QueryRequest {
   std::optional<std::string> database;
   std::optional<std::int64_t> limit;
   bool validate_only = false;
+  // Asks for a deadline shorter than limits.deadline_ms; it covers the wait
+  // for a permit and the run, like the default one.
+  std::optional<std::int64_t> timeout_ms;
 };
 
-Result<QueryRequest> parse_query_request(std::string_view body);
+// `max_timeout_ms` is limits.deadline_ms: a longer timeout_ms is refused, not clamped,
+// so an agent does not believe it was granted more time than it gets.
+Result<QueryRequest> parse_query_request(std::string_view body, std::int64_t max_timeout_ms);
 
 }  // namespace qg::gateway

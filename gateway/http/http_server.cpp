@@ -44,6 +44,11 @@ constexpr std::size_t kLingerMaxBytes = std::size_t{1} << 20;
 // Bytes asked for per read while waiting for a keep-alive request's first byte
 // or while lingering.
 constexpr std::size_t kReadChunk = 4096;
+// While a request is being handled the socket is read too, only to notice a
+// client that disconnects (its work is then cancelled). Bytes of pipelined
+// requests read meanwhile are kept for the parser, up to this many; beyond it
+// the watch stops, so a client cannot make us buffer without bound.
+constexpr std::size_t kWatchMaxBuffered = 64 * 1024;
 // A failing accept (EMFILE, ENOBUFS, ...) is retried after this pause, so that a
 // persistent error does not spin a core.
 constexpr std::chrono::milliseconds kAcceptRetryDelay{50};
@@ -76,6 +81,9 @@ struct Core {
   // drain the loop, and a late Reply never queues work that would never run.
   std::mutex mu;
   std::atomic<bool> stopping{false};
+  // Graceful shutdown: no new connections, no keep-alive after the current answer.
+  std::atomic<bool> draining{false};
+  std::condition_variable all_closed;  // notified (under mu) whenever `open` drops
   std::unordered_map<std::uint64_t, std::weak_ptr<Session>> sessions;  // for stop()
   std::uint64_t next_session_id = 0;
 };
@@ -168,6 +176,13 @@ class Session : public std::enable_shared_from_this<Session> {
     forget();
   }
 
+  // On the strand, once draining has begun: a connection waiting for its next
+  // request has nothing in flight and is closed now; the others close after
+  // the answer they wait for.
+  void close_if_idle() {
+    if (idle_) close();
+  }
+
  private:
   // --- reading ---------------------------------------------------------------
 
@@ -181,6 +196,8 @@ class Session : public std::enable_shared_from_this<Session> {
     // first byte under idle_timeout; read_timeout starts once it arrives. (The
     // first request of a connection is under read_timeout from accept on.)
     if (requests_read_ > 0 && buffer_.size() == 0) {
+      if (core_->draining) return close();
+      idle_ = true;
       stream_.expires_after(core_->options.idle_timeout);
       stream_.async_read_some(buffer_.prepare(kReadChunk),
                               beast::bind_front_handler(&Session::on_first_byte, shared_from_this()));
@@ -190,6 +207,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void on_first_byte(beast::error_code ec, std::size_t bytes) {
+    idle_ = false;
     if (ec) return close();  // idle timeout, the client closed, or stop()
     buffer_.commit(bytes);
     read_header();
@@ -280,6 +298,7 @@ class Session : public std::enable_shared_from_this<Session> {
     void answer(HttpResponse response) {
       if (!answered_.exchange(true)) session_->deliver(std::move(response));
     }
+    bool answered() const { return answered_.load(); }
 
    private:
     std::shared_ptr<Session> session_;
@@ -293,22 +312,69 @@ class Session : public std::enable_shared_from_this<Session> {
     keep_alive_ = message.keep_alive();
     version_ = message.version();
     auto state = std::make_shared<ReplyState>(shared_from_this());
+    cancellation_ = permits::Cancellation::make();
+    HttpRequest request = to_request(std::move(message), remote_address_);
+    request.cancellation = cancellation_;
     // The transport must survive a throwing Handler; the request still gets
     // exactly one answer.
     try {
-      core_->handler(to_request(std::move(message), remote_address_),
-                     [state](HttpResponse response) { state->answer(std::move(response)); });
+      core_->handler(std::move(request), [state](HttpResponse response) { state->answer(std::move(response)); });
     } catch (const std::exception& e) {
       state->answer(error_response(make_error(ErrorCode::Internal,
                                               std::string("the request handler failed: ") + e.what())));
     } catch (...) {
       state->answer(error_response(make_error(ErrorCode::Internal, "the request handler failed")));
     }
+    // Answered inline (health checks, refusals): nothing to watch for.
+    if (!state->answered()) watch();
+  }
+
+  // --- noticing a client that leaves while its request is handled ------------
+
+  // The only way to learn of a disconnect is to read: EOF or an error then
+  // means the client is gone. (A client that half-closes its side after
+  // sending, which HTTP/1.1 clients do not do, reads as gone too.) No timeout
+  // applies: the request's own deadline bounds the handler.
+  void watch() {
+    if (closed_ || buffer_.size() >= kWatchMaxBuffered) return;
+    watching_ = true;
+    stream_.expires_never();
+    stream_.async_read_some(buffer_.prepare(kReadChunk), beast::bind_front_handler(&Session::on_watch, shared_from_this()));
+  }
+
+  void on_watch(beast::error_code ec, std::size_t bytes) {
+    watching_ = false;
+    buffer_.commit(bytes);
+    if (closed_) return;
+    if (held_reply_) {  // on_reply() cancelled the watch to write its answer
+      HttpResponse response = std::move(*held_reply_);
+      held_reply_.reset();
+      return write_reply(std::move(response));
+    }
+    if (ec == asio::error::operation_aborted) return;
+    if (ec) {
+      // The client closed or reset the connection: stop its queued or running work.
+      if (cancellation_) cancellation_->cancel();
+      return close();
+    }
+    watch();  // bytes of a pipelined request: kept in buffer_ for the parser
   }
 
   void on_reply(HttpResponse response) {
     if (closed_) return;  // the client left or stop() closed us: the answer has nowhere to go
-    const bool keep_alive = keep_alive_ && !core_->stopping;
+    cancellation_.reset();
+    if (watching_) {
+      // One read at a time: end the watch first; on_watch() writes the answer.
+      held_reply_ = std::move(response);
+      beast::error_code ignored;
+      stream_.socket().cancel(ignored);
+      return;
+    }
+    write_reply(std::move(response));
+  }
+
+  void write_reply(HttpResponse response) {
+    const bool keep_alive = keep_alive_ && !core_->stopping && !core_->draining;
     write(std::move(response), keep_alive ? AfterWrite::ReadNext : AfterWrite::Close);
   }
 
@@ -363,8 +429,9 @@ class Session : public std::enable_shared_from_this<Session> {
     {
       std::lock_guard lock(core_->mu);
       core_->sessions.erase(id_);
+      if (admitted_) core_->open.fetch_sub(1);
     }
-    if (admitted_) core_->open.fetch_sub(1);
+    if (admitted_) core_->all_closed.notify_all();
   }
 
   // core_ first: destroyed last, so the io_context outlives the socket.
@@ -382,6 +449,10 @@ class Session : public std::enable_shared_from_this<Session> {
   unsigned version_ = 11;
   std::size_t requests_read_ = 0;
   std::size_t lingered_bytes_ = 0;
+  bool idle_ = false;      // waiting for the first byte of a keep-alive request
+  bool watching_ = false;  // watch()'s read is pending
+  std::optional<HttpResponse> held_reply_;  // the answer, while the watch is being cancelled
+  std::shared_ptr<permits::Cancellation> cancellation_;  // of the request being handled
 };
 
 }  // namespace
@@ -402,7 +473,8 @@ struct HttpServer::Impl {
 
   // On the acceptor's strand.
   void on_accept(beast::error_code ec, tcp::socket socket) {
-    if (ec == asio::error::operation_aborted || !acceptor.is_open() || core->stopping) return;  // stop()
+    if (ec == asio::error::operation_aborted || !acceptor.is_open() || core->stopping || core->draining)
+      return;  // stop() or drain()
     if (ec) {
       retry_timer.expires_after(kAcceptRetryDelay);
       retry_timer.async_wait([this](beast::error_code wait_ec) {
@@ -427,8 +499,9 @@ struct HttpServer::Impl {
     accept();
   }
 
-  // On the acceptor's strand: stop accepting and close every connection.
-  void close_everything() {
+  // On the acceptor's strand: stop accepting; then close every connection
+  // (stop) or only the idle ones (drain).
+  void stop_accepting(bool close_all) {
     beast::error_code ec;
     acceptor.close(ec);
     retry_timer.cancel();
@@ -438,7 +511,8 @@ struct HttpServer::Impl {
       for (const auto& [id, weak] : core->sessions)
         if (auto session = weak.lock()) live.push_back(std::move(session));
     }
-    for (auto& session : live) asio::dispatch(session->executor(), [session] { session->close(); });
+    for (auto& session : live)
+      asio::dispatch(session->executor(), [session, close_all] { close_all ? session->close() : session->close_if_idle(); });
   }
 
   std::shared_ptr<Core> core;  // first: the io_context outlives the acceptor and timer
@@ -529,7 +603,7 @@ void HttpServer::stop() {
     std::lock_guard lock(m.core->mu);
     m.core->stopping = true;  // from here on, Replies are dropped instead of posted
   }
-  asio::post(m.acceptor.get_executor(), [&m] { m.close_everything(); });
+  asio::post(m.acceptor.get_executor(), [&m] { m.stop_accepting(/*close_all=*/true); });
   m.work.reset();
   // Closing aborts every pending operation; run() returns once their handlers
   // have run. Bounded, in case something still holds work: then the loop is
@@ -541,6 +615,20 @@ void HttpServer::stop() {
   for (auto& t : m.threads) t.join();
   m.threads.clear();
   m.core->handler = nullptr;  // release the application's captures; no thread can call it now
+}
+
+void HttpServer::drain() {
+  Impl& m = *impl_;
+  std::lock_guard lifecycle(m.lifecycle_mu);
+  if (!m.started || m.stopped || m.core->draining) return;
+  m.core->draining = true;
+  asio::post(m.acceptor.get_executor(), [&m] { m.stop_accepting(/*close_all=*/false); });
+}
+
+bool HttpServer::wait_closed(std::chrono::steady_clock::time_point deadline) {
+  Core& core = *impl_->core;
+  std::unique_lock lock(core.mu);
+  return core.all_closed.wait_until(lock, deadline, [&core] { return core.open.load() == 0; });
 }
 
 std::size_t HttpServer::open_connections() const { return impl_->core->open.load(); }

@@ -52,6 +52,13 @@ class HttpServer {
   // afterwards are dropped safely. Must not be called from inside the Handler.
   void stop();
 
+  // Graceful shutdown, first step: stop accepting. Connections waiting for
+  // their next request close now; the others close once the answer they wait
+  // for is written (it says Connection: close). Idempotent; a no-op after stop().
+  void drain();
+  // Waits until no connection is open, or until `deadline`; true when none is.
+  bool wait_closed(std::chrono::steady_clock::time_point deadline);
+
   // Connections currently being served (rejected-at-limit ones not counted).
   std::size_t open_connections() const;
 

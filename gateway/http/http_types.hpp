@@ -3,10 +3,12 @@
 // these across the socket; everything that decides what to answer is a plain
 // function of an HttpRequest (see gateway/api).
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "admission/permits/cancel.hpp"
 #include "common/result.hpp"
 
 namespace qg::gateway {
@@ -17,6 +19,10 @@ struct HttpRequest {
   std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
   std::string body;
   std::string remote_address;  // peer IP, for fairness/logs
+  // Fired by the transport when the client goes away before its answer is
+  // written, so queued or running work for it can stop. HttpServer always
+  // sets it; other callers may leave it null.
+  std::shared_ptr<permits::Cancellation> cancellation;
 
   // First header with this (lower-case) name, or empty.
   std::string header(std::string_view lower_name) const;

@@ -30,6 +30,7 @@ databases:
   demo:
     backend: sqlite
     path: demo.db
+    queue_depth: 16   # ConcurrentClientsAllGetAnswers sends 16 at once; admission has its own tests
     tables:
       projects: {}
       traces: {}

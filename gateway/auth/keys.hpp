@@ -1,0 +1,50 @@
+#pragma once
+// Who is calling. With API keys configured, every /v1 request must carry
+// `Authorization: Bearer <token>`; the token is hashed (SHA-256) and compared
+// in constant time with the configured hashes. Only key names leave this
+// file (for logs, metrics, fairness); tokens are never stored or echoed.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.hpp"
+#include "config/config.hpp"
+#include "gateway/auth/sha256.hpp"
+
+namespace qg::auth {
+
+// True when both hold the same bytes. For inputs of equal length the time
+// taken does not depend on where they differ.
+bool constant_time_equal(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) noexcept;
+
+// RFC 6750 b64token: letters, digits, - . _ ~ + /, then optional '=' padding.
+// `querygate hash-key` refuses anything else, so no configured token is unsendable.
+bool is_bearer_token(std::string_view token) noexcept;
+
+struct Key {
+  std::string name;
+  Digest hash{};
+  std::vector<std::string> databases;
+};
+
+class KeyRing {
+ public:
+  // The config has checked every hash (64 hex digits) and database name.
+  explicit KeyRing(const std::vector<config::ApiKey>& keys);
+
+  bool enabled() const noexcept { return !keys_.empty(); }
+
+  // The key an Authorization header value (empty: no header) proves, or
+  // auth:missing / auth:invalid. With no keys configured: nullptr (anonymous).
+  Result<const Key*> authenticate(std::string_view authorization) const;
+
+  // auth:forbidden unless `key` may use `database` (anonymous may use any).
+  Status authorize(const Key* key, std::string_view database) const;
+
+ private:
+  std::vector<Key> keys_;
+};
+
+}  // namespace qg::auth
