@@ -61,6 +61,13 @@ Error engine_error(const Connection& conn, int rc) {
     case SQLITE_LOCKED:
       return make_error(ErrorCode::BackendUnavailable, message, "FIX: retry in a moment");
     default:
+      // SQLite's parser and expression trees have fixed depths; past them the
+      // statement is too deeply nested, not wrong, and the agent can flatten it.
+      if (message.find("parser stack overflow") != std::string::npos ||
+          message.find("Expression tree is too large") != std::string::npos)
+        return make_error(ErrorCode::ValidationTooDeep, message,
+                          "FIX: nest less: compute inner values in a subquery or CTE, and use IN (...) instead of long "
+                          "OR chains.");
       return make_error(ErrorCode::BackendError, message);
   }
 }
