@@ -22,8 +22,9 @@ Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::C
 
   // The grammar and the JSON reader both need UTF-8; say so instead of failing deeper.
   if (!simdjson::validate_utf8(sql.data(), sql.size()))
-    return make_error(ErrorCode::ParseSyntax, "the SQL text is not valid UTF-8",
-                      "FIX: send the statement as UTF-8 text; write non-ASCII characters as they are, not as raw bytes.");
+    return make_error(
+        ErrorCode::ParseSyntax, "the SQL text is not valid UTF-8",
+        "FIX: send the statement as UTF-8 text; write non-ASCII characters as they are, not as raw bytes.");
   auto json = parse::parse_to_json(sql);
   if (!json) return std::move(json).error();
   auto tree = convert::convert_statement(*json, sql);
@@ -33,15 +34,15 @@ Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::C
   auto admission = admit::admit(query, catalog, sql);
   if (!admission) return std::move(admission).error();
 
-  const std::int64_t cap =
-      std::clamp<std::int64_t>(requested_limit.value_or(limits.default_rows), 1, limits.max_rows);
+  const std::int64_t cap = std::clamp<std::int64_t>(requested_limit.value_or(limits.default_rows), 1, limits.max_rows);
   AdmittedStatement out;
   out.limit = rewrite::inject_limit(query, cap);
 
   // Re-check: the rewritten tree must admit again, untouched, before it is printed.
   auto recheck = admit::admit(query, catalog, {});
   if (!recheck)
-    return make_error(ErrorCode::Internal, "a rewrite produced a tree that admission refuses: " + recheck.error().message);
+    return make_error(ErrorCode::Internal,
+                      "a rewrite produced a tree that admission refuses: " + recheck.error().message);
   if (!recheck->rewrites.empty())
     return make_error(ErrorCode::Internal, "rewrites are not idempotent: " + recheck->rewrites.front());
 

@@ -18,10 +18,10 @@
 namespace qg {
 
 struct AdmittedStatement {
-  std::string sql;                   // rendered for the backend
-  admit::Admission admission;        // output columns, rewrites that fired
+  std::string sql;             // rendered for the backend
+  admit::Admission admission;  // output columns, rewrites that fired
   rewrite::LimitDecision limit;
-  std::vector<std::string> rewrites; // every rewrite that fired, admission's and the limit's
+  std::vector<std::string> rewrites;  // every rewrite that fired, admission's and the limit's
 };
 
 // `requested_limit` is the request's "limit" field (absent: limits.default_rows).

@@ -40,15 +40,20 @@ bool run_once(sqlite3* db, const std::string& sql, std::size_t& cells) {
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
     for (int i = 0; i < n; ++i) {
       switch (sqlite3_column_type(stmt, i)) {
-        case SQLITE_INTEGER: cells += static_cast<std::size_t>(sqlite3_column_int64(stmt, i) != 0); break;
-        case SQLITE_FLOAT: cells += static_cast<std::size_t>(sqlite3_column_double(stmt, i) != 0); break;
+        case SQLITE_INTEGER:
+          cells += static_cast<std::size_t>(sqlite3_column_int64(stmt, i) != 0);
+          break;
+        case SQLITE_FLOAT:
+          cells += static_cast<std::size_t>(sqlite3_column_double(stmt, i) != 0);
+          break;
         case SQLITE_TEXT: {
           const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, i));
           std::string copy(p ? p : "", static_cast<std::size_t>(sqlite3_column_bytes(stmt, i)));
           cells += copy.size();
           break;
         }
-        default: break;
+        default:
+          break;
       }
     }
   }
@@ -63,11 +68,16 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     const std::string value = argv[i + 1];
-    if (flag == "--db") o.db = value;
-    else if (flag == "--sql") o.sql = value;
-    else if (flag == "--threads") o.threads = std::atoi(value.c_str());
-    else if (flag == "--seconds") o.seconds = std::atof(value.c_str());
-    else return usage();
+    if (flag == "--db")
+      o.db = value;
+    else if (flag == "--sql")
+      o.sql = value;
+    else if (flag == "--threads")
+      o.threads = std::atoi(value.c_str());
+    else if (flag == "--seconds")
+      o.seconds = std::atof(value.c_str());
+    else
+      return usage();
   }
   if (o.db.empty() || o.sql.empty() || o.threads < 1 || o.seconds <= 0) return usage();
 
@@ -109,9 +119,10 @@ int main(int argc, char** argv) {
   for (const auto& v : latencies) all.insert(all.end(), v.begin(), v.end());
   std::sort(all.begin(), all.end());
   const auto pct = [&all](double p) {
-    return all.empty() ? 0.0 : all[std::min(all.size() - 1, static_cast<std::size_t>(p * static_cast<double>(all.size())))];
+    return all.empty() ? 0.0
+                       : all[std::min(all.size() - 1, static_cast<std::size_t>(p * static_cast<double>(all.size())))];
   };
-  std::printf("threads=%d requests=%zu seconds=%.2f rps=%.0f p50_ms=%.3f p99_ms=%.3f\n", o.threads, all.size(),
-              elapsed, static_cast<double>(all.size()) / elapsed, pct(0.50), pct(0.99));
+  std::printf("threads=%d requests=%zu seconds=%.2f rps=%.0f p50_ms=%.3f p99_ms=%.3f\n", o.threads, all.size(), elapsed,
+              static_cast<double>(all.size()) / elapsed, pct(0.50), pct(0.99));
   return 0;
 }

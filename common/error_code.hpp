@@ -72,7 +72,7 @@ enum class ErrorCode : std::uint8_t {
 
 struct ErrorCodeInfo {
   ErrorCode code;
-  std::string_view name;     // stable, namespaced: "validation:unknown-column"
+  std::string_view name;  // stable, namespaced: "validation:unknown-column"
   int http_status;
   std::string_view meaning;  // one line, for the OpenAPI document and docs
 };

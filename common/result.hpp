@@ -13,9 +13,9 @@ namespace qg {
 
 struct Error {
   ErrorCode code = ErrorCode::Internal;
-  std::string message;               // names what the caller wrote
-  std::string fix;                   // the exact next step, with real names
-  std::optional<int> position;       // byte offset in the caller's SQL, when known
+  std::string message;          // names what the caller wrote
+  std::string fix;              // the exact next step, with real names
+  std::optional<int> position;  // byte offset in the caller's SQL, when known
 };
 
 inline Error make_error(ErrorCode code, std::string message, std::string fix = {},
@@ -27,7 +27,7 @@ inline Error make_error(ErrorCode code, std::string message, std::string fix = {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}      // NOLINT: implicit by design
   Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 
   bool has_value() const { return v_.index() == 0; }

@@ -244,7 +244,9 @@ std::string joined(const std::vector<std::string_view>& words) {
   return out;
 }
 
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char ascii_lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 // Levenshtein distance, ignoring ASCII case.
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -277,8 +279,12 @@ std::optional<std::string_view> closest_match(std::string_view word, const std::
   return best;
 }
 
-bool is_ascii_letter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
-bool is_ascii_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_ascii_letter(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+bool is_ascii_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // [A-Za-z_][A-Za-z0-9_]*, plus '-' after the first character when `dash_allowed`.
 bool is_identifier(std::string_view text, bool dash_allowed) {
@@ -398,7 +404,9 @@ Error unhandled(const OwnKey& key, const Entry& entry) {
                     "config key '" + entry.path + "' (" + std::string(key.name) + ") is declared but has no reader");
 }
 
-Status no_own_keys(const OwnKey& key, const Entry& entry) { return unhandled(key, entry); }
+Status no_own_keys(const OwnKey& key, const Entry& entry) {
+  return unhandled(key, entry);
+}
 
 // ---------------------------------------------------------------------------
 // Generic readers over the key tables.
@@ -673,7 +681,8 @@ Status read_database(const std::string& name, const Entry& entry, const fs::path
   Status status = read_section(entry, kDatabaseKeys, database.backend, database,
                                [&](const OwnKey& key, const Entry& own_entry) -> Status {
                                  if (key.name == "backend") return {};  // read above
-                                 if (key.name == "tables") return read_tables(own_entry, key, database.backend, database.tables);
+                                 if (key.name == "tables")
+                                   return read_tables(own_entry, key, database.backend, database.tables);
                                  if (key.name == "path") {
                                    Result<std::string> path = read_text(own_entry, key.expects);
                                    if (!path) return std::move(path).error();
@@ -703,17 +712,16 @@ Status read_databases(const Entry& entry, const OwnKey& key, const fs::path& bas
 // (its name is a label for logs; two keys may be rotated under similar labels).
 
 bool is_hex(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char c) {
-    return is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-  });
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); });
 }
 
 Status read_key_name(const Entry& entry, const OwnKey& key, ApiKey& out) {
   Result<std::string> name = read_text(entry, key.expects);
   if (!name) return std::move(name).error();
   if (!is_identifier(*name, /*dash_allowed=*/true)) {
-    return config_error("'" + entry.path + "' must be " + std::string(key.expects) + "; got '" + clipped(*name) +
-                            "'" + position_of(entry),
+    return config_error("'" + entry.path + "' must be " + std::string(key.expects) + "; got '" + clipped(*name) + "'" +
+                            position_of(entry),
                         "Use letters, digits, '_' and '-', starting with a letter or '_'.");
   }
   out.name = std::move(*name);
@@ -725,8 +733,8 @@ Status read_key_hash(const Entry& entry, const OwnKey& key, ApiKey& out) {
   if (!hash) return std::move(hash).error();
   if (hash->size() != 64 || !is_hex(*hash)) {
     // Never echo the value: it may be the token itself, pasted by mistake.
-    return config_error("'" + entry.path + "' must be 64 hex digits (a SHA-256); got " +
-                            std::to_string(hash->size()) + " characters" + position_of(entry),
+    return config_error("'" + entry.path + "' must be 64 hex digits (a SHA-256); got " + std::to_string(hash->size()) +
+                            " characters" + position_of(entry),
                         "Put the token on querygate's standard input: `querygate hash-key < token-file`, and paste "
                         "the 64 hex digits it prints. The file must never hold the token itself.");
   }
@@ -776,9 +784,9 @@ Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& key
         return config_error("'" + item.path + ".name' repeats the key name '" + api_key.name + "'" + position_of(item),
                             "Give every key its own name, so logs and metrics tell them apart.");
       if (earlier.sha256 == api_key.sha256)
-        return config_error("'" + item.path + ".sha256' is the same hash as key '" + earlier.name + "'" +
-                                position_of(item),
-                            "Give every key its own token; one token cannot stand for two keys.");
+        return config_error(
+            "'" + item.path + ".sha256' is the same hash as key '" + earlier.name + "'" + position_of(item),
+            "Give every key its own token; one token cannot stand for two keys.");
     }
     keys.push_back(std::move(api_key));
   }

@@ -21,8 +21,8 @@ struct Limits {
   int deadline_ms = 30000;
   int max_cell_bytes = 8192;
   int max_response_bytes = 1 << 20;
-  int float_digits = 6;          // significant digits; 0 disables rounding
-  int max_body_bytes = 65536;    // HTTP request body cap
+  int float_digits = 6;        // significant digits; 0 disables rounding
+  int max_body_bytes = 65536;  // HTTP request body cap
 };
 
 struct ColumnCuration {
@@ -51,17 +51,17 @@ struct TableCuration {
 };
 
 struct Database {
-  std::string name;                 // the name requests use
+  std::string name;  // the name requests use
   Dialect backend = Dialect::Sqlite;
-  std::filesystem::path path;       // sqlite: absolute (resolved against the config file's folder)
+  std::filesystem::path path;         // sqlite: absolute (resolved against the config file's folder)
   std::vector<TableCuration> tables;  // the allowlist, in file order
-  int permits = 2;                  // concurrent statements (sqlite default 2, postgres 4)
+  int permits = 2;                    // concurrent statements (sqlite default 2, postgres 4)
   int queue_depth = 8;
   // postgres only. Exactly one of dsn / dsn_env is set; dsn_env names an environment
   // variable holding the DSN, so secrets need not live in the file. It is read by the executor.
   std::string dsn;
   std::string dsn_env;
-  std::string schema = "public";    // the fixed search_path
+  std::string schema = "public";       // the fixed search_path
   bool allow_privileged_role = false;  // start even if the role can write or is a superuser
 };
 
@@ -83,7 +83,7 @@ struct Config {
   // On SIGTERM/SIGINT, requests already accepted get this long to finish;
   // what is still queued or running then is cancelled.
   int shutdown_grace_ms = 10000;
-  std::filesystem::path source;     // the file it was read from (empty for text)
+  std::filesystem::path source;  // the file it was read from (empty for text)
 
   const Database* find_database(std::string_view name) const;
 };

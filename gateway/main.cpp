@@ -44,9 +44,12 @@ int hash_key(const std::optional<std::string>& argument) {
     if (!token.empty() && token.back() == '\r') token.pop_back();
   }
   if (!qg::auth::is_bearer_token(token))
-    return fail("hash-key: a token must be letters, digits and - . _ ~ + / (then optional '=' padding), "
-                "as an HTTP Bearer token allows; got " + std::to_string(token.size()) + " characters that are not\n"
-                "Make one with: head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n'");
+    return fail(
+        "hash-key: a token must be letters, digits and - . _ ~ + / (then optional '=' padding), "
+        "as an HTTP Bearer token allows; got " +
+        std::to_string(token.size()) +
+        " characters that are not\n"
+        "Make one with: head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \\n'");
   if (token.size() < kShortToken)
     std::cerr << "querygate: warning: the token is shorter than " << kShortToken
               << " characters; a random 64-hex-digit token is safer\n";

@@ -19,7 +19,8 @@ class RunningGateway : public Running {
  public:
   RunningGateway(std::unique_ptr<Api> api, ServerOptions options, std::chrono::milliseconds grace)
       : api_(std::move(api)),
-        server_(std::move(options), [this](HttpRequest r, Reply reply) { api_->handle(std::move(r), std::move(reply)); }),
+        server_(std::move(options),
+                [this](HttpRequest r, Reply reply) { api_->handle(std::move(r), std::move(reply)); }),
         grace_(grace) {}
 
   Result<std::uint16_t> start() {
@@ -31,8 +32,8 @@ class RunningGateway : public Running {
 
   void stop() override {
     const auto deadline = std::chrono::steady_clock::now() + grace_;
-    server_.drain();         // no new connections; keep-alive ends with the next answer
-    api_->drain(deadline);   // accepted requests finish, or are cancelled at the deadline
+    server_.drain();        // no new connections; keep-alive ends with the next answer
+    api_->drain(deadline);  // accepted requests finish, or are cancelled at the deadline
     // The last answers still have to be written; the write timeout bounds a
     // client that does not read, this bounds the wait for all of them.
     server_.wait_closed(std::max(deadline, std::chrono::steady_clock::now()) + kLastWritesBound);
@@ -55,13 +56,16 @@ bool is_loopback(const std::string& host) {
 
 }  // namespace
 
-Status create_demo_database(const std::filesystem::path& path) { return exec::create_demo_db(path); }
+Status create_demo_database(const std::filesystem::path& path) {
+  return exec::create_demo_db(path);
+}
 
 Result<config::Config> demo_config(const std::filesystem::path& demo_dir) {
   std::error_code ec;
   std::filesystem::create_directories(demo_dir, ec);
   if (ec)
-    return make_error(ErrorCode::ConfigInvalid, "cannot create the demo folder " + demo_dir.string() + ": " + ec.message());
+    return make_error(ErrorCode::ConfigInvalid,
+                      "cannot create the demo folder " + demo_dir.string() + ": " + ec.message());
   auto config = config::parse_config(std::string(config::demo_config_yaml()), demo_dir);
   if (!config) return config;
   for (const auto& db : config->databases)
@@ -146,8 +150,7 @@ Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
   for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
   std::cerr << "querygate: listening on http://" << (host.find(':') != std::string::npos ? "[" + host + "]" : host)
             << ":" << *port << " (databases: " << list << "; "
-            << (key_names.empty() ? std::string("no API keys: loopback only") : "API keys: " + key_names)
-            << ")\n";
+            << (key_names.empty() ? std::string("no API keys: loopback only") : "API keys: " + key_names) << ")\n";
   return std::unique_ptr<Running>(std::move(running));
 }
 

@@ -15,9 +15,9 @@
 namespace qg::gateway {
 
 struct StartupOptions {
-  std::string config_file;              // empty: the embedded demo
-  std::string listen;                   // overrides the config's listen when set
-  std::filesystem::path demo_dir;       // where the demo database is generated
+  std::string config_file;         // empty: the embedded demo
+  std::string listen;              // overrides the config's listen when set
+  std::filesystem::path demo_dir;  // where the demo database is generated
 };
 
 class Running {

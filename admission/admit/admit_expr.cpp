@@ -9,7 +9,7 @@ Status Admitter::construct(capability::Construct c, int location) {
   if (cell.verdict != capability::Verdict::Refuse) return {};
   const auto& other = capability::cell(row, dialect_ == Dialect::Sqlite ? Dialect::Postgres : Dialect::Sqlite);
   const bool elsewhere = other.verdict != capability::Verdict::Refuse;
-  const ErrorCode code = !elsewhere ? ErrorCode::ValidationUnsupported
+  const ErrorCode code = !elsewhere                    ? ErrorCode::ValidationUnsupported
                          : dialect_ == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite
                                                        : ErrorCode::CapabilityNotOnPostgres;
   return make_error(code, std::string(row.sql_words) + " is not available on " + std::string(dialect_name(dialect_)),
@@ -29,7 +29,7 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   if (cell.verdict == capability::Verdict::Refuse) {
     const auto& other = capability::cell(*row, dialect_ == Dialect::Sqlite ? Dialect::Postgres : Dialect::Sqlite);
     const bool elsewhere = other.verdict != capability::Verdict::Refuse;
-    const ErrorCode code = !elsewhere ? ErrorCode::ValidationFunctionNotAllowed
+    const ErrorCode code = !elsewhere                    ? ErrorCode::ValidationFunctionNotAllowed
                            : dialect_ == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite
                                                          : ErrorCode::CapabilityNotOnPostgres;
     const std::string why = elsewhere ? " is not available on " + std::string(dialect_name(dialect_))
@@ -38,8 +38,7 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   }
   // max(a, b) / min(a, b) with several arguments are SQLite's scalar forms; PostgreSQL spells them GREATEST/LEAST.
   if (dialect_ == Dialect::Postgres && (f.name == "max" || f.name == "min") && f.args.size() > 1)
-    return make_error(ErrorCode::CapabilityNotOnPostgres,
-                      f.name + "() with several arguments is SQLite's scalar form",
+    return make_error(ErrorCode::CapabilityNotOnPostgres, f.name + "() with several arguments is SQLite's scalar form",
                       std::string("FIX: on PostgreSQL, write ") + (f.name == "max" ? "greatest" : "least") +
                           "(a, b) (it skips NULLs; SQLite's form returns NULL when any argument is NULL).",
                       pos(location));
@@ -64,8 +63,8 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
 }
 
 Status Admitter::window(ast::WindowSpec& w, const ExprContext& ctx, int location) {
-  if (!w.base_name.empty() &&
-      std::none_of(window_names_.begin(), window_names_.end(), [&](const std::string& n) { return same(n, w.base_name); }))
+  if (!w.base_name.empty() && std::none_of(window_names_.begin(), window_names_.end(),
+                                           [&](const std::string& n) { return same(n, w.base_name); }))
     return make_error(ErrorCode::ValidationUnknownColumn, "window '" + w.base_name + "' is not defined in this SELECT",
                       "FIX: define it after WHERE/GROUP BY/HAVING: WINDOW " + w.base_name +
                           " AS (PARTITION BY ... ORDER BY ...), or write the window inline: OVER (PARTITION BY ... "
@@ -122,18 +121,20 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (!n.left && !row->prefix) {
             // The grammar takes any operator as a prefix; `?1` is really a SQLite placeholder.
             if (n.op == "?")
-              return make_error(ErrorCode::ValidationPlaceholder, "a bind placeholder (?) has no value: querygate takes "
-                                                                  "no parameters",
+              return make_error(ErrorCode::ValidationPlaceholder,
+                                "a bind placeholder (?) has no value: querygate takes "
+                                "no parameters",
                                 "FIX: write the value into the statement as a literal, e.g. WHERE id = 42.", pos(loc));
             return make_error(ErrorCode::ValidationUnsupported, "'" + n.op + "' written as a prefix operator",
                               "FIX: write it between two values, e.g. a " + n.op + " b.", pos(loc));
           }
           const auto& cell = capability::cell(*row, dialect_);
           if (cell.verdict == capability::Verdict::Refuse) {
-            const auto& other = capability::cell(*row, dialect_ == Dialect::Sqlite ? Dialect::Postgres : Dialect::Sqlite);
+            const auto& other =
+                capability::cell(*row, dialect_ == Dialect::Sqlite ? Dialect::Postgres : Dialect::Sqlite);
             const ErrorCode code = other.verdict == capability::Verdict::Refuse ? ErrorCode::ValidationUnsupported
-                                   : dialect_ == Dialect::Sqlite              ? ErrorCode::CapabilityNotOnSqlite
-                                                                               : ErrorCode::CapabilityNotOnPostgres;
+                                   : dialect_ == Dialect::Sqlite                ? ErrorCode::CapabilityNotOnSqlite
+                                                                                : ErrorCode::CapabilityNotOnPostgres;
             return make_error(code, "operator " + n.op + " is not available on " + std::string(dialect_name(dialect_)),
                               std::string(cell.note), pos(loc));
           }
@@ -212,10 +213,10 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                               pos(loc));
           const auto& cell = capability::cell(*row, dialect_);
           if (cell.verdict == capability::Verdict::Refuse)
-            return make_error(dialect_ == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite
-                                                          : ErrorCode::CapabilityNotOnPostgres,
-                              "a cast to " + n.type.name + " is not available on " + std::string(dialect_name(dialect_)),
-                              std::string(cell.note), pos(loc));
+            return make_error(
+                dialect_ == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite : ErrorCode::CapabilityNotOnPostgres,
+                "a cast to " + n.type.name + " is not available on " + std::string(dialect_name(dialect_)),
+                std::string(cell.note), pos(loc));
           return expr(*n.arg, ctx);
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {
           if (n.kind == ast::SubLinkKind::Any || n.kind == ast::SubLinkKind::All)
@@ -234,6 +235,5 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
       },
       e.node);
 }
-
 
 }  // namespace qg::admit::detail

@@ -9,7 +9,9 @@
 
 namespace qg::admit::detail {
 
-std::optional<int> pos(int location) { return location >= 0 ? std::optional<int>(location) : std::nullopt; }
+std::optional<int> pos(int location) {
+  return location >= 0 ? std::optional<int>(location) : std::nullopt;
+}
 
 std::string join_names(const std::vector<std::string>& names, std::size_t max) {
   std::string out;
@@ -20,8 +22,8 @@ std::string join_names(const std::vector<std::string>& names, std::size_t max) {
 
 // Engine columns that exist on every row but are not data: refused by name so
 // the refusal says why rather than "unknown column".
-constexpr std::array<std::string_view, 10> kSystemColumns{"rowid", "_rowid_", "oid", "ctid", "xmin",
-                                                          "xmax", "cmin", "cmax", "tableoid", "gp_segment_id"};
+constexpr std::array<std::string_view, 10> kSystemColumns{"rowid", "_rowid_", "oid",  "ctid",     "xmin",
+                                                          "xmax",  "cmin",    "cmax", "tableoid", "gp_segment_id"};
 
 bool is_system_column(std::string_view name) {
   std::string lower(name);
@@ -36,17 +38,25 @@ std::string figure_name(const ast::Expr& e) {
   return std::visit(
       [&](const auto& n) -> std::string {
         using T = std::decay_t<decltype(n)>;
-        if constexpr (std::is_same_v<T, ast::ColumnRef>) return n.column;
-        else if constexpr (std::is_same_v<T, ast::FuncCall>) return n.name;
+        if constexpr (std::is_same_v<T, ast::ColumnRef>)
+          return n.column;
+        else if constexpr (std::is_same_v<T, ast::FuncCall>)
+          return n.name;
         else if constexpr (std::is_same_v<T, ast::Cast>) {
           std::string inner = figure_name(*n.arg);
           return inner == "?column?" ? n.type.name : inner;
-        } else if constexpr (std::is_same_v<T, ast::Case>) return "case";
-        else if constexpr (std::is_same_v<T, ast::Coalesce>) return "coalesce";
-        else if constexpr (std::is_same_v<T, ast::NullIf>) return "nullif";
-        else if constexpr (std::is_same_v<T, ast::MinMax>) return n.greatest ? "greatest" : "least";
-        else if constexpr (std::is_same_v<T, ast::SubLink>) return n.kind == ast::SubLinkKind::Exists ? "exists" : "?column?";
-        else return "?column?";
+        } else if constexpr (std::is_same_v<T, ast::Case>)
+          return "case";
+        else if constexpr (std::is_same_v<T, ast::Coalesce>)
+          return "coalesce";
+        else if constexpr (std::is_same_v<T, ast::NullIf>)
+          return "nullif";
+        else if constexpr (std::is_same_v<T, ast::MinMax>)
+          return n.greatest ? "greatest" : "least";
+        else if constexpr (std::is_same_v<T, ast::SubLink>)
+          return n.kind == ast::SubLinkKind::Exists ? "exists" : "?column?";
+        else
+          return "?column?";
       },
       e.node);
 }
@@ -54,8 +64,7 @@ std::string figure_name(const ast::Expr& e) {
 Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) const {
   const std::string written = ref.table.empty() ? ref.column : ref.table + "." + ref.column;
   if (is_system_column(ref.column))
-    return make_error(ErrorCode::ValidationSystemColumn,
-                      "'" + written + "' is an engine system column, not table data",
+    return make_error(ErrorCode::ValidationSystemColumn, "'" + written + "' is an engine system column, not table data",
                       "FIX: use the table's own key column (see GET /v1/schema), e.g. id.", pos(location));
   // Candidate names for "did you mean", qualified by relation when there are several.
   std::vector<std::string> candidates;
@@ -81,8 +90,7 @@ Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const Ex
       if (same(later, ref.table))
         return make_error(ErrorCode::ValidationUnknownColumn,
                           "'" + written + "': " + ref.table + " is joined after this point, so it is not visible here",
-                          "FIX: move the condition to the ON clause of " + ref.table +
-                              "'s own JOIN, or to WHERE.",
+                          "FIX: move the condition to the ON clause of " + ref.table + "'s own JOIN, or to WHERE.",
                           pos(location));
     std::vector<std::string> names;
     for (const Scope* s = ctx.scope; s; s = s->parent)
@@ -90,9 +98,12 @@ Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const Ex
         if (!r.name.empty()) names.push_back(r.name);
     auto close = catalog::closest_names(ref.table, names, 1);
     fix = "FIX: qualify with a table or alias named in FROM";
-    if (!close.empty()) fix += " — did you mean " + close[0] + "." + ref.column + "?";
-    else if (!names.empty()) fix += ": " + join_names(names) + ".";
-    else fix += "; this query level has no FROM clause.";
+    if (!close.empty())
+      fix += " — did you mean " + close[0] + "." + ref.column + "?";
+    else if (!names.empty())
+      fix += ": " + join_names(names) + ".";
+    else
+      fix += "; this query level has no FROM clause.";
     return make_error(ErrorCode::ValidationUnknownColumn,
                       "'" + written + "': no table or alias named '" + ref.table + "' is in scope here", fix,
                       pos(location));
@@ -120,8 +131,8 @@ Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const Ex
     fix += " Columns in scope: " + join_names(candidates) + ".";
   const bool double_quoted = location >= 0 && static_cast<std::size_t>(location) < sql_.size() && sql_[location] == '"';
   if (double_quoted && ref.table.empty())
-    fix = "if you meant the text, write '" + ref.column + "' in single quotes (double quotes name columns); otherwise " +
-          fix;
+    fix = "if you meant the text, write '" + ref.column +
+          "' in single quotes (double quotes name columns); otherwise " + fix;
   fix = "FIX: " + fix;
   return make_error(ErrorCode::ValidationUnknownColumn, "column '" + written + "' does not exist in this scope", fix,
                     pos(location));
@@ -148,12 +159,12 @@ Result<const Relation*> Admitter::column(const ast::ColumnRef& ref, int location
 
 Result<const Relation*> Admitter::resolve_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) {
   if (ref.star)
-    return make_error(ErrorCode::ValidationUnsupported,
-                      "a whole-row reference (" + (ref.table.empty() ? std::string("*") : ref.table + ".*") +
-                          ") inside an expression",
-                      "FIX: name the columns you need, e.g. " + (ref.table.empty() ? std::string("t") : ref.table) +
-                          ".id.",
-                      pos(location));
+    return make_error(
+        ErrorCode::ValidationUnsupported,
+        "a whole-row reference (" + (ref.table.empty() ? std::string("*") : ref.table + ".*") +
+            ") inside an expression",
+        "FIX: name the columns you need, e.g. " + (ref.table.empty() ? std::string("t") : ref.table) + ".id.",
+        pos(location));
   for (const Scope* s = ctx.scope; s; s = s->parent) {
     if (!ref.table.empty()) {
       for (const auto& r : s->relations) {
@@ -235,6 +246,5 @@ Status Admitter::time_literal(const ast::Expr& column_side, ast::Expr& literal_s
   }
   return {};
 }
-
 
 }  // namespace qg::admit::detail

@@ -84,11 +84,11 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
                 for (const auto& c : env->ctes) names.push_back(c.name);
               auto close = catalog::closest_names(n.name, names, 2);
               std::string fix = close.empty() ? "FIX: query one of the allowlisted tables: " + join_names(names) + "."
-                                              : "FIX: did you mean " + join_names(close) + "? Allowlisted tables: " +
-                                                    join_names(names) + ".";
+                                              : "FIX: did you mean " + join_names(close) +
+                                                    "? Allowlisted tables: " + join_names(names) + ".";
               return make_error(ErrorCode::ValidationTableNotAllowed,
-                                "table '" + n.name + "' is not available: it is not on this database's allowlist",
-                                fix, pos(n.location));
+                                "table '" + n.name + "' is not available: it is not on this database's allowlist", fix,
+                                pos(n.location));
             }
             r.name = table->name;
             r.table = table;
@@ -334,7 +334,6 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
   query_taint_[&q] = std::move(taint);
   return names;
 }
-
 
 }  // namespace detail
 

@@ -76,8 +76,8 @@ class Admitter {
   const std::vector<bool>& query_taint(const ast::Query& q) const;
   // Output taint of every query admitted so far, by node (nodes do not move once admitted).
   std::map<const ast::Query*, std::vector<bool>> query_taint_;
-  std::vector<bool> select_taint_;  // the last select()'s items
-  std::vector<std::string> from_names_;  // every relation name in the FROM being resolved (for better refusals)
+  std::vector<bool> select_taint_;         // the last select()'s items
+  std::vector<std::string> from_names_;    // every relation name in the FROM being resolved (for better refusals)
   std::vector<std::string> window_names_;  // the WINDOW clause names of the SELECT being admitted
 
   const catalog::Catalog& catalog_;

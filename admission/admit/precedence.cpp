@@ -19,11 +19,15 @@ bool is_one_of(std::string_view op, std::initializer_list<std::string_view> set)
 }
 
 // Operators SQLite binds tighter than * / % + - and the bitwise ones.
-bool text_operator(std::string_view op) { return is_one_of(op, {"||", "->", "->>"}); }
+bool text_operator(std::string_view op) {
+  return is_one_of(op, {"||", "->", "->>"});
+}
 bool arithmetic_or_bitwise(std::string_view op) {
   return is_one_of(op, {"*", "/", "%", "+", "-", "&", "|", "<<", ">>"});
 }
-bool comparison(std::string_view op) { return is_one_of(op, {"=", "<>", "!=", "<", ">", "<=", ">="}); }
+bool comparison(std::string_view op) {
+  return is_one_of(op, {"=", "<>", "!=", "<", ">", "<=", ">="});
+}
 
 const ast::Operator* binary(const ast::Expr& e) {
   const auto* o = std::get_if<ast::Operator>(&e.node);
@@ -56,20 +60,21 @@ Status Admitter::check_precedence(const ast::Expr& e) {
       for (const ast::Expr* side : {&**o->left, &*o->right}) {
         const auto* inner = binary(*side);
         if (inner && arithmetic_or_bitwise(inner->op) && !side->parenthesized)
-          return refuse(*side, "'" + o->op + "' next to '" + inner->op +
-                                   "' without parentheses: SQLite binds " + o->op +
-                                   " tighter, the portable grammar binds " + inner->op + " tighter");
+          return refuse(*side, "'" + o->op + "' next to '" + inner->op + "' without parentheses: SQLite binds " +
+                                   o->op + " tighter, the portable grammar binds " + inner->op + " tighter");
       }
     }
     if (comparison(o->op) && membership_predicate(*o->right) && !o->right->parenthesized)
-      return refuse(*o->right, "'" + o->op + "' followed by IN / LIKE / BETWEEN without parentheses: SQLite compares "
-                                             "first, the portable grammar tests membership first");
+      return refuse(*o->right, "'" + o->op +
+                                   "' followed by IN / LIKE / BETWEEN without parentheses: SQLite compares "
+                                   "first, the portable grammar tests membership first");
   }
   if (const auto* d = std::get_if<ast::DistinctFrom>(&e.node)) {
     const auto* inner = binary(*d->right);
     if (inner && comparison(inner->op) && !d->right->parenthesized)
-      return refuse(*d->right, "IS DISTINCT FROM followed by a comparison without parentheses: the two grammars "
-                               "group it differently");
+      return refuse(*d->right,
+                    "IS DISTINCT FROM followed by a comparison without parentheses: the two grammars "
+                    "group it differently");
   }
   return {};
 }

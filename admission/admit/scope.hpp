@@ -10,13 +10,13 @@ namespace qg::admit::detail {
 // A relation visible in a FROM clause: a base table, a CTE reference, a derived
 // table or VALUES list — anything with a name (maybe empty) and columns.
 struct Relation {
-  std::string name;                 // alias, else the table/CTE name; empty for an unaliased subquery
-  std::vector<std::string> columns; // in order
-  std::vector<bool> untrusted;      // per column: may carry text written by end users (lineage)
+  std::string name;                  // alias, else the table/CTE name; empty for an unaliased subquery
+  std::vector<std::string> columns;  // in order
+  std::vector<bool> untrusted;       // per column: may carry text written by end users (lineage)
   // Names the source returned more than once (renamed apart so a star can read
   // each by position); a reference by such a name is ambiguous.
   std::vector<std::string> ambiguous;
-  const catalog::Table* table = nullptr;  // set for allowlisted base tables
+  const catalog::Table* table = nullptr;   // set for allowlisted base tables
   std::vector<std::string> using_columns;  // columns merged by a USING join to the left of this relation
 };
 

@@ -60,7 +60,7 @@ struct FrameBound {
 struct WindowFrame {
   FrameMode mode = FrameMode::Default;  // Default: no frame clause written
   FrameBound start;
-  std::optional<FrameBound> end;        // absent: "ROWS <start>" without BETWEEN
+  std::optional<FrameBound> end;  // absent: "ROWS <start>" without BETWEEN
   FrameExclusion exclusion = FrameExclusion::None;
   bool operator==(const WindowFrame&) const = default;
 };
@@ -74,14 +74,14 @@ struct WindowSpec {
 };
 
 struct FuncCall {
-  std::string name;           // lower-case unless quoted; never schema-qualified
+  std::string name;  // lower-case unless quoted; never schema-qualified
   std::vector<Expr> args;
-  bool star = false;          // count(*)
-  bool distinct = false;      // count(DISTINCT x)
-  std::vector<SortItem> order_by;     // string_agg(x, ',' ORDER BY y)
-  std::optional<Box<Expr>> filter;    // FILTER (WHERE ...)
-  std::vector<SortItem> within_group; // percentile_cont(0.5) WITHIN GROUP (ORDER BY x)
-  std::optional<WindowSpec> over;     // OVER (...)
+  bool star = false;                   // count(*)
+  bool distinct = false;               // count(DISTINCT x)
+  std::vector<SortItem> order_by;      // string_agg(x, ',' ORDER BY y)
+  std::optional<Box<Expr>> filter;     // FILTER (WHERE ...)
+  std::vector<SortItem> within_group;  // percentile_cont(0.5) WITHIN GROUP (ORDER BY x)
+  std::optional<WindowSpec> over;      // OVER (...)
   bool operator==(const FuncCall&) const = default;
 };
 
@@ -340,7 +340,7 @@ struct Query {
   std::vector<Cte> with;
   std::variant<Select, SetOp, Values> body;
   std::vector<SortItem> order_by;
-  std::optional<std::int64_t> limit;   // a whole number; LIMIT ALL is "absent"
+  std::optional<std::int64_t> limit;  // a whole number; LIMIT ALL is "absent"
   std::optional<std::int64_t> offset;
   int location = -1;
   bool parenthesized = false;  // a set-operation branch the caller wrapped in parentheses (not compared)
@@ -356,9 +356,13 @@ inline bool SubLink::operator==(const SubLink& o) const {
 inline bool DerivedTable::operator==(const DerivedTable& o) const {
   return query == o.query && alias == o.alias && lateral == o.lateral;
 }
-inline bool GroupingSet::operator==(const GroupingSet& o) const { return kind == o.kind && items == o.items; }
+inline bool GroupingSet::operator==(const GroupingSet& o) const {
+  return kind == o.kind && items == o.items;
+}
 
 // Helpers to build nodes tersely (used by rewrites and tests).
-inline Expr make_expr(ExprNode node, int location = -1) { return Expr{std::move(node), location}; }
+inline Expr make_expr(ExprNode node, int location = -1) {
+  return Expr{std::move(node), location};
+}
 
 }  // namespace qg::ast

@@ -8,7 +8,7 @@
 namespace qg::ast {
 
 template <typename E, typename F>
-  requires std::is_same_v<std::remove_const_t<E>, Expr>
+requires std::is_same_v<std::remove_const_t<E>, Expr>
 void for_each_child(E& e, F&& f) {
   auto each = [&](auto& list) {
     for (auto& x : list) f(x);

@@ -109,41 +109,64 @@ constexpr bool constructs_in_enum_order() {
 }
 static_assert(constructs_in_enum_order(), "kConstructs must have one row per Construct, in enum order");
 
-constexpr std::string_view kNoSqliteJsonb = "FIX: on SQLite, JSON lives in TEXT columns: write json_extract(col, '$.key') or col ->> '$.key'.";
-constexpr std::string_view kPgOnlyDate = "FIX: on SQLite, use strftime('%Y-%m-%d %H:00:00', t) to truncate, or date(t) / datetime(t).";
+constexpr std::string_view kNoSqliteJsonb =
+    "FIX: on SQLite, JSON lives in TEXT columns: write json_extract(col, '$.key') or col ->> '$.key'.";
+constexpr std::string_view kPgOnlyDate =
+    "FIX: on SQLite, use strftime('%Y-%m-%d %H:00:00', t) to truncate, or date(t) / datetime(t).";
 constexpr std::string_view kPgOnlyToChar = "FIX: on SQLite, use strftime(format, t), e.g. strftime('%Y-%m', t).";
 constexpr std::string_view kPgOnlyAggArray = "FIX: on SQLite, use json_group_array(x) or group_concat(x, ',').";
-constexpr std::string_view kPgPercentile = "FIX: on SQLite, write percentile(x, p) with p in 0..100 (p = 50 is the median), or median(x).";
-constexpr std::string_view kSqliteOnlyPercentile = "FIX: on PostgreSQL, write percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x).";
-constexpr std::string_view kSqliteOnlyJson = "FIX: on PostgreSQL, use col -> 'key' / col ->> 'key' or jsonb_extract_path_text(col, 'key').";
-constexpr std::string_view kSqliteOnlyJsonValid = "FIX: on PostgreSQL, cast the text with CAST(x AS jsonb) (invalid JSON is an error), then use -> / ->>.";
+constexpr std::string_view kPgPercentile =
+    "FIX: on SQLite, write percentile(x, p) with p in 0..100 (p = 50 is the median), or median(x).";
+constexpr std::string_view kSqliteOnlyPercentile =
+    "FIX: on PostgreSQL, write percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x).";
+constexpr std::string_view kSqliteOnlyJson =
+    "FIX: on PostgreSQL, use col -> 'key' / col ->> 'key' or jsonb_extract_path_text(col, 'key').";
+constexpr std::string_view kSqliteOnlyJsonValid =
+    "FIX: on PostgreSQL, cast the text with CAST(x AS jsonb) (invalid JSON is an error), then use -> / ->>.";
 constexpr std::string_view kSqliteOnlyGroupConcat = "FIX: on PostgreSQL, write string_agg(x, ',').";
-constexpr std::string_view kSqliteOnlyStrftime = "FIX: on PostgreSQL, write to_char(t, 'YYYY-MM-DD') or date_trunc('day', t).";
+constexpr std::string_view kSqliteOnlyStrftime =
+    "FIX: on PostgreSQL, write to_char(t, 'YYYY-MM-DD') or date_trunc('day', t).";
 constexpr std::string_view kSqliteOnlyIif = "FIX: on PostgreSQL, write CASE WHEN c THEN a ELSE b END.";
 constexpr std::string_view kSqliteOnlyIfnull = "FIX: write coalesce(a, b): it works on both backends.";
-constexpr std::string_view kSqliteOnlyDate = "FIX: on PostgreSQL, cast instead: CAST(t AS date), CAST(t AS timestamptz), or use date_trunc('day', t).";
-constexpr std::string_view kSqliteOnlyPrintf = "FIX: on PostgreSQL, write to_char(x, 'FM999990.00') for numbers, or join text with ||.";
+constexpr std::string_view kSqliteOnlyDate =
+    "FIX: on PostgreSQL, cast instead: CAST(t AS date), CAST(t AS timestamptz), or use date_trunc('day', t).";
+constexpr std::string_view kSqliteOnlyPrintf =
+    "FIX: on PostgreSQL, write to_char(x, 'FM999990.00') for numbers, or join text with ||.";
 // Statistics aggregates SQLite lacks, as sums it has (multiply integer columns by 1.0 first).
-constexpr std::string_view kPgOnlyVarSamp = "FIX: on SQLite, write (sum(x * x) - sum(x) * sum(x) / count(x)) / (count(x) - 1).";
+constexpr std::string_view kPgOnlyVarSamp =
+    "FIX: on SQLite, write (sum(x * x) - sum(x) * sum(x) / count(x)) / (count(x) - 1).";
 constexpr std::string_view kPgOnlyVarPop = "FIX: on SQLite, write avg(x * x) - avg(x) * avg(x).";
-constexpr std::string_view kPgOnlyStddevSamp = "FIX: on SQLite, write sqrt((sum(x * x) - sum(x) * sum(x) / count(x)) / (count(x) - 1)).";
+constexpr std::string_view kPgOnlyStddevSamp =
+    "FIX: on SQLite, write sqrt((sum(x * x) - sum(x) * sum(x) / count(x)) / (count(x) - 1)).";
 constexpr std::string_view kPgOnlyStddevPop = "FIX: on SQLite, write sqrt(avg(x * x) - avg(x) * avg(x)).";
 constexpr std::string_view kPgOnlyCovarPop = "FIX: on SQLite, write avg(x * y) - avg(x) * avg(y).";
-constexpr std::string_view kPgOnlyCovarSamp = "FIX: on SQLite, write (sum(x * y) - sum(x) * sum(y) / count(*)) / (count(*) - 1).";
-constexpr std::string_view kPgOnlyCorr = "FIX: on SQLite, write (avg(x * y) - avg(x) * avg(y)) / sqrt((avg(x * x) - avg(x) * avg(x)) * (avg(y * y) - avg(y) * avg(y))).";
-constexpr std::string_view kPgOnlySlope = "FIX: on SQLite, the slope of y over x is (avg(x * y) - avg(x) * avg(y)) / (avg(x * x) - avg(x) * avg(x)).";
-constexpr std::string_view kPgOnlyIntercept = "FIX: on SQLite, the intercept of y over x is avg(y) - slope * avg(x), with slope = (avg(x * y) - avg(x) * avg(y)) / (avg(x * x) - avg(x) * avg(x)).";
-constexpr std::string_view kNeverSleep = "FIX: remove the sleep; querygate runs statements under a deadline and never waits on purpose.";
-constexpr std::string_view kNeverSession = "FIX: remove it; querygate reads table data only, not engine or session state.";
+constexpr std::string_view kPgOnlyCovarSamp =
+    "FIX: on SQLite, write (sum(x * y) - sum(x) * sum(y) / count(*)) / (count(*) - 1).";
+constexpr std::string_view kPgOnlyCorr =
+    "FIX: on SQLite, write (avg(x * y) - avg(x) * avg(y)) / sqrt((avg(x * x) - avg(x) * avg(x)) * (avg(y * y) - avg(y) "
+    "* avg(y))).";
+constexpr std::string_view kPgOnlySlope =
+    "FIX: on SQLite, the slope of y over x is (avg(x * y) - avg(x) * avg(y)) / (avg(x * x) - avg(x) * avg(x)).";
+constexpr std::string_view kPgOnlyIntercept =
+    "FIX: on SQLite, the intercept of y over x is avg(y) - slope * avg(x), with slope = (avg(x * y) - avg(x) * avg(y)) "
+    "/ (avg(x * x) - avg(x) * avg(x)).";
+constexpr std::string_view kNeverSleep =
+    "FIX: remove the sleep; querygate runs statements under a deadline and never waits on purpose.";
+constexpr std::string_view kNeverSession =
+    "FIX: remove it; querygate reads table data only, not engine or session state.";
 constexpr std::string_view kNeverFiles = "FIX: remove it; querygate never reads or writes files or loads code.";
-constexpr std::string_view kNeverBlob = "FIX: remove it; large generated values are refused. Aggregate existing data instead.";
+constexpr std::string_view kNeverBlob =
+    "FIX: remove it; large generated values are refused. Aggregate existing data instead.";
 // Padding and repetition build a value as long as a number the caller picks
 // (lpad('x', 1000000000) allocates a gigabyte on PostgreSQL, which has no
 // per-value cap like SQLite's SQLITE_LIMIT_LENGTH): refused, with a spelling
 // whose length is bounded by the statement's own text.
-constexpr std::string_view kNeverRepeat = "FIX: write the text out as a literal and cut it: substr('##########', 1, n).";
+constexpr std::string_view kNeverRepeat =
+    "FIX: write the text out as a literal and cut it: substr('##########', 1, n).";
 
-constexpr FunctionCapability both(std::string_view n, FunctionKind k, Carries c) { return {n, k, c, admit(), admit()}; }
+constexpr FunctionCapability both(std::string_view n, FunctionKind k, Carries c) {
+  return {n, k, c, admit(), admit()};
+}
 // A function on one backend only: the refusal on the other names the spelling that works there.
 constexpr FunctionCapability sqlite_only(std::string_view n, FunctionKind k, Carries c, std::string_view pg_fix) {
   return {n, k, c, admit(), refuse(pg_fix)};
@@ -198,7 +221,8 @@ constexpr std::array kFunctions{
     // Registered on SQLite connections by the gateway (executors/sqlite/sqlite_functions.cpp)
     // as plain aggregates: SQLite cannot run them with OVER (...).
     sqlite_only("percentile", Aggregate, Nothing, kSqliteOnlyPercentile),
-    sqlite_only("median", Aggregate, Nothing, "FIX: on PostgreSQL, write percentile_cont(0.5) WITHIN GROUP (ORDER BY x)."),
+    sqlite_only("median", Aggregate, Nothing,
+                "FIX: on PostgreSQL, write percentile_cont(0.5) WITHIN GROUP (ORDER BY x)."),
     pg_only("mode", Aggregate, ArgumentText, "FIX: on SQLite, GROUP BY the value and ORDER BY count(*) DESC LIMIT 1."),
     // ---- window functions
     both("row_number", Window, Nothing),
@@ -243,7 +267,8 @@ constexpr std::array kFunctions{
     // ---- text
     both("length", Scalar, Nothing),
     pg_only("char_length", Scalar, Nothing, "FIX: on SQLite, write length(x)."),
-    pg_only("octet_length", Scalar, Nothing, "FIX: on SQLite, write length(hex(x)) / 2 (bytes), or length(x) (characters)."),
+    pg_only("octet_length", Scalar, Nothing,
+            "FIX: on SQLite, write length(hex(x)) / 2 (bytes), or length(x) (characters)."),
     both("lower", Scalar, ArgumentText),
     both("upper", Scalar, ArgumentText),
     both("substr", Scalar, ArgumentText),
@@ -254,7 +279,8 @@ constexpr std::array kFunctions{
     both("ltrim", Scalar, ArgumentText),
     both("rtrim", Scalar, ArgumentText),
     pg_only("btrim", Scalar, ArgumentText, "FIX: on SQLite, write trim(x, chars)."),
-    pg_only("concat", Scalar, ArgumentText, "FIX: on SQLite, write a || b (NULLs make the result NULL; wrap them in coalesce(x, ''))."),
+    pg_only("concat", Scalar, ArgumentText,
+            "FIX: on SQLite, write a || b (NULLs make the result NULL; wrap them in coalesce(x, ''))."),
     pg_only("concat_ws", Scalar, ArgumentText, "FIX: on SQLite, write a || ', ' || b."),
     pg_only("left", Scalar, ArgumentText, "FIX: on SQLite, write substr(x, 1, n)."),
     pg_only("right", Scalar, ArgumentText, "FIX: on SQLite, write substr(x, -n)."),
@@ -291,10 +317,12 @@ constexpr std::array kFunctions{
     pg_only("ascii", Scalar, Nothing, "FIX: on SQLite, write unicode(x)."),
     sqlite_only("hex", Scalar, ArgumentText, "FIX: on PostgreSQL, write to_hex(n) for the hex digits of an integer."),
     pg_only("to_hex", Scalar, Nothing, "FIX: on SQLite, write printf('%x', n)."),
-    sqlite_only("soundex", Scalar, Nothing,
-                "FIX: on PostgreSQL, compare normalised text instead, e.g. lower(trim(x)), or match with LIKE patterns."),
-    sqlite_only("typeof", Scalar, Nothing,
-                "FIX: on PostgreSQL, column types are fixed (see GET /v1/schema); convert explicitly with CAST(x AS text)."),
+    sqlite_only(
+        "soundex", Scalar, Nothing,
+        "FIX: on PostgreSQL, compare normalised text instead, e.g. lower(trim(x)), or match with LIKE patterns."),
+    sqlite_only(
+        "typeof", Scalar, Nothing,
+        "FIX: on PostgreSQL, column types are fixed (see GET /v1/schema); convert explicitly with CAST(x AS text)."),
     sqlite_only("ifnull", Scalar, ArgumentText, kSqliteOnlyIfnull),
     sqlite_only("iif", Scalar, ArgumentText, kSqliteOnlyIif),
     // ---- date and time
@@ -387,7 +415,8 @@ constexpr std::array kFunctions{
 };
 
 constexpr std::string_view kDoubleEquals = "FIX: write = (a single equals sign).";
-constexpr std::string_view kJsonPgArrow = "FIX: on PostgreSQL, col -> 'key' returns json and col ->> 'key' returns text.";
+constexpr std::string_view kJsonPgArrow =
+    "FIX: on PostgreSQL, col -> 'key' returns json and col ->> 'key' returns text.";
 
 constexpr std::array kOperators{
     OperatorCapability{"=", Nothing, admit(), admit()},
@@ -412,10 +441,12 @@ constexpr std::array kOperators{
     OperatorCapability{"?", Nothing, refuse(kNoSqliteJsonb), admit()},
     // Binary ~ is a regular-expression match; prefix ~ is PostgreSQL's bitwise NOT.
     OperatorCapability{"~", Nothing, refuse("FIX: on SQLite, match with LIKE patterns."), admit(), /*prefix=*/true},
-    OperatorCapability{"~*", Nothing, refuse("FIX: on SQLite, match with LIKE patterns (LIKE ignores ASCII case there)."), admit()},
+    OperatorCapability{"~*", Nothing,
+                       refuse("FIX: on SQLite, match with LIKE patterns (LIKE ignores ASCII case there)."), admit()},
     OperatorCapability{"!~", Nothing, refuse("FIX: on SQLite, write x NOT LIKE '%pattern%'."), admit()},
     OperatorCapability{"!~*", Nothing,
-                       refuse("FIX: on SQLite, write x NOT LIKE '%pattern%' (LIKE ignores ASCII case there)."), admit()},
+                       refuse("FIX: on SQLite, write x NOT LIKE '%pattern%' (LIKE ignores ASCII case there)."),
+                       admit()},
     OperatorCapability{"&", Nothing, admit(), admit()},
     OperatorCapability{"|", Nothing, admit(), admit()},
     OperatorCapability{"<<", Nothing, admit(), admit()},
@@ -470,16 +501,34 @@ constexpr std::array kSqliteEngineFunctions{
 
 }  // namespace
 
-std::span<const ConstructCapability> constructs() { return kConstructs; }
-std::span<const FunctionCapability> functions() { return kFunctions; }
-std::span<const OperatorCapability> operators() { return kOperators; }
-std::span<const CastCapability> casts() { return kCasts; }
-std::span<const EngineFunction> sqlite_engine_functions() { return kSqliteEngineFunctions; }
+std::span<const ConstructCapability> constructs() {
+  return kConstructs;
+}
+std::span<const FunctionCapability> functions() {
+  return kFunctions;
+}
+std::span<const OperatorCapability> operators() {
+  return kOperators;
+}
+std::span<const CastCapability> casts() {
+  return kCasts;
+}
+std::span<const EngineFunction> sqlite_engine_functions() {
+  return kSqliteEngineFunctions;
+}
 
-const Cell& cell(const ConstructCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
-const Cell& cell(const FunctionCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
-const Cell& cell(const OperatorCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
-const Cell& cell(const CastCapability& r, Dialect d) { return d == Dialect::Sqlite ? r.sqlite : r.postgres; }
+const Cell& cell(const ConstructCapability& r, Dialect d) {
+  return d == Dialect::Sqlite ? r.sqlite : r.postgres;
+}
+const Cell& cell(const FunctionCapability& r, Dialect d) {
+  return d == Dialect::Sqlite ? r.sqlite : r.postgres;
+}
+const Cell& cell(const OperatorCapability& r, Dialect d) {
+  return d == Dialect::Sqlite ? r.sqlite : r.postgres;
+}
+const Cell& cell(const CastCapability& r, Dialect d) {
+  return d == Dialect::Sqlite ? r.sqlite : r.postgres;
+}
 
 const ConstructCapability& find(Construct c) {
   const auto i = static_cast<std::size_t>(c);

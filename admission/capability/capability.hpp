@@ -27,9 +27,15 @@ struct Cell {
   std::string_view note;
 };
 
-inline constexpr Cell admit() { return {Verdict::Admit, {}}; }
-inline constexpr Cell refuse(std::string_view fix) { return {Verdict::Refuse, fix}; }
-inline constexpr Cell rewrite(std::string_view name) { return {Verdict::Rewrite, name}; }
+inline constexpr Cell admit() {
+  return {Verdict::Admit, {}};
+}
+inline constexpr Cell refuse(std::string_view fix) {
+  return {Verdict::Refuse, fix};
+}
+inline constexpr Cell rewrite(std::string_view name) {
+  return {Verdict::Rewrite, name};
+}
 
 // Grammar constructs whose admission differs by backend or needs a FIX.
 // Admission calls `construct(c)` wherever the AST holds one of these.
@@ -55,10 +61,10 @@ enum class Construct : std::uint8_t {
   IsDistinctFrom,
   SetOpIntersectAll,  // INTERSECT ALL / EXCEPT ALL
   GreatestLeast,
-  QuantifiedSubquery,  // x op ANY/ALL (subquery)
+  QuantifiedSubquery,     // x op ANY/ALL (subquery)
   RelationColumnAliases,  // FROM t AS x(a, b) / (SELECT ...) AS x(a, b)
-  EmptySelectList,  // SELECT FROM t (PostgreSQL's zero-column select, common inside EXISTS)
-  Count  // not a construct: the number of enumerators above; keep it last
+  EmptySelectList,        // SELECT FROM t (PostgreSQL's zero-column select, common inside EXISTS)
+  Count                   // not a construct: the number of enumerators above; keep it last
 };
 
 inline constexpr std::size_t kConstructCount = static_cast<std::size_t>(Construct::Count);

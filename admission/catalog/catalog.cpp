@@ -37,8 +37,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   for (std::size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                        std::tolower(static_cast<unsigned char>(b[j - 1]));
+      const bool same =
+          std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
       cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
     }
     std::swap(prev, cur);
@@ -61,7 +61,8 @@ std::vector<std::string> closest_names(std::string_view wanted, const std::vecto
     const std::string lc = lower(c);
     std::size_t d = edit_distance(w, lc);
     // A containment match ("cost" in "cost_usd") is a strong hint even when far in edits.
-    if (!w.empty() && (lc.find(w) != std::string::npos || w.find(lc) != std::string::npos)) d = std::min<std::size_t>(d, 1);
+    if (!w.empty() && (lc.find(w) != std::string::npos || w.find(lc) != std::string::npos))
+      d = std::min<std::size_t>(d, 1);
     const std::size_t budget = std::max<std::size_t>(2, std::max(w.size(), lc.size()) / 3);
     if (d <= budget) scored.emplace_back(d, c);
   }

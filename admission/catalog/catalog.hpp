@@ -14,8 +14,8 @@
 namespace qg::catalog {
 
 struct Column {
-  std::string name;      // as the engine spells it
-  std::string type;      // declared type as the engine reports it ("INTEGER", "text", ...)
+  std::string name;  // as the engine spells it
+  std::string type;  // declared type as the engine reports it ("INTEGER", "text", ...)
   bool not_null = false;
   bool primary_key = false;
   // Curation from config (empty when nobody curated the column).
@@ -43,7 +43,7 @@ struct VirtualColumn {
 };
 
 struct Table {
-  std::string name;      // as the engine spells it
+  std::string name;  // as the engine spells it
   std::string comment;
   std::vector<Column> columns;  // physical order
   std::vector<VirtualColumn> virtual_columns;

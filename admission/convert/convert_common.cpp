@@ -1,7 +1,7 @@
 #include <algorithm>
-#include <functional>
 #include <array>
 #include <cctype>
+#include <functional>
 #include <utility>
 
 #include "admission/convert/convert_internal.hpp"
@@ -78,8 +78,12 @@ int extreme_location(element e, Better better) {
 }
 }  // namespace
 
-int first_location(element e) { return extreme_location(e, std::less<int>()); }
-int last_location(element e) { return extreme_location(e, std::greater<int>()); }
+int first_location(element e) {
+  return extreme_location(e, std::less<int>());
+}
+int last_location(element e) {
+  return extreme_location(e, std::greater<int>());
+}
 
 std::optional<array> list_field(object o, std::string_view key) {
   auto e = field(o, key);
@@ -226,16 +230,20 @@ int Converter::matching_paren(int open) {
       if (c == '\'' || c == '"') {
         for (++i; i < n; ++i)
           if (sql_[i] == c) {
-            if (i + 1 < n && sql_[i + 1] == c) ++i;
-            else break;
+            if (i + 1 < n && sql_[i + 1] == c)
+              ++i;
+            else
+              break;
           }
       } else if (c == '-' && i + 1 < n && sql_[i + 1] == '-') {
         while (i < n && sql_[i] != '\n') ++i;
       } else if (c == '/' && i + 1 < n && sql_[i + 1] == '*') {
         int depth = 1;
         for (i += 2; i < n && depth > 0; ++i) {
-          if (sql_[i] == '/' && i + 1 < n && sql_[i + 1] == '*') ++depth, ++i;
-          else if (sql_[i] == '*' && i + 1 < n && sql_[i + 1] == '/') --depth, ++i;
+          if (sql_[i] == '/' && i + 1 < n && sql_[i + 1] == '*')
+            ++depth, ++i;
+          else if (sql_[i] == '*' && i + 1 < n && sql_[i + 1] == '/')
+            --depth, ++i;
         }
         --i;
       } else if (c == '$') {
@@ -279,7 +287,8 @@ bool Converter::wrapped_query(element e) {
   if (first <= 0 || static_cast<std::size_t>(first) > sql_.size()) return false;
   // Step back over the keywords that start the branch (SELECT, DISTINCT, ...) to the '(' if any.
   int i = first - 1;
-  while (i >= 0 && (std::isspace(static_cast<unsigned char>(sql_[i])) || std::isalpha(static_cast<unsigned char>(sql_[i]))))
+  while (i >= 0 &&
+         (std::isspace(static_cast<unsigned char>(sql_[i])) || std::isalpha(static_cast<unsigned char>(sql_[i]))))
     --i;
   if (i < 0 || sql_[i] != '(') return false;
   return matching_paren(i) > last;

@@ -8,7 +8,9 @@
 namespace qg::convert::detail {
 namespace {
 
-std::optional<int> pos(int location) { return location >= 0 ? std::optional<int>(location) : std::nullopt; }
+std::optional<int> pos(int location) {
+  return location >= 0 ? std::optional<int>(location) : std::nullopt;
+}
 
 // "name" lists of one operator; OPERATOR(schema.op) has two and is refused.
 std::optional<std::string> single_name(object o, std::string_view key) {
@@ -19,7 +21,9 @@ std::optional<std::string> single_name(object o, std::string_view key) {
   return std::string(*s);
 }
 
-ast::Box<ast::Expr> box(ast::Expr e) { return ast::Box<ast::Expr>(std::move(e)); }
+ast::Box<ast::Expr> box(ast::Expr e) {
+  return ast::Box<ast::Expr>(std::move(e));
+}
 
 }  // namespace
 
@@ -58,8 +62,9 @@ Result<ast::Expr> Converter::column_ref(object o, int loc) {
     if (star) written += ".*";
     const std::string last_two = star ? parts.back() + ".*" : parts[names - 2] + "." + parts[names - 1];
     return make_error(ErrorCode::ValidationQualifiedName,
-                      "'" + written + "' names a schema or database: only the allowlisted tables of this database "
-                                      "are visible, by their bare names",
+                      "'" + written +
+                          "' names a schema or database: only the allowlisted tables of this database "
+                          "are visible, by their bare names",
                       "FIX: write " + last_two + ".", pos(loc));
   }
   ast::ColumnRef ref;
@@ -127,7 +132,8 @@ Result<ast::Expr> Converter::a_expr(object o, int loc) {
   };
   auto op = single_name(o, "name");
   if (!op)
-    return unsupported("a schema-qualified operator OPERATOR(...)", loc, "FIX: write the plain operator (=, <, +, ...).");
+    return unsupported("a schema-qualified operator OPERATOR(...)", loc,
+                       "FIX: write the plain operator (=, <, +, ...).");
 
   // IN lists and BETWEEN carry a List on the right; convert it item by item.
   if (kind == "AEXPR_IN" || kind.starts_with("AEXPR_BETWEEN") || kind.starts_with("AEXPR_NOT_BETWEEN")) {
@@ -160,7 +166,9 @@ Result<ast::Expr> Converter::a_expr(object o, int loc) {
 
   if (kind == "AEXPR_LIKE" || kind == "AEXPR_ILIKE" || kind == "AEXPR_SIMILAR") {
     ast::Like like;
-    like.kind = kind == "AEXPR_LIKE" ? ast::LikeKind::Like : kind == "AEXPR_ILIKE" ? ast::LikeKind::ILike : ast::LikeKind::Similar;
+    like.kind = kind == "AEXPR_LIKE"    ? ast::LikeKind::Like
+                : kind == "AEXPR_ILIKE" ? ast::LikeKind::ILike
+                                        : ast::LikeKind::Similar;
     like.negated = op->starts_with("!");
     if (!left.value() || !rexpr_e) return make_error(ErrorCode::Internal, "parse tree: incomplete LIKE");
     like.arg = box(std::move(*left.value()));
@@ -242,8 +250,10 @@ Result<ast::Expr> Converter::func_call(object o, int loc) {
       return lit && lit->kind == ast::LiteralKind::Integer;
     };
     std::string plain;
-    if (parts[1] == "btrim") plain = "trim";
-    else if (parts[1] == "ltrim" || parts[1] == "rtrim") plain = parts[1];
+    if (parts[1] == "btrim")
+      plain = "trim";
+    else if (parts[1] == "ltrim" || parts[1] == "rtrim")
+      plain = parts[1];
     else if (parts[1] == "substring" && args->size() >= 2 &&
              std::all_of(args->begin() + 1, args->end(), integer_literal))
       plain = "substr";
@@ -270,7 +280,8 @@ Result<ast::Expr> Converter::func_call(object o, int loc) {
                       "'" + written + "(...)' names a schema: functions are called by their bare names",
                       "FIX: write " + parts.back() + "(...).", pos(loc));
   }
-  if (bool_field(o, "func_variadic")) return unsupported("VARIADIC arguments", loc, "FIX: pass the arguments one by one.");
+  if (bool_field(o, "func_variadic"))
+    return unsupported("VARIADIC arguments", loc, "FIX: pass the arguments one by one.");
   ast::FuncCall f;
   f.name = parts[0];
   auto args = expr_list(o, "args");
@@ -280,8 +291,10 @@ Result<ast::Expr> Converter::func_call(object o, int loc) {
   f.distinct = bool_field(o, "agg_distinct");
   auto order = sort_list(o, "agg_order");
   if (!order) return std::move(order).error();
-  if (bool_field(o, "agg_within_group")) f.within_group = std::move(order).value();
-  else f.order_by = std::move(order).value();
+  if (bool_field(o, "agg_within_group"))
+    f.within_group = std::move(order).value();
+  else
+    f.order_by = std::move(order).value();
   if (auto filter = field(o, "agg_filter")) {
     auto x = expr(*filter);
     if (!x) return std::move(x).error();
@@ -303,13 +316,19 @@ Result<ast::Expr> Converter::sub_link(object o, int loc) {
   ast::SubLink link;
   const auto type = string_field(o, "subLinkType");
   auto op = single_name(o, "operName");
-  if (type == "EXISTS_SUBLINK") link.kind = ast::SubLinkKind::Exists;
-  else if (type == "EXPR_SUBLINK") link.kind = ast::SubLinkKind::Scalar;
-  else if (type == "ANY_SUBLINK") link.kind = op ? ast::SubLinkKind::Any : ast::SubLinkKind::In;
-  else if (type == "ALL_SUBLINK") link.kind = ast::SubLinkKind::All;
+  if (type == "EXISTS_SUBLINK")
+    link.kind = ast::SubLinkKind::Exists;
+  else if (type == "EXPR_SUBLINK")
+    link.kind = ast::SubLinkKind::Scalar;
+  else if (type == "ANY_SUBLINK")
+    link.kind = op ? ast::SubLinkKind::Any : ast::SubLinkKind::In;
+  else if (type == "ALL_SUBLINK")
+    link.kind = ast::SubLinkKind::All;
   else if (type == "ARRAY_SUBLINK")
-    return unsupported("ARRAY(subquery)", loc, "FIX: aggregate in the subquery instead, e.g. string_agg or json_group_array.");
-  else return unsupported("a row comparison with a subquery", loc, "FIX: compare one column at a time.");
+    return unsupported("ARRAY(subquery)", loc,
+                       "FIX: aggregate in the subquery instead, e.g. string_agg or json_group_array.");
+  else
+    return unsupported("a row comparison with a subquery", loc, "FIX: compare one column at a time.");
   if (link.kind == ast::SubLinkKind::Any || link.kind == ast::SubLinkKind::All) {
     if (!op) return unsupported("a schema-qualified operator", loc);
     link.op = *op;
@@ -328,11 +347,13 @@ Result<ast::Expr> Converter::sub_link(object o, int loc) {
 }
 
 Result<ast::TypeName> Converter::type_name(object t, int loc) {
-  if (auto s = only_fields(t, {"names", "typmods", "typemod", "location", "arrayBounds", "setof", "pct_type", "typeOid"},
-                           "a type name", loc);
+  if (auto s =
+          only_fields(t, {"names", "typmods", "typemod", "location", "arrayBounds", "setof", "pct_type", "typeOid"},
+                      "a type name", loc);
       !s)
     return s.error();
-  if (field(t, "arrayBounds")) return unsupported("an array type", loc, "FIX: cast to a scalar type (text, bigint, ...).");
+  if (field(t, "arrayBounds"))
+    return unsupported("an array type", loc, "FIX: cast to a scalar type (text, bigint, ...).");
   if (bool_field(t, "setof") || bool_field(t, "pct_type")) return unsupported("this type form", loc);
   std::vector<std::string> parts;
   if (auto names = list_field(t, "names"))
@@ -351,7 +372,8 @@ Result<ast::TypeName> Converter::type_name(object t, int loc) {
       if (!n || n->kind != "A_Const" || !field(n->fields, "ival"))
         return unsupported("a type modifier that is not a number", loc);
       object io;
-      if (field(n->fields, "ival")->get_object().get(io)) return make_error(ErrorCode::Internal, "parse tree: bad typmod");
+      if (field(n->fields, "ival")->get_object().get(io))
+        return make_error(ErrorCode::Internal, "parse tree: bad typmod");
       if (field(io, "ival")) {
         out.modifiers.push_back(int_field(io, "ival"));
       } else {
@@ -394,10 +416,10 @@ Result<ast::Expr> Converter::composite(std::string_view kind, object o, int loc)
     if (!x) return std::move(x).error();
     const auto t = string_field(o, "booltesttype");
     using K = ast::BoolTestKind;
-    const K k = t == "IS_NOT_TRUE" ? K::IsNotTrue
-                : t == "IS_FALSE" ? K::IsFalse
-                : t == "IS_NOT_FALSE" ? K::IsNotFalse
-                : t == "IS_UNKNOWN" ? K::IsUnknown
+    const K k = t == "IS_NOT_TRUE"      ? K::IsNotTrue
+                : t == "IS_FALSE"       ? K::IsFalse
+                : t == "IS_NOT_FALSE"   ? K::IsNotFalse
+                : t == "IS_UNKNOWN"     ? K::IsUnknown
                 : t == "IS_NOT_UNKNOWN" ? K::IsNotUnknown
                                         : K::IsTrue;
     return ast::make_expr(ast::BoolTest{std::move(x).value(), k}, loc);
@@ -483,19 +505,21 @@ Result<ast::Expr> Converter::expr(element e) {
     if (op.starts_with("SVFOP_LOCALTIMESTAMP")) return ast::make_expr(ast::SqlValue{K::LocalTimestamp}, loc);
     if (op.starts_with("SVFOP_LOCALTIME")) return ast::make_expr(ast::SqlValue{K::LocalTime}, loc);
     std::string word(op.substr(6));  // "SVFOP_CURRENT_USER" → "CURRENT_USER"
-    return make_error(ErrorCode::ValidationSystemColumn,
-                      word + " reads the database session's state, not table data",
-                      "FIX: remove " + word +
-                          "; if you meant a column of that name, double-quote it (\"" + [&] {
-                            std::string lower = word;
-                            for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-                            return lower;
-                          }() + "\") and check GET /v1/schema for the real column names.",
-                      pos(loc));
+    return make_error(
+        ErrorCode::ValidationSystemColumn, word + " reads the database session's state, not table data",
+        "FIX: remove " + word + "; if you meant a column of that name, double-quote it (\"" +
+            [&] {
+              std::string lower = word;
+              for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+              return lower;
+            }() +
+            "\") and check GET /v1/schema for the real column names.",
+        pos(loc));
   }
   if (kind == "ParamRef")
-    return make_error(ErrorCode::ValidationPlaceholder, "a bind placeholder ($" + std::to_string(int_field(o, "number")) +
-                                                            ") has no value: querygate takes no parameters",
+    return make_error(ErrorCode::ValidationPlaceholder,
+                      "a bind placeholder ($" + std::to_string(int_field(o, "number")) +
+                          ") has no value: querygate takes no parameters",
                       "FIX: write the value into the statement as a literal, e.g. WHERE id = 42 or WHERE name = 'x'.",
                       pos(loc));
   return unsupported(sql_words(kind), loc);

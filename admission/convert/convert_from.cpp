@@ -7,7 +7,9 @@
 
 namespace qg::convert::detail {
 namespace {
-std::optional<int> pos(int location) { return location >= 0 ? std::optional<int>(location) : std::nullopt; }
+std::optional<int> pos(int location) {
+  return location >= 0 ? std::optional<int>(location) : std::nullopt;
+}
 }  // namespace
 
 Result<ast::FromItem> Converter::from_item(element e) {
@@ -31,12 +33,12 @@ Result<ast::FromItem> Converter::from_item(element e) {
       std::string written = catalog.empty() ? "" : std::string(catalog) + ".";
       written += std::string(schema) + "." + rel;
       return make_error(ErrorCode::ValidationQualifiedName,
-                        "'" + written + "' names a schema or database: only the allowlisted tables of this database "
-                                        "are visible",
+                        "'" + written +
+                            "' names a schema or database: only the allowlisted tables of this database "
+                            "are visible",
                         "FIX: write the bare table name " + rel + ".", pos(loc));
     }
-    if (!bool_field(o, "inh"))
-      return unsupported("FROM ONLY", loc, "FIX: write FROM " + rel + " without ONLY.");
+    if (!bool_field(o, "inh")) return unsupported("FROM ONLY", loc, "FIX: write FROM " + rel + " without ONLY.");
     auto a = alias(o);
     if (!a) return std::move(a).error();
     return ast::FromItem{ast::TableRef{rel, std::move(a).value(), loc}, loc};
@@ -67,9 +69,10 @@ Result<ast::FromItem> Converter::from_item(element e) {
   }
 
   if (n->kind == "JoinExpr") {
-    if (auto s = only_fields(o, {"jointype", "isNatural", "larg", "rarg", "usingClause", "quals", "alias", "rtindex",
-                                 "join_using_alias"},
-                             "a join", loc);
+    if (auto s = only_fields(
+            o,
+            {"jointype", "isNatural", "larg", "rarg", "usingClause", "quals", "alias", "rtindex", "join_using_alias"},
+            "a join", loc);
         !s)
       return s.error();
     if (auto l = field(o, "larg")) loc = first_location(*l);
@@ -84,11 +87,16 @@ Result<ast::FromItem> Converter::from_item(element e) {
       return unsupported("an alias on a join", loc, "FIX: alias the tables inside the join instead.");
     ast::Join j;
     const auto type = string_field(o, "jointype");
-    if (type == "JOIN_LEFT") j.kind = ast::JoinKind::Left;
-    else if (type == "JOIN_RIGHT") j.kind = ast::JoinKind::Right;
-    else if (type == "JOIN_FULL") j.kind = ast::JoinKind::Full;
-    else if (type == "JOIN_INNER" || type.empty()) j.kind = ast::JoinKind::Inner;
-    else return unsupported("this join type", loc);
+    if (type == "JOIN_LEFT")
+      j.kind = ast::JoinKind::Left;
+    else if (type == "JOIN_RIGHT")
+      j.kind = ast::JoinKind::Right;
+    else if (type == "JOIN_FULL")
+      j.kind = ast::JoinKind::Full;
+    else if (type == "JOIN_INNER" || type.empty())
+      j.kind = ast::JoinKind::Inner;
+    else
+      return unsupported("this join type", loc);
     auto l = field(o, "larg");
     auto r = field(o, "rarg");
     if (!l || !r) return make_error(ErrorCode::Internal, "parse tree: join without both sides");
@@ -115,7 +123,8 @@ Result<ast::FromItem> Converter::from_item(element e) {
     // FROM user / FROM current_user: a keyword the grammar reads as a session function.
     std::string keyword;
     std::function<void(element)> find_keyword = [&](element x) {
-      if (auto node = as_node(x); node && node->kind == "SQLValueFunction") keyword = std::string(string_field(node->fields, "op"));
+      if (auto node = as_node(x); node && node->kind == "SQLValueFunction")
+        keyword = std::string(string_field(node->fields, "op"));
       object xo;
       array xa;
       if (!x.get_object().get(xo))
@@ -127,10 +136,9 @@ Result<ast::FromItem> Converter::from_item(element e) {
     if (!keyword.empty()) {
       std::string word = keyword.substr(keyword.find('_') + 1);  // "SVFOP_USER" → "USER"
       for (auto& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      return make_error(ErrorCode::ParseSqliteSpelling,
-                        "FROM " + word + " reads as the session keyword " + word + ", not a table",
-                        "FIX: if " + word + " is a table, double-quote its name: FROM \"" + word + "\".",
-                        pos(first_location(e)));
+      return make_error(
+          ErrorCode::ParseSqliteSpelling, "FROM " + word + " reads as the session keyword " + word + ", not a table",
+          "FIX: if " + word + " is a table, double-quote its name: FROM \"" + word + "\".", pos(first_location(e)));
     }
     // `loc` already points at the first function it calls (the node has no location of its own).
     return make_error(ErrorCode::ValidationFunctionNotAllowed, "a function call in FROM is not admitted",

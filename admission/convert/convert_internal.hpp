@@ -29,8 +29,8 @@ std::optional<element> field(object o, std::string_view key);
 std::string_view string_field(object o, std::string_view key);  // "" when absent (protobuf omits defaults)
 std::int64_t int_field(object o, std::string_view key);         // 0 when absent
 bool bool_field(object o, std::string_view key);                // false when absent
-int first_location(element e);  // the smallest location anywhere inside, -1 when none
-int last_location(element e);   // the largest location anywhere inside, -1 when none
+int first_location(element e);                                  // the smallest location anywhere inside, -1 when none
+int last_location(element e);                                   // the largest location anywhere inside, -1 when none
 int location_of(object o);  // only for node kinds that have a location field (absent means 0)
 // The list under `key`, or an empty array view when absent.
 std::optional<array> list_field(object o, std::string_view key);

@@ -5,7 +5,9 @@
 namespace qg::convert::detail {
 namespace {
 
-std::optional<int> pos(int location) { return location >= 0 ? std::optional<int>(location) : std::nullopt; }
+std::optional<int> pos(int location) {
+  return location >= 0 ? std::optional<int>(location) : std::nullopt;
+}
 
 }  // namespace
 
@@ -30,12 +32,14 @@ Result<std::optional<std::int64_t>> Converter::limit_value(object o, std::string
   if (!e) return std::optional<std::int64_t>();
   auto n = as_node(*e);
   const int loc = n ? location_of(n->fields) : -1;
-  const std::string fix = "FIX: write " + std::string(clause) + " as a whole number, e.g. " + std::string(clause) + " 100.";
+  const std::string fix =
+      "FIX: write " + std::string(clause) + " as a whole number, e.g. " + std::string(clause) + " 100.";
   if (!n || n->kind != "A_Const")
     return make_error(ErrorCode::ValidationUnsupported, std::string(clause) + " with an expression", fix, pos(loc));
   if (bool_field(n->fields, "isnull")) return std::optional<std::int64_t>();  // LIMIT ALL / LIMIT NULL
   auto ival = field(n->fields, "ival");
-  if (!ival) return make_error(ErrorCode::ValidationUnsupported, std::string(clause) + " with a non-integer", fix, pos(loc));
+  if (!ival)
+    return make_error(ErrorCode::ValidationUnsupported, std::string(clause) + " with a non-integer", fix, pos(loc));
   object iv;
   if (ival->get_object().get(iv)) return make_error(ErrorCode::Internal, "parse tree: bad ival");
   std::int64_t v = int_field(iv, "ival");
@@ -58,12 +62,17 @@ Result<ast::SortItem> Converter::sort_item(element e) {
     return s.error();
   ast::SortItem item;
   const auto dir = string_field(n->fields, "sortby_dir");
-  if (dir == "SORTBY_ASC") item.direction = ast::SortDirection::Asc;
-  else if (dir == "SORTBY_DESC") item.direction = ast::SortDirection::Desc;
-  else if (dir == "SORTBY_USING") return unsupported("ORDER BY ... USING <operator>", loc, "FIX: write ASC or DESC.");
+  if (dir == "SORTBY_ASC")
+    item.direction = ast::SortDirection::Asc;
+  else if (dir == "SORTBY_DESC")
+    item.direction = ast::SortDirection::Desc;
+  else if (dir == "SORTBY_USING")
+    return unsupported("ORDER BY ... USING <operator>", loc, "FIX: write ASC or DESC.");
   const auto nulls = string_field(n->fields, "sortby_nulls");
-  if (nulls == "SORTBY_NULLS_FIRST") item.nulls = ast::NullsOrder::First;
-  else if (nulls == "SORTBY_NULLS_LAST") item.nulls = ast::NullsOrder::Last;
+  if (nulls == "SORTBY_NULLS_FIRST")
+    item.nulls = ast::NullsOrder::First;
+  else if (nulls == "SORTBY_NULLS_LAST")
+    item.nulls = ast::NullsOrder::Last;
   auto node = field(n->fields, "node");
   if (!node) return make_error(ErrorCode::Internal, "parse tree: SortBy without node");
   auto x = expr(*node);
@@ -86,19 +95,33 @@ Result<std::vector<ast::SortItem>> Converter::sort_list(object o, std::string_vi
 namespace {
 // PostgreSQL's FRAMEOPTION_* bits (nodes/parsenodes.h, PG 15).
 enum FrameBits : std::int64_t {
-  kNonDefault = 0x1, kRange = 0x2, kRows = 0x4, kGroups = 0x8, kBetween = 0x10,
-  kStartUnboundedPreceding = 0x20, kEndUnboundedPreceding = 0x40, kStartUnboundedFollowing = 0x80,
-  kEndUnboundedFollowing = 0x100, kStartCurrentRow = 0x200, kEndCurrentRow = 0x400,
-  kStartOffsetPreceding = 0x800, kEndOffsetPreceding = 0x1000, kStartOffsetFollowing = 0x2000,
-  kEndOffsetFollowing = 0x4000, kExcludeCurrentRow = 0x8000, kExcludeGroup = 0x10000, kExcludeTies = 0x20000,
+  kNonDefault = 0x1,
+  kRange = 0x2,
+  kRows = 0x4,
+  kGroups = 0x8,
+  kBetween = 0x10,
+  kStartUnboundedPreceding = 0x20,
+  kEndUnboundedPreceding = 0x40,
+  kStartUnboundedFollowing = 0x80,
+  kEndUnboundedFollowing = 0x100,
+  kStartCurrentRow = 0x200,
+  kEndCurrentRow = 0x400,
+  kStartOffsetPreceding = 0x800,
+  kEndOffsetPreceding = 0x1000,
+  kStartOffsetFollowing = 0x2000,
+  kEndOffsetFollowing = 0x4000,
+  kExcludeCurrentRow = 0x8000,
+  kExcludeGroup = 0x10000,
+  kExcludeTies = 0x20000,
 };
 }  // namespace
 
 Result<ast::WindowSpec> Converter::window_spec(object w) {
   const int loc = location_of(w);
-  if (auto s = only_fields(w, {"name", "refname", "partitionClause", "orderClause", "frameOptions", "startOffset",
-                               "endOffset", "location"},
-                           "a window definition", loc);
+  if (auto s = only_fields(
+          w,
+          {"name", "refname", "partitionClause", "orderClause", "frameOptions", "startOffset", "endOffset", "location"},
+          "a window definition", loc);
       !s)
     return s.error();
   ast::WindowSpec spec;
@@ -128,25 +151,38 @@ Result<ast::WindowSpec> Converter::window_spec(object w) {
     auto end_off = offset("endOffset");
     if (!end_off) return std::move(end_off).error();
     using K = ast::FrameBoundKind;
-    if (bits & kStartUnboundedPreceding) f.start.kind = K::UnboundedPreceding;
-    else if (bits & kStartCurrentRow) f.start.kind = K::CurrentRow;
-    else if (bits & kStartOffsetPreceding) f.start.kind = K::Preceding;
-    else if (bits & kStartOffsetFollowing) f.start.kind = K::Following;
-    else if (bits & kStartUnboundedFollowing) f.start.kind = K::UnboundedFollowing;
+    if (bits & kStartUnboundedPreceding)
+      f.start.kind = K::UnboundedPreceding;
+    else if (bits & kStartCurrentRow)
+      f.start.kind = K::CurrentRow;
+    else if (bits & kStartOffsetPreceding)
+      f.start.kind = K::Preceding;
+    else if (bits & kStartOffsetFollowing)
+      f.start.kind = K::Following;
+    else if (bits & kStartUnboundedFollowing)
+      f.start.kind = K::UnboundedFollowing;
     f.start.offset = std::move(start_off).value();
     if (bits & kBetween) {
       ast::FrameBound end;
-      if (bits & kEndUnboundedFollowing) end.kind = K::UnboundedFollowing;
-      else if (bits & kEndCurrentRow) end.kind = K::CurrentRow;
-      else if (bits & kEndOffsetPreceding) end.kind = K::Preceding;
-      else if (bits & kEndOffsetFollowing) end.kind = K::Following;
-      else if (bits & kEndUnboundedPreceding) end.kind = K::UnboundedPreceding;
+      if (bits & kEndUnboundedFollowing)
+        end.kind = K::UnboundedFollowing;
+      else if (bits & kEndCurrentRow)
+        end.kind = K::CurrentRow;
+      else if (bits & kEndOffsetPreceding)
+        end.kind = K::Preceding;
+      else if (bits & kEndOffsetFollowing)
+        end.kind = K::Following;
+      else if (bits & kEndUnboundedPreceding)
+        end.kind = K::UnboundedPreceding;
       end.offset = std::move(end_off).value();
       f.end = std::move(end);
     }
-    if (bits & kExcludeCurrentRow) f.exclusion = ast::FrameExclusion::CurrentRow;
-    else if (bits & kExcludeGroup) f.exclusion = ast::FrameExclusion::Group;
-    else if (bits & kExcludeTies) f.exclusion = ast::FrameExclusion::Ties;
+    if (bits & kExcludeCurrentRow)
+      f.exclusion = ast::FrameExclusion::CurrentRow;
+    else if (bits & kExcludeGroup)
+      f.exclusion = ast::FrameExclusion::Group;
+    else if (bits & kExcludeTies)
+      f.exclusion = ast::FrameExclusion::Ties;
   }
   return spec;
 }
@@ -162,11 +198,16 @@ Result<std::vector<ast::GroupItem>> Converter::group_items(array items) {
       ast::GroupingSet set;
       set.location = loc;
       const auto kind = string_field(n->fields, "kind");
-      if (kind == "GROUPING_SET_ROLLUP") set.kind = ast::GroupingKind::Rollup;
-      else if (kind == "GROUPING_SET_CUBE") set.kind = ast::GroupingKind::Cube;
-      else if (kind == "GROUPING_SET_SETS") set.kind = ast::GroupingKind::Sets;
-      else if (kind == "GROUPING_SET_EMPTY") set.kind = ast::GroupingKind::Empty;
-      else return unsupported("this kind of grouping set", loc);
+      if (kind == "GROUPING_SET_ROLLUP")
+        set.kind = ast::GroupingKind::Rollup;
+      else if (kind == "GROUPING_SET_CUBE")
+        set.kind = ast::GroupingKind::Cube;
+      else if (kind == "GROUPING_SET_SETS")
+        set.kind = ast::GroupingKind::Sets;
+      else if (kind == "GROUPING_SET_EMPTY")
+        set.kind = ast::GroupingKind::Empty;
+      else
+        return unsupported("this kind of grouping set", loc);
       if (auto content = list_field(n->fields, "content")) {
         auto inner = group_items(*content);
         if (!inner) return std::move(inner).error();
@@ -295,12 +336,12 @@ Result<ast::Select> Converter::select_core(object o) {
 Result<ast::Query> Converter::query(object o, int location) {
   DepthGuard guard(*this);
   if (auto s = check_depth(location); !s) return s.error();
-  if (auto s = only_fields(o,
-                           {"distinctClause", "intoClause", "targetList", "fromClause", "whereClause", "groupClause",
-                            "groupDistinct", "havingClause", "windowClause", "valuesLists", "sortClause",
-                            "limitOffset", "limitCount", "limitOption", "lockingClause", "withClause", "op", "all",
-                            "larg", "rarg"},
-                           "SELECT", location);
+  if (auto s = only_fields(
+          o,
+          {"distinctClause", "intoClause",   "targetList",  "fromClause", "whereClause", "groupClause", "groupDistinct",
+           "havingClause",   "windowClause", "valuesLists", "sortClause", "limitOffset", "limitCount",  "limitOption",
+           "lockingClause",  "withClause",   "op",          "all",        "larg",        "rarg"},
+          "SELECT", location);
       !s)
     return s.error();
   if (auto into = field(o, "intoClause")) {
@@ -331,7 +372,7 @@ Result<ast::Query> Converter::query(object o, int location) {
   const auto op = string_field(o, "op");
   if (op == "SETOP_UNION" || op == "SETOP_INTERSECT" || op == "SETOP_EXCEPT") {
     ast::SetOp set;
-    set.kind = op == "SETOP_UNION" ? ast::SetOpKind::Union
+    set.kind = op == "SETOP_UNION"       ? ast::SetOpKind::Union
                : op == "SETOP_INTERSECT" ? ast::SetOpKind::Intersect
                                          : ast::SetOpKind::Except;
     set.all = bool_field(o, "all");

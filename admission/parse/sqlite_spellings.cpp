@@ -13,7 +13,9 @@ struct Token {
   std::string upper;  // the token's text upper-cased (words and punctuation)
 };
 
-bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80); }
+bool is_word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80);
+}
 
 // Splits SQL into words and punctuation, skipping strings, quoted identifiers
 // and comments. Only used to choose a better message after the real parser has
@@ -117,12 +119,14 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
                        tokens[k + 1].begin == tokens[k].end && is_word_char(sql[tokens[k + 1].begin]) &&
                        (k == 0 || tokens[k - 1].upper != ":");
     if ((tokens[k].upper == "?" || named) && error_position && tokens[k].begin <= *error_position)
-      return make_error(ErrorCode::ValidationPlaceholder, "a bind placeholder has no value: querygate takes no "
-                                                         "parameters",
+      return make_error(ErrorCode::ValidationPlaceholder,
+                        "a bind placeholder has no value: querygate takes no "
+                        "parameters",
                         "FIX: write the value into the statement as a literal, e.g. WHERE id = 42.", tokens[k].begin);
   }
   if (!tokens.empty() && tokens.back().upper == "?")
-    return make_error(ErrorCode::ValidationPlaceholder, "a bind placeholder has no value: querygate takes no parameters",
+    return make_error(ErrorCode::ValidationPlaceholder,
+                      "a bind placeholder has no value: querygate takes no parameters",
                       "FIX: write the value into the statement as a literal, e.g. WHERE id = 42.", tokens.back().begin);
   // Backtick and bracket identifiers anywhere are what broke the parse.
   for (const auto& t : tokens) {
@@ -175,21 +179,22 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
     return spelling("[bracket] identifiers are a SQL Server/SQLite spelling",
                     "FIX: write the bare name (spans) or double-quote it (\"spans\").", t.begin);
   // A reserved word used as a table name (FROM cast AS c): the error lands on the token after it.
-  static constexpr std::string_view kAfterTable[] = {"AS", "WHERE", "JOIN", "ON", "GROUP", "ORDER", "LIMIT", ",", ")",
-                                                     "LEFT", "INNER", "CROSS", "UNION"};
+  static constexpr std::string_view kAfterTable[] = {"AS", "WHERE", "JOIN", "ON",    "GROUP", "ORDER", "LIMIT",
+                                                     ",",  ")",     "LEFT", "INNER", "CROSS", "UNION"};
   if (at >= 2 && (prev2 == "FROM" || prev2 == "JOIN") && !prev.empty() && is_word_char(prev[0]) &&
       std::find(std::begin(kAfterTable), std::end(kAfterTable), t.upper) != std::end(kAfterTable)) {
     std::string name(sql.substr(tokens[at - 1].begin, tokens[at - 1].end - tokens[at - 1].begin));
     // Lower case: PostgreSQL stores unquoted names folded, SQLite matches either way.
     std::string folded = name;
     for (auto& ch : folded) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return make_error(ErrorCode::ParseSqliteSpelling, "'" + name + "' is a reserved word, so it cannot name a table bare",
+    return make_error(ErrorCode::ParseSqliteSpelling,
+                      "'" + name + "' is a reserved word, so it cannot name a table bare",
                       "FIX: double-quote the table name: \"" + folded + "\".", tokens[at - 1].begin);
   }
   // SQLite accepts JOIN without ON (a cross join); the portable grammar does not.
-  static constexpr std::string_view kClauseStart[] = {"WHERE", "GROUP", "ORDER", "LIMIT", "JOIN", "LEFT", "INNER",
-                                                      "RIGHT", "FULL", "CROSS", "HAVING", "UNION", "EXCEPT",
-                                                      "INTERSECT", ";"};
+  static constexpr std::string_view kClauseStart[] = {"WHERE",  "GROUP", "ORDER",  "LIMIT",     "JOIN",
+                                                      "LEFT",   "INNER", "RIGHT",  "FULL",      "CROSS",
+                                                      "HAVING", "UNION", "EXCEPT", "INTERSECT", ";"};
   if (std::find(std::begin(kClauseStart), std::end(kClauseStart), t.upper) != std::end(kClauseStart))
     if (auto e = join_without_on(tokens, at, t.begin)) return e;
   if (prev == "IS" || (prev == "NOT" && prev2 == "IS")) {

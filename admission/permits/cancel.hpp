@@ -24,8 +24,7 @@ class Cancellation {
   class Subscription {
    public:
     Subscription() = default;
-    Subscription(Subscription&& other) noexcept
-        : owner_(std::exchange(other.owner_, nullptr)), id_(other.id_) {}
+    Subscription(Subscription&& other) noexcept : owner_(std::exchange(other.owner_, nullptr)), id_(other.id_) {}
     Subscription& operator=(Subscription&& other) noexcept;
     Subscription(const Subscription&) = delete;
     Subscription& operator=(const Subscription&) = delete;

@@ -9,7 +9,9 @@ Gate::Ticket::~Ticket() {
   if (gate_ != nullptr) gate_->leave(id_);
 }
 
-Gate::~Gate() { assert(in_flight_.empty() && "a request outlived the gate"); }
+Gate::~Gate() {
+  assert(in_flight_.empty() && "a request outlived the gate");
+}
 
 Gate::Ticket Gate::enter(std::shared_ptr<Cancellation> cancellation) {
   std::lock_guard lock(mu_);

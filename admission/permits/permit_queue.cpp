@@ -142,13 +142,14 @@ void PermitQueue::release(TimePoint granted_at) noexcept {
       Waiter next = take(*id);
       if (next.deadline <= now) {
         ++totals_.expired;
-        pending.push_back(Pending{std::move(next.on_decision), denied(Refusal::Deadline), std::move(next.subscription)});
+        pending.push_back(
+            Pending{std::move(next.on_decision), denied(Refusal::Deadline), std::move(next.subscription)});
         continue;
       }
       ++in_use_;
       ++totals_.granted;
-      pending.push_back(Pending{std::move(next.on_decision), Permit(this, now, next.deadline),
-                                std::move(next.subscription)});
+      pending.push_back(
+          Pending{std::move(next.on_decision), Permit(this, now, next.deadline), std::move(next.subscription)});
       break;
     }
   }

@@ -3,7 +3,9 @@
 namespace qg::permits {
 namespace {
 
-std::string ms(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
+std::string ms(std::chrono::milliseconds d) {
+  return std::to_string(d.count()) + " ms";
+}
 
 std::string permits_phrase(const RefusalContext& c) {
   return std::to_string(c.permits) + (c.permits == 1 ? " permit" : " permits") + " of database '" + c.database + "'";
@@ -18,8 +20,9 @@ Error refusal_error(const Denied& denied, const RefusalContext& c) {
       return make_error(ErrorCode::LimitQueueFull,
                         "all " + permits_phrase(c) + " are busy and its queue (" + std::to_string(c.queue_depth) +
                             " waiting) is full; the statement was not run",
-                        "FIX: wait " + retry + " (the Retry-After header) and send it again; send fewer statements "
-                        "at once, waiting for each answer before the next");
+                        "FIX: wait " + retry +
+                            " (the Retry-After header) and send it again; send fewer statements "
+                            "at once, waiting for each answer before the next");
     case Refusal::Deadline:
       return expired_before_start(c);
     case Refusal::Cancelled:
@@ -27,8 +30,7 @@ Error refusal_error(const Denied& denied, const RefusalContext& c) {
                         "the client disconnected while waiting for one of the " + permits_phrase(c),
                         "FIX: keep the connection open until the answer arrives");
     case Refusal::Closed:
-      return make_error(ErrorCode::LimitShuttingDown,
-                        "querygate is shutting down; the statement was not run",
+      return make_error(ErrorCode::LimitShuttingDown, "querygate is shutting down; the statement was not run",
                         "FIX: send it again after " + retry + " (the Retry-After header), to a running instance");
   }
   return make_error(ErrorCode::Internal, "unknown admission refusal");
@@ -39,8 +41,8 @@ Error expired_before_start(const RefusalContext& c) {
   if (c.budget < c.max_budget)
     fix += "; or allow more time: \"timeout_ms\" up to " + std::to_string(c.max_budget.count());
   return make_error(ErrorCode::LimitDeadline,
-                    "the deadline (" + ms(c.budget) + ") passed after waiting " + ms(c.waited) +
-                        " for one of the " + permits_phrase(c) + "; the statement was not run",
+                    "the deadline (" + ms(c.budget) + ") passed after waiting " + ms(c.waited) + " for one of the " +
+                        permits_phrase(c) + "; the statement was not run",
                     std::move(fix));
 }
 

@@ -13,9 +13,9 @@ struct RefusalContext {
   std::string database;
   int permits = 0;
   int queue_depth = 0;
-  std::chrono::milliseconds waited{0};     // from arrival to the refusal
-  std::chrono::milliseconds budget{0};     // the request's whole deadline
-  std::chrono::milliseconds max_budget{0}; // limits.deadline_ms: the most timeout_ms may ask for
+  std::chrono::milliseconds waited{0};      // from arrival to the refusal
+  std::chrono::milliseconds budget{0};      // the request's whole deadline
+  std::chrono::milliseconds max_budget{0};  // limits.deadline_ms: the most timeout_ms may ask for
 };
 
 Error refusal_error(const Denied& denied, const RefusalContext& context);

@@ -45,9 +45,13 @@ static_assert(in_enum_order(), "kConstructs must list every Construct in enum or
 
 }  // namespace
 
-std::span<const ConstructInfo> all_constructs() { return kConstructs; }
+std::span<const ConstructInfo> all_constructs() {
+  return kConstructs;
+}
 
-const ConstructInfo& construct_info(Construct construct) { return kConstructs[static_cast<std::size_t>(construct)]; }
+const ConstructInfo& construct_info(Construct construct) {
+  return kConstructs[static_cast<std::size_t>(construct)];
+}
 
 bool can_render(Construct construct, Dialect dialect) {
   const ConstructInfo& row = construct_info(construct);

@@ -44,8 +44,8 @@ void Printer::require(Construct construct) {
 
 void Printer::fail(std::string_view what) {
   if (error_) return;
-  error_ = make_error(ErrorCode::Internal, "cannot print " + std::string(what) + " for " +
-                                               std::string(dialect_name(dialect_)));
+  error_ = make_error(ErrorCode::Internal,
+                      "cannot print " + std::string(what) + " for " + std::string(dialect_name(dialect_)));
 }
 
 Result<std::string> Printer::finish() && {

@@ -33,13 +33,13 @@ class Printer {
   bool sqlite() const { return dialect_ == Dialect::Sqlite; }
 
   // Grammar parts.
-  void query(const ast::Query& query);                      // render_query.cpp
-  void expr(const ast::Expr& expr);                         // render_expr.cpp; a delimited position
-  void operand(const ast::Expr& expr);                      // render_expr.cpp; parenthesised when composite
-  void func_call(const ast::FuncCall& call);                // render_func.cpp
-  void window_spec(const ast::WindowSpec& spec);            // render_func.cpp; "(...)"
-  void sort_items(const std::vector<ast::SortItem>& items); // render_func.cpp
-  void from_item(const ast::FromItem& item);                // render_from.cpp
+  void query(const ast::Query& query);                           // render_query.cpp
+  void expr(const ast::Expr& expr);                              // render_expr.cpp; a delimited position
+  void operand(const ast::Expr& expr);                           // render_expr.cpp; parenthesised when composite
+  void func_call(const ast::FuncCall& call);                     // render_func.cpp
+  void window_spec(const ast::WindowSpec& spec);                 // render_func.cpp; "(...)"
+  void sort_items(const std::vector<ast::SortItem>& items);      // render_func.cpp
+  void from_item(const ast::FromItem& item);                     // render_from.cpp
   void values(const std::vector<std::vector<ast::Expr>>& rows);  // render_query.cpp; "VALUES (...), (...)"
 
   // Leaves (printer.cpp).
@@ -47,7 +47,7 @@ class Printer {
   void identifier(std::string_view name);
   void identifiers(const std::vector<std::string>& names);  // "a, b"
   void string_literal(std::string_view text);
-  void expr_list(const std::vector<ast::Expr>& items);       // "a, b", each in a delimited position
+  void expr_list(const std::vector<ast::Expr>& items);  // "a, b", each in a delimited position
 
   template <typename T, typename Each>
   void list(const std::vector<T>& items, Each each, std::string_view separator = ", ") {

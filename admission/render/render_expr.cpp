@@ -11,7 +11,9 @@
 namespace qg::render::detail {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 std::string_view skip_digits(std::string_view s) {
   while (!s.empty() && is_digit(s.front())) s.remove_prefix(1);
@@ -133,7 +135,8 @@ struct ExprPrinter {
     // SQLite parses a flat chain as a left-deep tree and refuses trees deeper than
     // 200; AND and OR are associative, so long chains print as a balanced tree.
     if (p.sqlite() && b.args.size() > kFlatChain) return balanced(b.args, 0, b.args.size(), word);
-    p.list(b.args, [&](const ast::Expr& e) { p.operand(e); }, word);
+    p.list(
+        b.args, [&](const ast::Expr& e) { p.operand(e); }, word);
   }
 
   static constexpr std::size_t kFlatChain = 16;
@@ -157,13 +160,19 @@ struct ExprPrinter {
     using K = ast::BoolTestKind;
     p.operand(*t.arg);
     switch (t.kind) {
-      case K::IsTrue: return p.word(" IS TRUE");
-      case K::IsNotTrue: return p.word(" IS NOT TRUE");
-      case K::IsFalse: return p.word(" IS FALSE");
-      case K::IsNotFalse: return p.word(" IS NOT FALSE");
+      case K::IsTrue:
+        return p.word(" IS TRUE");
+      case K::IsNotTrue:
+        return p.word(" IS NOT TRUE");
+      case K::IsFalse:
+        return p.word(" IS FALSE");
+      case K::IsNotFalse:
+        return p.word(" IS NOT FALSE");
       // SQLite has no UNKNOWN keyword; for a truth value "unknown" is NULL, the same test.
-      case K::IsUnknown: return p.word(p.sqlite() ? " IS NULL" : " IS UNKNOWN");
-      case K::IsNotUnknown: return p.word(p.sqlite() ? " IS NOT NULL" : " IS NOT UNKNOWN");
+      case K::IsUnknown:
+        return p.word(p.sqlite() ? " IS NULL" : " IS UNKNOWN");
+      case K::IsNotUnknown:
+        return p.word(p.sqlite() ? " IS NOT NULL" : " IS NOT UNKNOWN");
     }
   }
 
@@ -297,11 +306,18 @@ struct ExprPrinter {
   void operator()(const ast::SqlValue& v) const {
     using K = ast::SqlValueKind;
     switch (v.kind) {
-      case K::CurrentDate: return p.word("CURRENT_DATE");
-      case K::CurrentTime: return p.word("CURRENT_TIME");
-      case K::CurrentTimestamp: return p.word("CURRENT_TIMESTAMP");
-      case K::LocalTime: p.require(Construct::LocalTime); return p.word("LOCALTIME");
-      case K::LocalTimestamp: p.require(Construct::LocalTimestamp); return p.word("LOCALTIMESTAMP");
+      case K::CurrentDate:
+        return p.word("CURRENT_DATE");
+      case K::CurrentTime:
+        return p.word("CURRENT_TIME");
+      case K::CurrentTimestamp:
+        return p.word("CURRENT_TIMESTAMP");
+      case K::LocalTime:
+        p.require(Construct::LocalTime);
+        return p.word("LOCALTIME");
+      case K::LocalTimestamp:
+        p.require(Construct::LocalTimestamp);
+        return p.word("LOCALTIMESTAMP");
     }
   }
 };

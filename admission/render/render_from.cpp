@@ -22,11 +22,16 @@ void alias(Printer& p, const std::optional<ast::Alias>& a) {
 
 std::string_view join_words(ast::JoinKind kind) {
   switch (kind) {
-    case ast::JoinKind::Inner: return " JOIN ";
-    case ast::JoinKind::Left: return " LEFT JOIN ";
-    case ast::JoinKind::Right: return " RIGHT JOIN ";
-    case ast::JoinKind::Full: return " FULL JOIN ";
-    case ast::JoinKind::Cross: return " CROSS JOIN ";
+    case ast::JoinKind::Inner:
+      return " JOIN ";
+    case ast::JoinKind::Left:
+      return " LEFT JOIN ";
+    case ast::JoinKind::Right:
+      return " RIGHT JOIN ";
+    case ast::JoinKind::Full:
+      return " FULL JOIN ";
+    case ast::JoinKind::Cross:
+      return " CROSS JOIN ";
   }
   return " JOIN ";
 }

@@ -10,10 +10,14 @@ namespace {
 
 std::string_view frame_mode_words(ast::FrameMode mode) {
   switch (mode) {
-    case ast::FrameMode::Range: return "RANGE";
-    case ast::FrameMode::Rows: return "ROWS";
-    case ast::FrameMode::Groups: return "GROUPS";
-    case ast::FrameMode::Default: break;
+    case ast::FrameMode::Range:
+      return "RANGE";
+    case ast::FrameMode::Rows:
+      return "ROWS";
+    case ast::FrameMode::Groups:
+      return "GROUPS";
+    case ast::FrameMode::Default:
+      break;
   }
   return "";
 }
@@ -21,9 +25,12 @@ std::string_view frame_mode_words(ast::FrameMode mode) {
 void frame_bound(Printer& p, const ast::FrameBound& bound) {
   using K = ast::FrameBoundKind;
   switch (bound.kind) {
-    case K::UnboundedPreceding: return p.word("UNBOUNDED PRECEDING");
-    case K::CurrentRow: return p.word("CURRENT ROW");
-    case K::UnboundedFollowing: return p.word("UNBOUNDED FOLLOWING");
+    case K::UnboundedPreceding:
+      return p.word("UNBOUNDED PRECEDING");
+    case K::CurrentRow:
+      return p.word("CURRENT ROW");
+    case K::UnboundedFollowing:
+      return p.word("UNBOUNDED FOLLOWING");
     case K::Preceding:
     case K::Following:
       if (!bound.offset) return p.fail("a PRECEDING/FOLLOWING frame bound without an offset");
@@ -49,10 +56,17 @@ void frame(Printer& p, const ast::WindowFrame& f) {
     frame_bound(p, f.start);
   }
   switch (f.exclusion) {
-    case ast::FrameExclusion::None: break;
-    case ast::FrameExclusion::CurrentRow: p.word(" EXCLUDE CURRENT ROW"); break;
-    case ast::FrameExclusion::Group: p.word(" EXCLUDE GROUP"); break;
-    case ast::FrameExclusion::Ties: p.word(" EXCLUDE TIES"); break;
+    case ast::FrameExclusion::None:
+      break;
+    case ast::FrameExclusion::CurrentRow:
+      p.word(" EXCLUDE CURRENT ROW");
+      break;
+    case ast::FrameExclusion::Group:
+      p.word(" EXCLUDE GROUP");
+      break;
+    case ast::FrameExclusion::Ties:
+      p.word(" EXCLUDE TIES");
+      break;
   }
 }
 
@@ -128,14 +142,24 @@ void Printer::sort_items(const std::vector<ast::SortItem>& items) {
   list(items, [&](const ast::SortItem& s) {
     expr(*s.expr);
     switch (s.direction) {
-      case ast::SortDirection::Default: break;
-      case ast::SortDirection::Asc: word(" ASC"); break;
-      case ast::SortDirection::Desc: word(" DESC"); break;
+      case ast::SortDirection::Default:
+        break;
+      case ast::SortDirection::Asc:
+        word(" ASC");
+        break;
+      case ast::SortDirection::Desc:
+        word(" DESC");
+        break;
     }
     switch (s.nulls) {
-      case ast::NullsOrder::Default: break;
-      case ast::NullsOrder::First: word(" NULLS FIRST"); break;
-      case ast::NullsOrder::Last: word(" NULLS LAST"); break;
+      case ast::NullsOrder::Default:
+        break;
+      case ast::NullsOrder::First:
+        word(" NULLS FIRST");
+        break;
+      case ast::NullsOrder::Last:
+        word(" NULLS LAST");
+        break;
     }
   });
 }

@@ -7,7 +7,9 @@
 namespace qg::render::detail {
 namespace {
 
-bool has_trailing_clauses(const ast::Query& q) { return !q.order_by.empty() || q.limit || q.offset; }
+bool has_trailing_clauses(const ast::Query& q) {
+  return !q.order_by.empty() || q.limit || q.offset;
+}
 
 // A set-operation member that can stand bare: a single SELECT or VALUES
 // without WITH, ORDER BY, LIMIT or OFFSET of its own.
@@ -120,9 +122,12 @@ void select(Printer& p, const ast::Select& s) {
 
 std::string_view set_op_words(const ast::SetOp& op) {
   switch (op.kind) {
-    case ast::SetOpKind::Union: return op.all ? " UNION ALL " : " UNION ";
-    case ast::SetOpKind::Intersect: return op.all ? " INTERSECT ALL " : " INTERSECT ";
-    case ast::SetOpKind::Except: return op.all ? " EXCEPT ALL " : " EXCEPT ";
+    case ast::SetOpKind::Union:
+      return op.all ? " UNION ALL " : " UNION ";
+    case ast::SetOpKind::Intersect:
+      return op.all ? " INTERSECT ALL " : " INTERSECT ";
+    case ast::SetOpKind::Except:
+      return op.all ? " EXCEPT ALL " : " EXCEPT ";
   }
   return " UNION ";
 }

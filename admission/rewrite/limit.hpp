@@ -9,10 +9,10 @@
 namespace qg::rewrite {
 
 struct LimitDecision {
-  std::int64_t row_cap = 0;            // rows the caller can get back
-  bool detect_truncation = false;      // the query asks for row_cap + 1 rows; a last extra row means "more existed"
-  bool injected = false;               // the caller wrote no LIMIT
-  bool clamped = false;                // the caller's LIMIT was larger than the cap
+  std::int64_t row_cap = 0;        // rows the caller can get back
+  bool detect_truncation = false;  // the query asks for row_cap + 1 rows; a last extra row means "more existed"
+  bool injected = false;           // the caller wrote no LIMIT
+  bool clamped = false;            // the caller's LIMIT was larger than the cap
   std::optional<std::int64_t> caller_limit;
 };
 

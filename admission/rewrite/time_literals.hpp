@@ -21,8 +21,8 @@ struct IsoTime {
   int year = 0, month = 0, day = 0;
   bool has_time = false;
   int hour = 0, minute = 0, second = 0;
-  int nanos = 0;                          // fraction of a second
-  std::optional<int> offset_minutes;      // absent: no Z / ±hh:mm written
+  int nanos = 0;                      // fraction of a second
+  std::optional<int> offset_minutes;  // absent: no Z / ±hh:mm written
 };
 
 // Parses YYYY-MM-DD[(T| )HH:MM[:SS[.f…]]][Z|±HH[:MM]]; nothing else.

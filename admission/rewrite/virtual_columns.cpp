@@ -3,8 +3,8 @@
 #include <functional>
 
 #include "admission/admit/admit.hpp"
-#include "admission/convert/convert.hpp"
 #include "admission/ast/walk.hpp"
+#include "admission/convert/convert.hpp"
 #include "admission/parse/parser.hpp"
 #include "admission/render/render.hpp"
 

@@ -36,7 +36,7 @@ constexpr int kUsers = 200;
 constexpr int kApiKeys = 100;
 constexpr int kTraces = 8000;
 constexpr std::uint64_t kSeed = 0x5157'4741'5445'0001ULL;  // "QWGATE" + version; change = new data set
-constexpr int kInjectionEvery = 100;  // trace i carries an injection when i % 100 == 37 (1 %)
+constexpr int kInjectionEvery = 100;                       // trace i carries an injection when i % 100 == 37 (1 %)
 constexpr int kInjectionOffset = 37;
 constexpr int kFeedbackInjectionEvery = 25;  // every 25th human comment carries one too
 
@@ -54,7 +54,9 @@ constexpr Millis kWindowEnd = epoch_ms(std::chrono::year{2026} / 11 / 15);
 constexpr Millis kWindowStart = kWindowEnd - kWindowDays * kDay;
 constexpr Millis kLastTraceStart = kWindowEnd - 15 * kMinute;  // every trace ends inside the window
 
-int approx_tokens(std::string_view text) { return static_cast<int>(text.size() + 3) / 4; }
+int approx_tokens(std::string_view text) {
+  return static_cast<int>(text.size() + 3) / 4;
+}
 
 // ---- one trace as a tree of spans ------------------------------------------
 
@@ -62,7 +64,7 @@ struct SpanNode {
   int parent = -1;  // index into the trace's nodes; nodes are in pre-order
   std::string name;
   std::string_view kind;
-  int step = 0;  // agent.step number
+  int step = 0;       // agent.step number
   Millis own_ms = 0;  // a leaf's duration
   bool error = false;
   std::string error_message;
@@ -88,9 +90,15 @@ class TraceBuilder {
     const auto& shapes = req_.domain->shapes;
     const int shape_weights[] = {shapes.chat, shapes.rag, shapes.agent};
     switch (rng_.weighted(std::span<const int>(shape_weights), [](int w) { return w; })) {
-      case 0: build_chat(); break;
-      case 1: build_rag(); break;
-      default: build_agent(); break;
+      case 0:
+        build_chat();
+        break;
+      case 1:
+        build_rag();
+        break;
+      default:
+        build_agent();
+        break;
     }
     propagate_errors();
     describe_inner_nodes();
@@ -428,8 +436,8 @@ Millis draw_session_start(Rng& rng) {
 std::vector<PlannedTrace> plan_traces(Rng& rng) {
   std::vector<PlannedTrace> plan;
   while (plan.size() < kTraces) {
-    const int domain = static_cast<int>(
-        rng.weighted(demo::domains(), [](const demo::Domain& d) { return d.traffic_weight; }));
+    const int domain =
+        static_cast<int>(rng.weighted(demo::domains(), [](const demo::Domain& d) { return d.traffic_weight; }));
     Millis at = draw_session_start(rng);
     if (rng.percent(8)) {
       plan.push_back({std::min(at, kLastTraceStart), domain, std::nullopt, std::nullopt});
@@ -477,7 +485,7 @@ class TraceWriter {
       const auto injection = demo::injections()[(index / kInjectionEvery) % demo::injections().size()];
       // Alternate where the sentence sits: appended, or smuggled in front.
       req.prompt = (index / kInjectionEvery) % 2 ? std::string(injection) + " " + req.prompt
-                                                  : req.prompt + "\n\n" + std::string(injection);
+                                                 : req.prompt + "\n\n" + std::string(injection);
     }
     req.answer = injected ? std::string(rng_.pick(demo::refusals())) : filler.fill(exchange.answer);
 
@@ -534,12 +542,13 @@ class TraceWriter {
       if (rng_.percent(75)) {
         comment = std::string(rng_.pick(good ? demo::positive_feedback() : demo::negative_feedback()));
         if (++human_comments_ % kFeedbackInjectionEvery == 0)
-          *comment += " " + std::string(demo::injections()[human_comments_ / kFeedbackInjectionEvery %
-                                                           demo::injections().size()]);
+          *comment +=
+              " " +
+              std::string(demo::injections()[human_comments_ / kFeedbackInjectionEvery % demo::injections().size()]);
       }
       const bool thumbs = rng_.percent(85);  // some people only leave a comment
-      add_annotation(first_id, "HUMAN", thumbs ? std::optional<std::string>(good ? "helpful" : "not_helpful")
-                                               : std::nullopt,
+      add_annotation(first_id, "HUMAN",
+                     thumbs ? std::optional<std::string>(good ? "helpful" : "not_helpful") : std::nullopt,
                      thumbs ? std::optional<double>(good ? 1.0 : 0.0) : std::nullopt, comment,
                      start + nodes[0].end + rng_.between(10 * kSecond, 3 * kDay));
     }
@@ -605,7 +614,9 @@ bool remove_if_present(const fs::path& file, std::string& why) {
   return true;
 }
 
-fs::path with_suffix(const fs::path& p, std::string_view suffix) { return fs::path(p.string() + std::string(suffix)); }
+fs::path with_suffix(const fs::path& p, std::string_view suffix) {
+  return fs::path(p.string() + std::string(suffix));
+}
 
 }  // namespace
 

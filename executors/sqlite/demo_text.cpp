@@ -21,43 +21,48 @@ constexpr Model kModels[] = {
 
 // ---- slot fillers ---------------------------------------------------------
 
-constexpr sv kProduct[] = {"wireless earbuds", "standing desk", "espresso machine", "running shoes",
-                           "4K monitor", "ergonomic chair", "smart thermostat", "travel backpack"};
+constexpr sv kProduct[] = {"wireless earbuds", "standing desk",   "espresso machine", "running shoes",
+                           "4K monitor",       "ergonomic chair", "smart thermostat", "travel backpack"};
 constexpr sv kIssue[] = {"won't turn on", "arrived damaged", "is missing a part", "stopped charging",
                          "makes a rattling noise"};
-constexpr sv kOrderId[] = {"#A10482", "#A11907", "#A12355", "#B20017", "#B21460", "#B22981",
-                           "#C30544", "#C31208", "#C33719", "#D40026"};
+constexpr sv kOrderId[] = {"#A10482", "#A11907", "#A12355", "#B20017", "#B21460",
+                           "#B22981", "#C30544", "#C31208", "#C33719", "#D40026"};
 constexpr sv kAmount[] = {"$49.99", "$129.00", "$18.50", "$349.00", "$74.25"};
 constexpr sv kDate[] = {"last Tuesday", "yesterday", "on Nov 2", "on October 28", "three days ago"};
 constexpr sv kPlan[] = {"Starter", "Team", "Business", "Enterprise"};
-constexpr sv kCity[] = {"Lisbon", "Tokyo", "Zürich", "New York", "Cape Town",
+constexpr sv kCity[] = {"Lisbon",    "Tokyo",     "Zürich",    "New York", "Cape Town",
                         "Reykjavík", "São Paulo", "Singapore", "Montréal", "Kraków"};
 constexpr sv kMonth[] = {"March", "April", "June", "September", "October", "December"};
 constexpr sv kDays[] = {"3", "4", "5", "7", "10"};
 constexpr sv kBudget[] = {"$1,500", "$2,000", "€2,500", "$4,000", "£1,200"};
 constexpr sv kLanguage[] = {"Python", "TypeScript", "Rust", "Go", "C++", "Java"};
 constexpr sv kLibrary[] = {"pandas", "React", "tokio", "FastAPI", "SQLAlchemy", "Boost.Asio"};
-constexpr sv kError[] = {"KeyError: 'user_id'", "TypeError: Cannot read properties of undefined (reading 'map')",
-                         "segmentation fault (core dumped)", "borrowed value does not live long enough",
-                         "deadlock detected", "ModuleNotFoundError: No module named 'yaml'"};
+constexpr sv kError[] = {"KeyError: 'user_id'",
+                         "TypeError: Cannot read properties of undefined (reading 'map')",
+                         "segmentation fault (core dumped)",
+                         "borrowed value does not live long enough",
+                         "deadlock detected",
+                         "ModuleNotFoundError: No module named 'yaml'"};
 constexpr sv kModule[] = {"billing/invoice", "auth/session", "api/handlers", "utils/retry", "jobs/export"};
-constexpr sv kTopic[] = {"SSO with Okta", "SAML single sign-on", "webhook retries", "data retention",
-                         "exporting traces to S3", "role-based access control", "the REST API rate limits",
-                         "billing seats", "custom dashboards", "alert notifications in Slack"};
-constexpr sv kCompany[] = {"Acme Logistics", "Globex", "Initech", "Umbrella Health", "Stark Freight",
-                           "Wayne Analytics"};
+constexpr sv kTopic[] = {
+    "SSO with Okta",          "SAML single sign-on",         "webhook retries",          "data retention",
+    "exporting traces to S3", "role-based access control",   "the REST API rate limits", "billing seats",
+    "custom dashboards",      "alert notifications in Slack"};
+constexpr sv kCompany[] = {"Acme Logistics",  "Globex",        "Initech",
+                           "Umbrella Health", "Stark Freight", "Wayne Analytics"};
 constexpr sv kRole[] = {"VP of Engineering", "Head of Data", "CTO", "Operations Manager"};
 constexpr sv kIndustry[] = {"logistics", "healthcare", "fintech", "retail", "manufacturing"};
 constexpr sv kName[] = {"Maya", "Jonas", "Priya", "Tomás", "Aiko", "Liam"};
 constexpr sv kCompetitor[] = {"DataDash", "Metricly", "InsightHub"};
 
 constexpr Slot kSlots[] = {
-    {"product", kProduct}, {"issue", kIssue},       {"order_id", kOrderId}, {"amount", kAmount},
-    {"date", kDate},       {"plan", kPlan},         {"city", kCity},        {"city2", kCity},
-    {"month", kMonth},     {"days", kDays},         {"budget", kBudget},    {"language", kLanguage},
-    {"library", kLibrary}, {"error", kError},       {"module", kModule},    {"topic", kTopic},
-    {"company", kCompany}, {"role", kRole},         {"industry", kIndustry}, {"name", kName},
-    {"competitor", kCompetitor},
+    {"product", kProduct},   {"issue", kIssue},     {"order_id", kOrderId},
+    {"amount", kAmount},     {"date", kDate},       {"plan", kPlan},
+    {"city", kCity},         {"city2", kCity},      {"month", kMonth},
+    {"days", kDays},         {"budget", kBudget},   {"language", kLanguage},
+    {"library", kLibrary},   {"error", kError},     {"module", kModule},
+    {"topic", kTopic},       {"company", kCompany}, {"role", kRole},
+    {"industry", kIndustry}, {"name", kName},       {"competitor", kCompetitor},
 };
 
 // ---- support-bot ----------------------------------------------------------
@@ -281,14 +286,20 @@ constexpr sv kRetrieverErrors[] = {
 // ---- feedback and judge explanations --------------------------------------
 
 constexpr sv kPositiveFeedback[] = {
-    "Perfect, thank you!", "That fixed it 🎉", "Clear and to the point.",
-    "Exactly what I needed, saved me an hour.", "Good answer, though a bit long.",
+    "Perfect, thank you!",
+    "That fixed it 🎉",
+    "Clear and to the point.",
+    "Exactly what I needed, saved me an hour.",
+    "Good answer, though a bit long.",
     "Helpful — the step-by-step list was great.",
 };
 constexpr sv kNegativeFeedback[] = {
-    "Wrong: that contradicts your own help page.", "It ignored half of my question.",
-    "Made up details that simply aren't true.", "Too long, I just needed a short answer.",
-    "It answered a different question than the one I asked.", "Links in the answer go to a 404 page.",
+    "Wrong: that contradicts your own help page.",
+    "It ignored half of my question.",
+    "Made up details that simply aren't true.",
+    "Too long, I just needed a short answer.",
+    "It answered a different question than the one I asked.",
+    "Links in the answer go to a 404 page.",
     "Outdated — that setting moved months ago.",
 };
 constexpr sv kJudgeCorrect[] = {
@@ -309,34 +320,63 @@ constexpr sv kJudgeHallucination[] = {
 
 // ---- accounts -------------------------------------------------------------
 
-constexpr sv kFirstNames[] = {"ana",   "ben",   "chloe", "david", "elena", "farid",  "grace",
-                              "hiro",  "isabel", "jonas", "kemi",  "lucas", "maya",   "nikhil",
-                              "olga",  "pedro", "quinn", "rosa",  "sven",  "tara"};
-constexpr sv kLastNames[] = {"alvarez", "becker",  "chen",   "dubois", "eze",
-                             "fischer", "garcia",  "hansen", "ito",    "kowalski"};
+constexpr sv kFirstNames[] = {"ana",  "ben",   "chloe", "david",  "elena", "farid", "grace", "hiro", "isabel", "jonas",
+                              "kemi", "lucas", "maya",  "nikhil", "olga",  "pedro", "quinn", "rosa", "sven",   "tara"};
+constexpr sv kLastNames[] = {"alvarez", "becker", "chen",   "dubois", "eze",
+                             "fischer", "garcia", "hansen", "ito",    "kowalski"};
 
 }  // namespace
 
-std::span<const Model> models() { return kModels; }
+std::span<const Model> models() {
+  return kModels;
+}
 const Model& model_named(std::string_view name) {
   for (const auto& m : kModels)
     if (m.name == name) return m;
   return kModels[0];  // unreachable: the tables above only name listed models
 }
-std::span<const Domain> domains() { return kDomains; }
-std::span<const Slot> slots() { return kSlots; }
-std::span<const std::string_view> injections() { return kInjections; }
-std::span<const std::string_view> refusals() { return kRefusals; }
-std::span<const std::string_view> llm_errors() { return kLlmErrors; }
-std::span<const std::string_view> tool_errors() { return kToolErrors; }
-std::span<const std::string_view> retriever_errors() { return kRetrieverErrors; }
-std::span<const std::string_view> positive_feedback() { return kPositiveFeedback; }
-std::span<const std::string_view> negative_feedback() { return kNegativeFeedback; }
-std::span<const std::string_view> judge_correct() { return kJudgeCorrect; }
-std::span<const std::string_view> judge_incorrect() { return kJudgeIncorrect; }
-std::span<const std::string_view> judge_hallucination() { return kJudgeHallucination; }
-std::span<const std::string_view> first_names() { return kFirstNames; }
-std::span<const std::string_view> last_names() { return kLastNames; }
+std::span<const Domain> domains() {
+  return kDomains;
+}
+std::span<const Slot> slots() {
+  return kSlots;
+}
+std::span<const std::string_view> injections() {
+  return kInjections;
+}
+std::span<const std::string_view> refusals() {
+  return kRefusals;
+}
+std::span<const std::string_view> llm_errors() {
+  return kLlmErrors;
+}
+std::span<const std::string_view> tool_errors() {
+  return kToolErrors;
+}
+std::span<const std::string_view> retriever_errors() {
+  return kRetrieverErrors;
+}
+std::span<const std::string_view> positive_feedback() {
+  return kPositiveFeedback;
+}
+std::span<const std::string_view> negative_feedback() {
+  return kNegativeFeedback;
+}
+std::span<const std::string_view> judge_correct() {
+  return kJudgeCorrect;
+}
+std::span<const std::string_view> judge_incorrect() {
+  return kJudgeIncorrect;
+}
+std::span<const std::string_view> judge_hallucination() {
+  return kJudgeHallucination;
+}
+std::span<const std::string_view> first_names() {
+  return kFirstNames;
+}
+std::span<const std::string_view> last_names() {
+  return kLastNames;
+}
 
 // ---- deterministic primitives ----------------------------------------------
 
@@ -376,11 +416,21 @@ void append_json_string(std::string& out, std::string_view s) {
   out += '"';
   for (const char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -401,8 +451,8 @@ std::string iso8601(std::int64_t epoch_ms) {
   const auto ms = static_cast<int>(epoch_ms % kDayMs);
   char buf[40];
   std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%03d+00:00", static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), ms / 3'600'000,
-                ms / 60'000 % 60, ms / 1000 % 60, ms % 1000);
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()), ms / 3'600'000, ms / 60'000 % 60,
+                ms / 1000 % 60, ms % 1000);
   return buf;
 }
 

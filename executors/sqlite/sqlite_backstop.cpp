@@ -13,31 +13,45 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string_view or_empty(const char* s) { return s ? std::string_view(s) : std::string_view(); }
+std::string_view or_empty(const char* s) {
+  return s ? std::string_view(s) : std::string_view();
+}
 
 // Words for a refused action, for the error the caller sees. Only the actions a
 // rendered SELECT could conceivably trigger get their own wording.
 std::string describe(int action, std::string_view a1, std::string_view a2) {
   const auto quoted = [](std::string_view s) { return "'" + std::string(s) + "'"; };
   switch (action) {
-    case SQLITE_READ: return "reading table " + quoted(a1);
-    case SQLITE_FUNCTION: return "calling function " + quoted(a2);
-    case SQLITE_RECURSIVE: return "a recursive common table expression (WITH RECURSIVE)";
-    case SQLITE_PRAGMA: return "PRAGMA " + std::string(a1);
+    case SQLITE_READ:
+      return "reading table " + quoted(a1);
+    case SQLITE_FUNCTION:
+      return "calling function " + quoted(a2);
+    case SQLITE_RECURSIVE:
+      return "a recursive common table expression (WITH RECURSIVE)";
+    case SQLITE_PRAGMA:
+      return "PRAGMA " + std::string(a1);
     case SQLITE_INSERT:
     case SQLITE_UPDATE:
-    case SQLITE_DELETE: return "writing to table " + quoted(a1);
+    case SQLITE_DELETE:
+      return "writing to table " + quoted(a1);
     case SQLITE_ATTACH:
-    case SQLITE_DETACH: return "attaching or detaching a database";
+    case SQLITE_DETACH:
+      return "attaching or detaching a database";
     case SQLITE_TRANSACTION:
-    case SQLITE_SAVEPOINT: return "transaction control";
-    case SQLITE_ANALYZE: return "ANALYZE";
-    case SQLITE_REINDEX: return "REINDEX";
-    default: return "changing the schema or connection (authorizer action " + std::to_string(action) + ")";
+    case SQLITE_SAVEPOINT:
+      return "transaction control";
+    case SQLITE_ANALYZE:
+      return "ANALYZE";
+    case SQLITE_REINDEX:
+      return "REINDEX";
+    default:
+      return "changing the schema or connection (authorizer action " + std::to_string(action) + ")";
   }
 }
 
-bool internal_name(std::string_view name) { return lower(name.substr(0, 7)) == "sqlite_"; }
+bool internal_name(std::string_view name) {
+  return lower(name.substr(0, 7)) == "sqlite_";
+}
 
 // Action codes: https://sqlite.org/c3ref/c_alter_table.html. For SQLITE_READ,
 // a1 = table, a2 = column, a3 = database. The fourth argument (innermost view
@@ -99,14 +113,20 @@ int on_progress(void* user) noexcept {
 
 }  // namespace
 
-bool Policy::allows_table(std::string_view name) const { return tables.contains(lower(name)); }
-bool Policy::allows_function(std::string_view name) const { return functions.contains(lower(name)); }
+bool Policy::allows_table(std::string_view name) const {
+  return tables.contains(lower(name));
+}
+bool Policy::allows_function(std::string_view name) const {
+  return functions.contains(lower(name));
+}
 
 void install_progress_handler(sqlite3* db, Backstop& state) {
   sqlite3_progress_handler(db, kProgressInterval, on_progress, &state);
 }
 
-void install_authorizer(sqlite3* db, Backstop& state) { sqlite3_set_authorizer(db, authorize, &state); }
+void install_authorizer(sqlite3* db, Backstop& state) {
+  sqlite3_set_authorizer(db, authorize, &state);
+}
 
 bool confirm_reads(sqlite3* db, Backstop& state) {
   for (const auto& name : state.unverified) {

@@ -31,10 +31,10 @@ struct Backstop {
   const Policy* policy = nullptr;  // set once introspection is done
   Deadline deadline = Deadline::max();
   const std::atomic<bool>* cancelled = nullptr;  // RunOptions::cancelled, polled with the deadline
-  bool deadline_hit = false;  // the progress handler interrupted the statement
-  bool cancel_hit = false;    // ... because the request was cancelled
-  bool saw_select = false;    // SQLITE_SELECT fired: the statement is a query (REINDEX, say, is not)
-  std::string denial;         // the first thing the authorizer refused, in words ("reading table 'users'")
+  bool deadline_hit = false;                     // the progress handler interrupted the statement
+  bool cancel_hit = false;                       // ... because the request was cancelled
+  bool saw_select = false;                       // SQLITE_SELECT fired: the statement is a query (REINDEX, say, is not)
+  std::string denial;  // the first thing the authorizer refused, in words ("reading table 'users'")
   // Names read without any column (count(*) FROM x) that are not allowlisted.
   // SQLite reports a materialized CTE this way too, indistinguishable from a
   // table, so these pass provisionally and confirm_reads() settles them.

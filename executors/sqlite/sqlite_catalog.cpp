@@ -22,10 +22,10 @@ std::string text_at(sqlite3_stmt* stmt, int col) {
 }
 
 Error engine_error(sqlite3* db, const config::Database& config, const std::string& doing) {
-  return make_error(ErrorCode::BackendUnavailable,
-                    "reading the schema of database '" + config.name + "' failed while " + doing +
-                        ": SQLite: " + sqlite3_errmsg(db),
-                    "FIX: check that the file is a readable, intact SQLite database");
+  return make_error(
+      ErrorCode::BackendUnavailable,
+      "reading the schema of database '" + config.name + "' failed while " + doing + ": SQLite: " + sqlite3_errmsg(db),
+      "FIX: check that the file is a readable, intact SQLite database");
 }
 
 // Runs `sql` with `arg` bound to ?1 (when given) and calls `row` per result row.
@@ -61,7 +61,9 @@ bool read_schema(sqlite3* db, std::vector<SchemaEntry>& out) {
   return query(db,
                "SELECT name, coalesce(sql, '') LIKE 'CREATE VIRTUAL TABLE%' FROM sqlite_schema "
                "WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name",
-               nullptr, [&](sqlite3_stmt* s) { out.push_back({text_at(s, 0), sqlite3_column_int(s, 1) != 0}); });
+               nullptr, [&](sqlite3_stmt* s) {
+                 out.push_back({text_at(s, 0), sqlite3_column_int(s, 1) != 0});
+               });
 }
 
 // table_xinfo rather than table_info: generated columns are real, selectable
@@ -104,8 +106,8 @@ bool read_sample(sqlite3* db, const std::string& table, const std::string& colum
     for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
   };
-  const std::string sql = "SELECT " + quote(column) + " FROM " + quote(table) + " WHERE typeof(" + quote(column) +
-                          ") = 'text' LIMIT 1";
+  const std::string sql =
+      "SELECT " + quote(column) + " FROM " + quote(table) + " WHERE typeof(" + quote(column) + ") = 'text' LIMIT 1";
   return query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) { out = text_at(s, 0); });
 }
 
@@ -129,11 +131,11 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
     for (const auto& e : schema)
       if (catalog::Catalog::same_name(e.name, curation.name, Dialect::Sqlite)) entry = &e;
     if (entry == nullptr)
-      return make_error(ErrorCode::BackendUnavailable,
-                        "allowlisted table '" + curation.name + "' of database '" + config.name +
-                            "' does not exist in '" + path.string() + "'" + suggestion(curation.name, existing),
-                        "FIX: correct the name under databases." + config.name +
-                            ".tables in the configuration, or create the table");
+      return make_error(
+          ErrorCode::BackendUnavailable,
+          "allowlisted table '" + curation.name + "' of database '" + config.name + "' does not exist in '" +
+              path.string() + "'" + suggestion(curation.name, existing),
+          "FIX: correct the name under databases." + config.name + ".tables in the configuration, or create the table");
 
     if (entry->is_virtual)
       return make_error(ErrorCode::BackendUnavailable,
@@ -147,7 +149,8 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
     table.comment = curation.comment;
     if (!read_columns(db, table.name, table.columns))
       return engine_error(db, config, "reading the columns of table '" + table.name + "'");
-    if (!query(db, "SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL ORDER BY name",
+    if (!query(db,
+               "SELECT sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ?1 AND sql IS NOT NULL ORDER BY name",
                &table.name, [&](sqlite3_stmt* s) { table.indexes.push_back(text_at(s, 0)); }))
       return engine_error(db, config, "reading the indexes of table '" + table.name + "'");
     if (has_stats && !read_row_estimate(db, table.name, table.row_estimate))

@@ -52,14 +52,14 @@ void set_limits(sqlite3* db, const SqliteOptions& options) {
   const long long sql_bytes = std::clamp<long long>(static_cast<long long>(options.max_sql_bytes) * 4, 1024, INT_MAX);
   sqlite3_limit(db, SQLITE_LIMIT_SQL_LENGTH, static_cast<int>(sql_bytes));
   sqlite3_limit(db, SQLITE_LIMIT_LENGTH, std::max(1024, options.max_value_bytes));
-  sqlite3_limit(db, SQLITE_LIMIT_EXPR_DEPTH, 200);          // admission bounds tree depth well below this
+  sqlite3_limit(db, SQLITE_LIMIT_EXPR_DEPTH, 200);  // admission bounds tree depth well below this
   sqlite3_limit(db, SQLITE_LIMIT_COMPOUND_SELECT, 50);
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
   // LIKE/GLOB matching runs inside one function call, where the progress
   // handler cannot interrupt, so long patterns are the one CPU risk left.
   sqlite3_limit(db, SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 500);
   sqlite3_limit(db, SQLITE_LIMIT_TRIGGER_DEPTH, 0);
-  sqlite3_limit(db, SQLITE_LIMIT_WORKER_THREADS, 0);       // one statement, one thread: permits stay honest
+  sqlite3_limit(db, SQLITE_LIMIT_WORKER_THREADS, 0);  // one statement, one thread: permits stay honest
 }
 
 }  // namespace

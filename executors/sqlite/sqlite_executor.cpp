@@ -81,22 +81,31 @@ bool only_whitespace_after(const char* tail, const std::string& sql) {
   return true;
 }
 
-std::string or_empty(const char* s) { return s ? s : ""; }
+std::string or_empty(const char* s) {
+  return s ? s : "";
+}
 
 const char* storage_class(int type) {
   switch (type) {
-    case SQLITE_INTEGER: return "INTEGER";
-    case SQLITE_FLOAT: return "REAL";
-    case SQLITE_TEXT: return "TEXT";
-    case SQLITE_BLOB: return "BLOB";
-    default: return "";
+    case SQLITE_INTEGER:
+      return "INTEGER";
+    case SQLITE_FLOAT:
+      return "REAL";
+    case SQLITE_TEXT:
+      return "TEXT";
+    case SQLITE_BLOB:
+      return "BLOB";
+    default:
+      return "";
   }
 }
 
 Value read_value(sqlite3_stmt* stmt, int col) {
   switch (sqlite3_column_type(stmt, col)) {
-    case SQLITE_INTEGER: return static_cast<std::int64_t>(sqlite3_column_int64(stmt, col));
-    case SQLITE_FLOAT: return sqlite3_column_double(stmt, col);
+    case SQLITE_INTEGER:
+      return static_cast<std::int64_t>(sqlite3_column_int64(stmt, col));
+    case SQLITE_FLOAT:
+      return sqlite3_column_double(stmt, col);
     case SQLITE_TEXT: {
       // Pointer first, then bytes: the order sqlite3_column_bytes documents.
       const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, col));
@@ -107,7 +116,8 @@ Value read_value(sqlite3_stmt* stmt, int col) {
       const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, col));
       return Blob{p ? std::string(p, n) : std::string()};
     }
-    default: return std::monostate{};
+    default:
+      return std::monostate{};
   }
 }
 
@@ -135,9 +145,7 @@ class SqliteExecutor final : public Executor {
  public:
   SqliteExecutor(catalog::Catalog found, std::unique_ptr<sqlite::Policy> policy,
                  std::vector<std::unique_ptr<Connection>> connections)
-      : catalog_(std::move(found)),
-        policy_(std::move(policy)),
-        pool_(std::move(connections)) {}
+      : catalog_(std::move(found)), policy_(std::move(policy)), pool_(std::move(connections)) {}
 
   const catalog::Catalog& catalog() const override { return catalog_; }
 

@@ -40,15 +40,20 @@ void step(sqlite3_context* ctx, int argc, sqlite3_value** argv, double fixed_p) 
   if (t == SQLITE_NULL) return;  // like every aggregate, NULLs are skipped
   if (t != SQLITE_INTEGER && t != SQLITE_FLOAT) {
     // Text that looks numeric counts as its number, as in SQLite's own avg().
-    if (sqlite3_value_numeric_type(argv[0]) == SQLITE_TEXT || sqlite3_value_numeric_type(argv[0]) == SQLITE_BLOB) return;
+    if (sqlite3_value_numeric_type(argv[0]) == SQLITE_TEXT || sqlite3_value_numeric_type(argv[0]) == SQLITE_BLOB)
+      return;
   }
   // Kept sorted, so a window's repeated value() calls need no sort.
   const double x = sqlite3_value_double(argv[0]);
   s->values.insert(std::upper_bound(s->values.begin(), s->values.end(), x), x);
 }
 
-void percentile_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) { step(ctx, argc, argv, -1); }
-void median_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) { step(ctx, argc, argv, 50); }
+void percentile_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  step(ctx, argc, argv, -1);
+}
+void median_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  step(ctx, argc, argv, 50);
+}
 
 // The current answer, without consuming the state (window functions ask repeatedly).
 void result(sqlite3_context* ctx, Samples* s) {
@@ -74,7 +79,9 @@ void final(sqlite3_context* ctx) {
   delete s;
 }
 
-void value(sqlite3_context* ctx) { result(ctx, state(ctx, false)); }
+void value(sqlite3_context* ctx) {
+  result(ctx, state(ctx, false));
+}
 
 // A row leaves the window frame: forget one copy of its value.
 void inverse(sqlite3_context* ctx, int, sqlite3_value** argv) {
@@ -93,8 +100,8 @@ bool register_functions(sqlite3* db) {
   // Window-capable aggregates: usable with GROUP BY and with OVER (...).
   return sqlite3_create_window_function(db, "percentile", 2, flags, nullptr, percentile_step, final, value, inverse,
                                         nullptr) == SQLITE_OK &&
-         sqlite3_create_window_function(db, "median", 1, flags, nullptr, median_step, final, value, inverse,
-                                        nullptr) == SQLITE_OK;
+         sqlite3_create_window_function(db, "median", 1, flags, nullptr, median_step, final, value, inverse, nullptr) ==
+             SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite

@@ -48,7 +48,8 @@ std::optional<std::string> query_param(const std::string& query, std::string_vie
     const auto end = std::min(query.find('&', start), query.size());
     const std::string_view pair(query.data() + start, end - start);
     const auto eq = pair.find('=');
-    if (url_decode(pair.substr(0, eq)) == key) return eq == std::string_view::npos ? "" : url_decode(pair.substr(eq + 1));
+    if (url_decode(pair.substr(0, eq)) == key)
+      return eq == std::string_view::npos ? "" : url_decode(pair.substr(eq + 1));
     start = end + 1;
   }
   return std::nullopt;
@@ -73,16 +74,17 @@ HttpResponse refusal_response(const Error& error, std::chrono::seconds retry_aft
 }
 
 HttpResponse shutting_down() {
-  return refusal_response(make_error(ErrorCode::LimitShuttingDown, "querygate is shutting down and takes no new requests",
-                                     "FIX: send the request again after the Retry-After delay, to a running instance"),
-                          std::chrono::seconds(1));
+  return refusal_response(
+      make_error(ErrorCode::LimitShuttingDown, "querygate is shutting down and takes no new requests",
+                 "FIX: send the request again after the Retry-After delay, to a running instance"),
+      std::chrono::seconds(1));
 }
 
 std::optional<HttpResponse> wrong_method(const HttpRequest& request, const std::string& path, std::string_view method) {
   if (request.method == method) return std::nullopt;
-  HttpResponse r = error_response(make_error(ErrorCode::RequestMethodNotAllowed,
-                                             request.method + " " + path + " is not supported",
-                                             "FIX: use " + std::string(method) + " " + path + "."));
+  HttpResponse r =
+      error_response(make_error(ErrorCode::RequestMethodNotAllowed, request.method + " " + path + " is not supported",
+                                "FIX: use " + std::string(method) + " " + path + "."));
   r.headers.emplace_back("Allow", std::string(method));
   return r;
 }
@@ -310,9 +312,9 @@ HttpResponse Api::schema(const HttpRequest& request) {
   std::string db_name;
   auto database = pick_database(query_param(t.query, "database"), &db_name);
   if (!database) return error_response(database.error());
-  auto wanted = parse_schema_request(query_param(t.query, "detail").value_or(""),
-                                     query_param(t.query, "tables").value_or(""),
-                                     query_param(t.query, "search").value_or(""));
+  auto wanted =
+      parse_schema_request(query_param(t.query, "detail").value_or(""), query_param(t.query, "tables").value_or(""),
+                           query_param(t.query, "search").value_or(""));
   if (!wanted) return error_response(wanted.error());
   HttpResponse r;
   r.content_type = "text/plain; charset=utf-8";

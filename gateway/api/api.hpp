@@ -47,8 +47,7 @@ struct RequestContext {
 class Api {
  public:
   // `clock` decides deadlines and queue waits; it must outlive the Api.
-  Api(config::Config config, ServedDatabases databases, int workers,
-      const permits::Clock& clock = default_clock());
+  Api(config::Config config, ServedDatabases databases, int workers, const permits::Clock& clock = default_clock());
   ~Api();  // refuses what is still queued, finishes running work, joins the workers
 
   // The transport's Handler: answers on the worker pool (or inline when cheap).

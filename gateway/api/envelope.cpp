@@ -16,7 +16,8 @@ std::string base64(std::string_view in) {
   for (; i + 2 < in.size(); i += 3) {
     const unsigned v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
                        static_cast<unsigned char>(in[i + 2]);
-    out += kBase64[(v >> 18) & 63], out += kBase64[(v >> 12) & 63], out += kBase64[(v >> 6) & 63], out += kBase64[v & 63];
+    out += kBase64[(v >> 18) & 63], out += kBase64[(v >> 12) & 63], out += kBase64[(v >> 6) & 63],
+        out += kBase64[v & 63];
   }
   if (i < in.size()) {
     unsigned v = static_cast<unsigned char>(in[i]) << 16;

@@ -13,7 +13,7 @@ namespace qg::gateway {
 struct EnvelopeInput {
   std::string_view caller_sql;
   const AdmittedStatement* statement = nullptr;
-  const exec::Rows* rows = nullptr;   // for validate_only: columns only
+  const exec::Rows* rows = nullptr;  // for validate_only: columns only
   const config::Limits* limits = nullptr;
   const catalog::Catalog* catalog = nullptr;  // for notices that name real columns
 };

@@ -15,9 +15,9 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i) {
   if (len == 0 || i + len > s.size()) return 0;
   for (std::size_t k = 1; k < len; ++k)
     if ((b(i + k) & 0xC0) != 0x80) return 0;
-  if (len == 2 && c < 0xC2) return 0;                                   // overlong
-  if (len == 3 && c == 0xE0 && b(i + 1) < 0xA0) return 0;               // overlong
-  if (len == 3 && c == 0xED && b(i + 1) >= 0xA0) return 0;              // surrogates
+  if (len == 2 && c < 0xC2) return 0;                       // overlong
+  if (len == 3 && c == 0xE0 && b(i + 1) < 0xA0) return 0;   // overlong
+  if (len == 3 && c == 0xED && b(i + 1) >= 0xA0) return 0;  // surrogates
   if (len == 4 && (c > 0xF4 || (c == 0xF0 && b(i + 1) < 0x90) || (c == 0xF4 && b(i + 1) >= 0x90))) return 0;
   return len;
 }
@@ -40,13 +40,27 @@ void append_json_string(std::string& out, std::string_view s) {
       continue;
     }
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];

@@ -18,8 +18,7 @@ Error bad_field(std::string_view name, std::string_view want) {
 }  // namespace
 
 Result<QueryRequest> parse_query_request(std::string_view body, std::int64_t max_timeout_ms) {
-  if (body.empty())
-    return make_error(ErrorCode::RequestBadJson, "the request body is empty", std::string(kShape));
+  if (body.empty()) return make_error(ErrorCode::RequestBadJson, "the request body is empty", std::string(kShape));
   thread_local simdjson::dom::parser parser;
   simdjson::padded_string padded(body);
   simdjson::dom::element root;
@@ -64,8 +63,9 @@ Result<QueryRequest> parse_query_request(std::string_view body, std::int64_t max
       const std::vector<std::string> known{"sql", "database", "limit", "validate_only", "timeout_ms"};
       auto close = catalog::closest_names(key, known, 1);
       std::string fix = close.empty() ? "FIX: send only sql, database, limit, validate_only and timeout_ms."
-                                      : "FIX: did you mean \"" + close[0] + "\"? The fields are sql, database, limit, "
-                                                                          "validate_only and timeout_ms.";
+                                      : "FIX: did you mean \"" + close[0] +
+                                            "\"? The fields are sql, database, limit, "
+                                            "validate_only and timeout_ms.";
       if (key == "query" || key == "statement") fix = "FIX: put the statement in \"sql\".";
       return make_error(ErrorCode::RequestUnknownField, "unknown field '" + std::string(key) + "'", fix);
     }

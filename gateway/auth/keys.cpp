@@ -5,10 +5,13 @@
 namespace qg::auth {
 namespace {
 
-constexpr std::string_view kHowToSend = "FIX: send the header 'Authorization: Bearer <token>' with the token of an "
-                                        "API key configured on this gateway (ask its operator for one).";
+constexpr std::string_view kHowToSend =
+    "FIX: send the header 'Authorization: Bearer <token>' with the token of an "
+    "API key configured on this gateway (ask its operator for one).";
 
-bool is_space(char c) { return c == ' ' || c == '\t'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t';
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);

@@ -21,7 +21,9 @@ constexpr std::array<std::uint32_t, 64> kRound{
 constexpr std::array<std::uint32_t, 8> kInitial{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                                 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
-constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+constexpr std::uint32_t rotr(std::uint32_t x, int n) {
+  return (x >> n) | (x << (32 - n));
+}
 
 // §6.2.2: one 64-byte block into the running state.
 void compress(std::array<std::uint32_t, 8>& h, const std::uint8_t* block) {

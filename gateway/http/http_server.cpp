@@ -83,7 +83,7 @@ struct Core {
   std::atomic<bool> stopping{false};
   // Graceful shutdown: no new connections, no keep-alive after the current answer.
   std::atomic<bool> draining{false};
-  std::condition_variable all_closed;  // notified (under mu) whenever `open` drops
+  std::condition_variable all_closed;                                  // notified (under mu) whenever `open` drops
   std::unordered_map<std::uint64_t, std::weak_ptr<Session>> sessions;  // for stop()
   std::uint64_t next_session_id = 0;
 };
@@ -128,8 +128,11 @@ http::response<http::string_body> to_beast(HttpResponse response, unsigned versi
 class Session : public std::enable_shared_from_this<Session> {
  public:
   Session(std::shared_ptr<Core> core, tcp::socket socket, std::uint64_t id, bool admitted)
-      : core_(std::move(core)), executor_(socket.get_executor()), stream_(std::move(socket)),
-        id_(id), admitted_(admitted) {
+      : core_(std::move(core)),
+        executor_(socket.get_executor()),
+        stream_(std::move(socket)),
+        id_(id),
+        admitted_(admitted) {
     beast::error_code ec;
     const auto peer = stream_.socket().remote_endpoint(ec);
     if (!ec) remote_address_ = peer.address().to_string();
@@ -149,12 +152,12 @@ class Session : public std::enable_shared_from_this<Session> {
   // Over the connection limit: answer 503 without reading the request, close.
   void start_rejected() {
     asio::dispatch(executor_, [self = shared_from_this()] {
-      HttpResponse response = error_response(make_error(
-          ErrorCode::BackendUnavailable,
-          "querygate is already serving its maximum of " + std::to_string(self->core_->options.max_connections) +
-              " connections",
-          "FIX: retry after the Retry-After delay, and send several requests over one keep-alive connection "
-          "instead of opening a new connection for each"));
+      HttpResponse response = error_response(
+          make_error(ErrorCode::BackendUnavailable,
+                     "querygate is already serving its maximum of " +
+                         std::to_string(self->core_->options.max_connections) + " connections",
+                     "FIX: retry after the Retry-After delay, and send several requests over one keep-alive connection "
+                     "instead of opening a new connection for each"));
       response.headers.emplace_back("Retry-After", kRetryAfterSeconds);
       self->write(std::move(response), AfterWrite::LingerClose);
     });
@@ -251,25 +254,24 @@ class Session : public std::enable_shared_from_this<Session> {
     const auto& http_category = http::make_error_code(http::error::end_of_stream).category();
     if (ec == http::error::body_limit) {
       const auto limit = std::to_string(core_->options.max_body_bytes);
-      return answer_and_close(make_error(
-          ErrorCode::RequestBodyTooLarge, "the request body is larger than " + limit + " bytes",
-          "FIX: send a shorter SQL statement (the whole request body must fit in " + limit +
-              " bytes); select fewer literal values or split the work into several queries"));
+      return answer_and_close(
+          make_error(ErrorCode::RequestBodyTooLarge, "the request body is larger than " + limit + " bytes",
+                     "FIX: send a shorter SQL statement (the whole request body must fit in " + limit +
+                         " bytes); select fewer literal values or split the work into several queries"));
     }
     if (ec == http::error::header_limit) {
-      return answer_and_close(make_error(
-          ErrorCode::RequestBadField,
-          "the HTTP request line and headers are larger than " + std::to_string(core_->options.max_header_bytes) +
-              " bytes",
-          "FIX: send fewer or shorter headers and put the SQL in the JSON body, not in the URL"));
+      return answer_and_close(
+          make_error(ErrorCode::RequestBadField,
+                     "the HTTP request line and headers are larger than " +
+                         std::to_string(core_->options.max_header_bytes) + " bytes",
+                     "FIX: send fewer or shorter headers and put the SQL in the JSON body, not in the URL"));
     }
     // Client closed (between or inside a request), timed out, I/O failed or
     // stop() aborted the read: there is nobody to answer.
     if (ec == http::error::end_of_stream || ec == http::error::partial_message || ec.category() != http_category)
       return close();
     // Anything else is a parser error: the bytes were not an HTTP request.
-    answer_and_close(make_error(ErrorCode::RequestBadField,
-                                "the HTTP request could not be read (" + ec.message() + ")",
+    answer_and_close(make_error(ErrorCode::RequestBadField, "the HTTP request could not be read (" + ec.message() + ")",
                                 "FIX: send a well-formed HTTP/1.1 request: request line, headers, and a "
                                 "Content-Length that matches the body"));
   }
@@ -320,8 +322,8 @@ class Session : public std::enable_shared_from_this<Session> {
     try {
       core_->handler(std::move(request), [state](HttpResponse response) { state->answer(std::move(response)); });
     } catch (const std::exception& e) {
-      state->answer(error_response(make_error(ErrorCode::Internal,
-                                              std::string("the request handler failed: ") + e.what())));
+      state->answer(
+          error_response(make_error(ErrorCode::Internal, std::string("the request handler failed: ") + e.what())));
     } catch (...) {
       state->answer(error_response(make_error(ErrorCode::Internal, "the request handler failed")));
     }
@@ -339,7 +341,8 @@ class Session : public std::enable_shared_from_this<Session> {
     if (closed_ || buffer_.size() >= kWatchMaxBuffered) return;
     watching_ = true;
     stream_.expires_never();
-    stream_.async_read_some(buffer_.prepare(kReadChunk), beast::bind_front_handler(&Session::on_watch, shared_from_this()));
+    stream_.async_read_some(buffer_.prepare(kReadChunk),
+                            beast::bind_front_handler(&Session::on_watch, shared_from_this()));
   }
 
   void on_watch(beast::error_code ec, std::size_t bytes) {
@@ -391,9 +394,12 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec) return close();  // the client left or did not read in time
     response_ = {};
     switch (after) {
-      case AfterWrite::ReadNext: return read_request();  // pipelined requests wait in buffer_
-      case AfterWrite::Close: return shutdown_and_close();
-      case AfterWrite::LingerClose: return linger();
+      case AfterWrite::ReadNext:
+        return read_request();  // pipelined requests wait in buffer_
+      case AfterWrite::Close:
+        return shutdown_and_close();
+      case AfterWrite::LingerClose:
+        return linger();
     }
   }
 
@@ -438,9 +444,9 @@ class Session : public std::enable_shared_from_this<Session> {
   std::shared_ptr<Core> core_;
   asio::any_io_executor executor_;  // the connection's strand
   beast::tcp_stream stream_;
-  beast::flat_buffer buffer_;  // may hold the start of the next (pipelined) request
+  beast::flat_buffer buffer_;                                      // may hold the start of the next (pipelined) request
   std::optional<http::request_parser<http::string_body>> parser_;  // fresh per request
-  http::response<http::string_body> response_;  // alive until its write completes
+  http::response<http::string_body> response_;                     // alive until its write completes
   std::string remote_address_;
   const std::uint64_t id_;
   const bool admitted_;
@@ -449,9 +455,9 @@ class Session : public std::enable_shared_from_this<Session> {
   unsigned version_ = 11;
   std::size_t requests_read_ = 0;
   std::size_t lingered_bytes_ = 0;
-  bool idle_ = false;      // waiting for the first byte of a keep-alive request
-  bool watching_ = false;  // watch()'s read is pending
-  std::optional<HttpResponse> held_reply_;  // the answer, while the watch is being cancelled
+  bool idle_ = false;                                    // waiting for the first byte of a keep-alive request
+  bool watching_ = false;                                // watch()'s read is pending
+  std::optional<HttpResponse> held_reply_;               // the answer, while the watch is being cancelled
   std::shared_ptr<permits::Cancellation> cancellation_;  // of the request being handled
 };
 
@@ -466,9 +472,8 @@ struct HttpServer::Impl {
         retry_timer(acceptor.get_executor()) {}
 
   void accept() {
-    acceptor.async_accept(asio::make_strand(core->ioc), [this](beast::error_code ec, tcp::socket socket) {
-      on_accept(ec, std::move(socket));
-    });
+    acceptor.async_accept(asio::make_strand(core->ioc),
+                          [this](beast::error_code ec, tcp::socket socket) { on_accept(ec, std::move(socket)); });
   }
 
   // On the acceptor's strand.
@@ -512,7 +517,8 @@ struct HttpServer::Impl {
         if (auto session = weak.lock()) live.push_back(std::move(session));
     }
     for (auto& session : live)
-      asio::dispatch(session->executor(), [session, close_all] { close_all ? session->close() : session->close_if_idle(); });
+      asio::dispatch(session->executor(),
+                     [session, close_all] { close_all ? session->close() : session->close_if_idle(); });
   }
 
   std::shared_ptr<Core> core;  // first: the io_context outlives the acceptor and timer
@@ -532,7 +538,9 @@ struct HttpServer::Impl {
 HttpServer::HttpServer(ServerOptions options, Handler handler)
     : impl_(std::make_unique<Impl>(std::move(options), std::move(handler))) {}
 
-HttpServer::~HttpServer() { stop(); }
+HttpServer::~HttpServer() {
+  stop();
+}
 
 Result<std::uint16_t> HttpServer::start() {
   Impl& m = *impl_;
@@ -543,7 +551,8 @@ Result<std::uint16_t> HttpServer::start() {
     return make_error(ErrorCode::Internal, "the HTTP server for " + where + " was already started",
                       "FIX: create a new HttpServer for each start");
   if (o.io_threads < 1 || o.max_connections < 1)
-    return make_error(ErrorCode::Internal, "cannot listen on " + where + ": io_threads and max_connections must be at least 1",
+    return make_error(ErrorCode::Internal,
+                      "cannot listen on " + where + ": io_threads and max_connections must be at least 1",
                       "FIX: set io_threads and max_connections to 1 or more");
 
   beast::error_code ec;
@@ -553,7 +562,8 @@ Result<std::uint16_t> HttpServer::start() {
     return make_error(ErrorCode::Internal,
                       "cannot listen on " + where + ": " + std::string(step) + " failed: " + ec.message(),
                       "FIX: set the listen address to a local address and a free port, or stop the process "
-                      "that already listens on " + where + " (ports below 1024 need privileges)");
+                      "that already listens on " +
+                          where + " (ports below 1024 need privileges)");
   };
   tcp::resolver resolver(m.core->ioc);
   const auto endpoints =
@@ -631,6 +641,8 @@ bool HttpServer::wait_closed(std::chrono::steady_clock::time_point deadline) {
   return core.all_closed.wait_until(lock, deadline, [&core] { return core.open.load() == 0; });
 }
 
-std::size_t HttpServer::open_connections() const { return impl_->core->open.load(); }
+std::size_t HttpServer::open_connections() const {
+  return impl_->core->open.load();
+}
 
 }  // namespace qg::gateway

@@ -19,10 +19,10 @@ namespace qg::gateway {
 
 // Every limit of the transport, each with its default.
 struct ServerOptions {
-  std::string host = "127.0.0.1";      // address or name to listen on
-  std::uint16_t port = 8080;           // 0 = let the OS pick a free port (start() returns it)
-  int io_threads = 1;                  // threads running the I/O loop; must be >= 1
-  std::size_t max_body_bytes = 65536;  // larger body -> 413 request:body-too-large, then close
+  std::string host = "127.0.0.1";        // address or name to listen on
+  std::uint16_t port = 8080;             // 0 = let the OS pick a free port (start() returns it)
+  int io_threads = 1;                    // threads running the I/O loop; must be >= 1
+  std::size_t max_body_bytes = 65536;    // larger body -> 413 request:body-too-large, then close
   std::size_t max_header_bytes = 16384;  // larger request line + headers -> 400, then close
   // The whole request (headers + body) must arrive within this after its first
   // byte (first request: after accept). Defeats slow-loris clients.

@@ -14,8 +14,8 @@
 namespace qg::gateway {
 
 struct HttpRequest {
-  std::string method;   // "GET", "POST", ...
-  std::string target;   // path plus query string, as sent
+  std::string method;                                        // "GET", "POST", ...
+  std::string target;                                        // path plus query string, as sent
   std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
   std::string body;
   std::string remote_address;  // peer IP, for fairness/logs

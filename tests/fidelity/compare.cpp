@@ -38,9 +38,12 @@ bool value_less(const Value& a, const Value& b) {
       if (ia && ib) return *ia < *ib;
       return as_double(a) < as_double(b);
     }
-    case 2: return std::get<std::string>(a) < std::get<std::string>(b);
-    case 3: return std::get<Blob>(a).bytes < std::get<Blob>(b).bytes;
-    default: return false;
+    case 2:
+      return std::get<std::string>(a) < std::get<std::string>(b);
+    case 3:
+      return std::get<Blob>(a).bytes < std::get<Blob>(b).bytes;
+    default:
+      return false;
   }
 }
 
@@ -103,9 +106,10 @@ NameMatch compare_column_names(const qg::exec::Rows& gateway, const qg::exec::Ro
     const auto& a = gateway.columns[i].name;
     const auto& b = direct.columns[i].name;
     if (a == b) continue;
-    const bool nocase = a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-                          return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-                        });
+    const bool nocase =
+        a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+          return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+        });
     if (!nocase) return NameMatch::Different;
     out = NameMatch::IgnoringCase;
   }

@@ -11,7 +11,7 @@
 namespace fidelity {
 
 struct GoldQuery {
-  int index = 0;          // 1-based position in the dataset, for citing it
+  int index = 0;  // 1-based position in the dataset, for citing it
   std::string db_id;
   std::string sql;
   std::filesystem::path db_path;  // the SQLite file; may not exist (a DB left out of the snapshot)

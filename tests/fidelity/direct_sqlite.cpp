@@ -15,8 +15,10 @@ qg::Error engine_error(sqlite3* db) {
 // Same mapping as the SQLite executor's, so the two sides compare like with like.
 qg::exec::Value read_value(sqlite3_stmt* stmt, int col) {
   switch (sqlite3_column_type(stmt, col)) {
-    case SQLITE_INTEGER: return static_cast<std::int64_t>(sqlite3_column_int64(stmt, col));
-    case SQLITE_FLOAT: return sqlite3_column_double(stmt, col);
+    case SQLITE_INTEGER:
+      return static_cast<std::int64_t>(sqlite3_column_int64(stmt, col));
+    case SQLITE_FLOAT:
+      return sqlite3_column_double(stmt, col);
     case SQLITE_TEXT: {
       const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt, col));
       return std::string(p ? p : "", static_cast<std::size_t>(sqlite3_column_bytes(stmt, col)));
@@ -26,7 +28,8 @@ qg::exec::Value read_value(sqlite3_stmt* stmt, int col) {
       const auto n = static_cast<std::size_t>(sqlite3_column_bytes(stmt, col));
       return qg::exec::Blob{p ? std::string(p, n) : std::string()};
     }
-    default: return std::monostate{};
+    default:
+      return std::monostate{};
   }
 }
 
@@ -45,8 +48,9 @@ qg::Result<DirectSqlite> DirectSqlite::open(const std::filesystem::path& path) {
 
 qg::Result<std::vector<std::string>> DirectSqlite::tables() {
   sqlite3_stmt* raw = nullptr;
-  const char* sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
-                    "ORDER BY name";
+  const char* sql =
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+      "ORDER BY name";
   if (sqlite3_prepare_v2(db_.get(), sql, -1, &raw, nullptr) != SQLITE_OK) return engine_error(db_.get());
   Stmt stmt(raw);
   std::vector<std::string> out;

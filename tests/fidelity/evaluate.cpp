@@ -31,15 +31,24 @@ std::string column_names(const qg::exec::Rows& rows) {
 
 std::string_view outcome_name(Outcome o) {
   switch (o) {
-    case Outcome::DbMissing: return "db-missing";
-    case Outcome::NotRunnable: return "not-runnable";
-    case Outcome::Identical: return "identical";
-    case Outcome::Different: return "different";
-    case Outcome::EngineError: return "engine-error";
-    case Outcome::FixedIdentical: return "fixed-identical";
-    case Outcome::FixedDifferent: return "fixed-different";
-    case Outcome::FixedEngineError: return "fixed-engine-error";
-    case Outcome::NotFixable: return "not-fixable";
+    case Outcome::DbMissing:
+      return "db-missing";
+    case Outcome::NotRunnable:
+      return "not-runnable";
+    case Outcome::Identical:
+      return "identical";
+    case Outcome::Different:
+      return "different";
+    case Outcome::EngineError:
+      return "engine-error";
+    case Outcome::FixedIdentical:
+      return "fixed-identical";
+    case Outcome::FixedDifferent:
+      return "fixed-different";
+    case Outcome::FixedEngineError:
+      return "fixed-engine-error";
+    case Outcome::NotFixable:
+      return "not-fixable";
   }
   return "?";
 }

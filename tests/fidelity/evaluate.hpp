@@ -14,15 +14,15 @@
 namespace fidelity {
 
 enum class Outcome {
-  DbMissing,      // the dataset's DB file is not in the snapshot: not runnable
-  NotRunnable,    // the gold SQL fails on SQLite directly: excluded from denominators
-  Identical,      // admitted as sent, same result
-  Different,      // admitted as sent, different result: a gateway bug
-  EngineError,    // admitted as sent, the gateway's executor failed
+  DbMissing,         // the dataset's DB file is not in the snapshot: not runnable
+  NotRunnable,       // the gold SQL fails on SQLite directly: excluded from denominators
+  Identical,         // admitted as sent, same result
+  Different,         // admitted as sent, different result: a gateway bug
+  EngineError,       // admitted as sent, the gateway's executor failed
   FixedIdentical,    // refused, admitted after applying the FIX(es), same result
   FixedDifferent,    // refused, admitted after the FIX, different result
   FixedEngineError,  // refused, admitted after the FIX, executor failed
-  NotFixable,     // refused, and no FIX this harness can apply gets it admitted
+  NotFixable,        // refused, and no FIX this harness can apply gets it admitted
 };
 
 std::string_view outcome_name(Outcome o);
@@ -33,12 +33,12 @@ struct Record {
   std::string dataset;
   const GoldQuery* query = nullptr;
   Outcome outcome = Outcome::NotRunnable;
-  std::string direct_error;                 // NotRunnable / DbMissing: why
-  std::optional<qg::Error> first_refusal;   // the refusal of the SQL as sent
-  std::optional<qg::Error> final_refusal;   // NotFixable: the refusal that no FIX cleared
-  std::vector<std::string> fixes;           // transformers applied, in order
-  std::string sent_sql;                     // the SQL admitted (the gold SQL, or the fixed one)
-  std::string rendered;                     // what the gateway printed for the engine
+  std::string direct_error;                // NotRunnable / DbMissing: why
+  std::optional<qg::Error> first_refusal;  // the refusal of the SQL as sent
+  std::optional<qg::Error> final_refusal;  // NotFixable: the refusal that no FIX cleared
+  std::vector<std::string> fixes;          // transformers applied, in order
+  std::string sent_sql;                    // the SQL admitted (the gold SQL, or the fixed one)
+  std::string rendered;                    // what the gateway printed for the engine
   std::optional<qg::Error> engine_error;
   bool ordered = false;                     // compared as an ordered list
   std::size_t rows_compared = 0;            // rows in the direct answer (admitted queries)

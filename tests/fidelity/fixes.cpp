@@ -11,7 +11,9 @@ namespace {
 
 using qg::ErrorCode;
 
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+bool contains(std::string_view text, std::string_view part) {
+  return text.find(part) != std::string_view::npos;
+}
 
 std::string splice(std::string_view sql, int begin, int end, std::string_view replacement) {
   std::string out(sql.substr(0, begin));
@@ -110,7 +112,8 @@ std::optional<std::string> double_equals(std::string_view sql, const qg::Error& 
   if (!contains(e.fix, "write = (a single equals sign)") || !e.position) return {};
   const auto tokens = tokenize(sql);
   for (auto k = token_at(tokens, *e.position); k < tokens.size(); ++k)
-    if (tokens[k].kind == TokenKind::Punct && tokens[k].upper == "==") return splice(sql, tokens[k].begin, tokens[k].end, "=");
+    if (tokens[k].kind == TokenKind::Punct && tokens[k].upper == "==")
+      return splice(sql, tokens[k].begin, tokens[k].end, "=");
   return {};
 }
 
@@ -221,8 +224,10 @@ std::optional<std::string> cross_join(std::string_view sql, const qg::Error& e) 
            std::find(std::begin(kNotNames), std::end(kNotNames), t.upper) == std::end(kNotNames);
   };
   std::optional<std::size_t> join;
-  if (k >= 2 && is_name(k - 1) && tokens[k - 2].upper == "JOIN") join = k - 2;
-  else if (k >= 3 && is_name(k - 1) && is_name(k - 2) && tokens[k - 3].upper == "JOIN") join = k - 3;
+  if (k >= 2 && is_name(k - 1) && tokens[k - 2].upper == "JOIN")
+    join = k - 2;
+  else if (k >= 3 && is_name(k - 1) && is_name(k - 2) && tokens[k - 3].upper == "JOIN")
+    join = k - 3;
   else if (k >= 4 && is_name(k - 1) && tokens[k - 2].upper == "AS" && is_name(k - 3) && tokens[k - 4].upper == "JOIN")
     join = k - 4;
   if (!join) return {};
@@ -272,7 +277,8 @@ const std::vector<Transformer>& transformers() {
         "\"X\" → 'X' for the one token the refusal points at, when the FIX says \"if you meant the text, write 'X'\""},
        double_quoted_text},
       {{"limit-comma", "parse:sqlite-spelling", "LIMIT a, b → LIMIT b OFFSET a"}, limit_comma},
-      {{"is-comparison", "parse:sqlite-spelling", "a IS b → a IS NOT DISTINCT FROM b; a IS NOT b → a IS DISTINCT FROM b"},
+      {{"is-comparison", "parse:sqlite-spelling",
+        "a IS b → a IS NOT DISTINCT FROM b; a IS NOT b → a IS DISTINCT FROM b"},
        is_comparison},
       {{"quoted-identifier", "parse:sqlite-spelling", "`x` or [x] → \"x\""}, quoted_identifier},
       {{"double-equals", "validation:unsupported", "a == b → a = b"}, double_equals},
@@ -283,13 +289,13 @@ const std::vector<Transformer>& transformers() {
         "FROM cast AS c → FROM \"cast\" AS c: the pointed-at table name, spelled as the FIX spells it"},
        reserved_table},
       {{"session-keyword-table", "parse:sqlite-spelling", "FROM user → FROM \"user\""}, session_keyword_table},
-      {{"quoted-function", "parse:sqlite-spelling", "time(x) / char(x) → \"time\"(x) / \"char\"(x)"},
-       quoted_function},
+      {{"quoted-function", "parse:sqlite-spelling", "time(x) / char(x) → \"time\"(x) / \"char\"(x)"}, quoted_function},
       {{"cross-join", "parse:sqlite-spelling",
         "[INNER] JOIN t [[AS] a] directly followed by WHERE/GROUP/ORDER/LIMIT/end → CROSS JOIN t [[AS] a] "
         "(SQLite's meaning of a JOIN without ON)"},
        cross_join},
-      {{"subquery-alias", "parse:sqlite-spelling", "FROM (SELECT …) → FROM (SELECT …) AS sub (a name the statement does not use)"},
+      {{"subquery-alias", "parse:sqlite-spelling",
+        "FROM (SELECT …) → FROM (SELECT …) AS sub (a name the statement does not use)"},
        subquery_alias},
   };
   return all;

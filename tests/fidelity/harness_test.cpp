@@ -66,8 +66,8 @@ TEST(FidelityFixes, DoubleQuotedTextOnlyAtThePosition) {
   // A FIX without the "if you meant the text" offer is a judgement call: not applied.
   EXPECT_FALSE(apply_fix(sql, refusal(qg::ErrorCode::ValidationUnknownColumn, "FIX: did you mean b?", pos)));
   // A position that is not a double-quoted token: not applied.
-  EXPECT_FALSE(apply_fix(sql, refusal(qg::ErrorCode::ValidationUnknownColumn,
-                                      "FIX: if you meant the text, write 'b'", static_cast<int>(sql.find('b')))));
+  EXPECT_FALSE(apply_fix(sql, refusal(qg::ErrorCode::ValidationUnknownColumn, "FIX: if you meant the text, write 'b'",
+                                      static_cast<int>(sql.find('b')))));
 }
 
 TEST(FidelityFixes, SqliteSpellings) {

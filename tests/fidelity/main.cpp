@@ -52,11 +52,16 @@ bool parse_args(int argc, char** argv, Args& args, std::string& why) {
     const std::string flag = argv[i];
     if (i + 1 >= argc) return why = flag + " needs a value", false;
     const std::string value = argv[++i];
-    if (flag == "--spider") args.spider = value;
-    else if (flag == "--spider-splits") args.spider_splits = value == "none" ? std::vector<std::string>{} : split_commas(value);
-    else if (flag == "--probes") args.probes = value;
-    else if (flag == "--kaggledbqa") args.kaggledbqa = value;
-    else if (flag == "--out") args.out = value;
+    if (flag == "--spider")
+      args.spider = value;
+    else if (flag == "--spider-splits")
+      args.spider_splits = value == "none" ? std::vector<std::string>{} : split_commas(value);
+    else if (flag == "--probes")
+      args.probes = value;
+    else if (flag == "--kaggledbqa")
+      args.kaggledbqa = value;
+    else if (flag == "--out")
+      args.out = value;
     else if (flag == "--floor") {
       const auto eq = value.find('=');
       if (eq == std::string::npos) return why = "--floor wants DATASET=PCT", false;
@@ -66,7 +71,8 @@ bool parse_args(int argc, char** argv, Args& args, std::string& why) {
     }
   }
   if (args.spider.empty() && args.kaggledbqa.empty()) return why = "name at least one dataset", false;
-  if (!args.probes.empty() && args.spider.empty()) return why = "--probes runs on Spider's databases: give --spider", false;
+  if (!args.probes.empty() && args.spider.empty())
+    return why = "--probes runs on Spider's databases: give --spider", false;
   return true;
 }
 
@@ -82,8 +88,8 @@ std::vector<std::string> verdict(const std::vector<fidelity::Summary>& summaries
   std::vector<std::string> failures;
   for (const auto& s : summaries) {
     for (const auto* r : s.differences)
-      failures.push_back(s.dataset + " #" + std::to_string(r->query->index) + ": admitted, result differs: " +
-                         r->difference);
+      failures.push_back(s.dataset + " #" + std::to_string(r->query->index) +
+                         ": admitted, result differs: " + r->difference);
     for (const auto* r : s.engine_errors)
       failures.push_back(s.dataset + " #" + std::to_string(r->query->index) + ": admitted, gateway engine error " +
                          std::string(qg::name(r->engine_error->code)) + ": " + r->engine_error->message);
@@ -136,11 +142,11 @@ int main(int argc, char** argv) {
     auto& set = records.emplace_back();
     for (const auto& q : d.queries) set.push_back(evaluator.evaluate(d.name, q));
   }
-  const auto elapsed =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
 
   std::vector<fidelity::Summary> summaries;
-  for (std::size_t i = 0; i < datasets.size(); ++i) summaries.push_back(fidelity::summarise(datasets[i].name, records[i]));
+  for (std::size_t i = 0; i < datasets.size(); ++i)
+    summaries.push_back(fidelity::summarise(datasets[i].name, records[i]));
 
   // The verdict closes the report, so fidelity.md says on its own whether the run passed.
   const auto failures = verdict(summaries, args.floors);
@@ -151,9 +157,10 @@ int main(int argc, char** argv) {
   std::cout << report;
 
   std::filesystem::create_directories(args.out);
-  const bool written = write_file(args.out / "fidelity.md", report) &&
-                       write_file(args.out / "fidelity.json", fidelity::json_summary(summaries, args.floors, elapsed)) &&
-                       write_file(args.out / "fidelity.tsv", fidelity::records_tsv(records));
+  const bool written =
+      write_file(args.out / "fidelity.md", report) &&
+      write_file(args.out / "fidelity.json", fidelity::json_summary(summaries, args.floors, elapsed)) &&
+      write_file(args.out / "fidelity.tsv", fidelity::records_tsv(records));
   if (!written) std::cerr << "fidelity: could not write the outputs under " << args.out << "\n";
   return failures.empty() && written ? 0 : 1;
 }

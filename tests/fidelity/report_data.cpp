@@ -71,8 +71,8 @@ std::string records_tsv(const std::vector<std::vector<Record>>& records) {
          "gateway_names\tdirect_names\n";
   for (const auto& set : records)
     for (const auto& r : set) {
-      const qg::Error* e = r.final_refusal ? &*r.final_refusal
-                           : r.engine_error ? &*r.engine_error
+      const qg::Error* e = r.final_refusal   ? &*r.final_refusal
+                           : r.engine_error  ? &*r.engine_error
                            : r.first_refusal ? &*r.first_refusal
                                              : nullptr;
       std::string fixes;

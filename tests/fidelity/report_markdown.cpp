@@ -29,7 +29,9 @@ std::string code(std::string_view text, std::size_t max = 300) {
   return tick ? "`` " + t + " ``" : "`" + t + "`";
 }
 
-std::string cite(const Record& r) { return r.dataset + " #" + std::to_string(r.query->index) + " (" + r.query->db_id + ")"; }
+std::string cite(const Record& r) {
+  return r.dataset + " #" + std::to_string(r.query->index) + " (" + r.query->db_id + ")";
+}
 
 void refusal_lines(std::ostringstream& out, const qg::Error& e) {
   out << "  - message: " << e.message << "\n";
@@ -49,18 +51,17 @@ void figures(std::ostringstream& out, const Summary& s, const std::vector<Floor>
   out << "| **admitted or fixable** | **" << s.admitted + s.fixed_admitted << " ("
       << fmt_pct(s.admitted_or_fixable_pct()) << " of runnable)** |\n";
   out << "| not fixable | " << s.not_fixable << " |\n";
-  out << "| **identical results** | **" << s.identical + s.fixed_identical << " of "
-      << s.admitted + s.fixed_admitted << " admitted (" << fmt_pct(s.identical_pct_of_admitted()) << "); as sent "
-      << s.identical << "/" << s.admitted << ", after FIX " << s.fixed_identical << "/" << s.fixed_admitted
-      << "** |\n";
+  out << "| **identical results** | **" << s.identical + s.fixed_identical << " of " << s.admitted + s.fixed_admitted
+      << " admitted (" << fmt_pct(s.identical_pct_of_admitted()) << "); as sent " << s.identical << "/" << s.admitted
+      << ", after FIX " << s.fixed_identical << "/" << s.fixed_admitted << "** |\n";
   out << "| answers compared: ordered / multiset / empty; rows | " << s.ordered << " / "
       << (s.identical + s.fixed_identical + static_cast<int>(s.differences.size()) - s.ordered) << " / "
       << s.empty_answers << "; " << s.rows_compared << " |\n";
   out << "| different results | " << s.differences.size() << " |\n";
   out << "| gateway engine errors on admitted SQL | " << s.engine_errors.size() << " |\n";
   out << "| internal:error | " << s.internal_errors.size() << " |\n";
-  out << "| result column names differ (only in case / otherwise; not asserted) | " << s.names_case_only.size()
-      << " / " << s.names_different.size() << " |\n";
+  out << "| result column names differ (only in case / otherwise; not asserted) | " << s.names_case_only.size() << " / "
+      << s.names_different.size() << " |\n";
   for (const auto& f : floors)
     if (f.dataset == s.dataset)
       out << "| floor asserted (admitted or fixable) | " << fmt_pct(f.admitted_or_fixable_pct) << " |\n";
@@ -161,7 +162,8 @@ std::string markdown_report(const std::vector<Summary>& summaries, const std::ve
   std::ostringstream out;
   out << "# querygate fidelity run\n\n";
   out << "Gold SQL from public text-to-SQL datasets, run through querygate's admission and SQLite executor, "
-         "compared with the same SQL run on SQLite directly. Run time " << elapsed.count() << " ms.\n\n";
+         "compared with the same SQL run on SQLite directly. Run time "
+      << elapsed.count() << " ms.\n\n";
   out << "FIX transformers (applied to the token the refusal points at, as the FIX text says):\n";
   for (const auto& d : fix_descriptions()) out << "- `" << d.name << "` (" << d.code << "): " << d.applies << "\n";
   out << "\n";

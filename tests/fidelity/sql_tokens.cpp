@@ -6,7 +6,9 @@
 namespace fidelity {
 namespace {
 
-bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80) || c == '$'; }
+bool is_word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (c & 0x80) || c == '$';
+}
 
 std::string upper(std::string_view s) {
   std::string out(s);

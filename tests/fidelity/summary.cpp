@@ -5,18 +5,28 @@
 namespace fidelity {
 namespace {
 
-double pct(int part, int whole) { return whole == 0 ? 0.0 : 100.0 * part / whole; }
+double pct(int part, int whole) {
+  return whole == 0 ? 0.0 : 100.0 * part / whole;
+}
 
-bool is_internal(const std::optional<qg::Error>& e) { return e && e->code == qg::ErrorCode::Internal; }
+bool is_internal(const std::optional<qg::Error>& e) {
+  return e && e->code == qg::ErrorCode::Internal;
+}
 
 }  // namespace
 
-double Summary::admitted_pct() const { return pct(admitted, runnable); }
+double Summary::admitted_pct() const {
+  return pct(admitted, runnable);
+}
 double Summary::identical_pct_of_admitted() const {
   return pct(identical + fixed_identical, admitted + fixed_admitted);
 }
-double Summary::fixable_pct_of_refused() const { return pct(fixed_admitted, refused); }
-double Summary::admitted_or_fixable_pct() const { return pct(admitted + fixed_admitted, runnable); }
+double Summary::fixable_pct_of_refused() const {
+  return pct(fixed_admitted, refused);
+}
+double Summary::admitted_or_fixable_pct() const {
+  return pct(admitted + fixed_admitted, runnable);
+}
 
 Summary summarise(const std::string& dataset, const std::vector<Record>& records) {
   Summary s;

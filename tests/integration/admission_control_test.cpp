@@ -36,7 +36,9 @@ constexpr const char* kOpsToken = "ops-token-abcdef0123456789abcdef012345";
 // Runs until its deadline on the demo (63 000 spans, cubed).
 constexpr const char* kSlow = "SELECT count(*) AS n FROM spans AS a, spans AS b, spans AS c";
 
-std::string bearer(const char* token) { return std::string("Authorization: Bearer ") + token + "\r\n"; }
+std::string bearer(const char* token) {
+  return std::string("Authorization: Bearer ") + token + "\r\n";
+}
 
 std::string query_body(const std::string& sql, const std::string& database, int timeout_ms = 0) {
   json::object body{{"sql", sql}, {"database", database}};
@@ -47,10 +49,16 @@ std::string query_body(const std::string& sql, const std::string& database, int 
 std::string config_text(int grace_ms) {
   const auto hash = [](const char* token) { return auth::to_hex(auth::sha256(token)); };
   return "limits: { deadline_ms: 20000 }\n"
-         "shutdown_grace_ms: " + std::to_string(grace_ms) + "\n"
+         "shutdown_grace_ms: " +
+         std::to_string(grace_ms) +
+         "\n"
          "keys:\n"
-         "  - { name: agent, sha256: " + hash(kAgentToken) + ", databases: [demo] }\n"
-         "  - { name: ops, sha256: " + hash(kOpsToken) + ", databases: [demo, other] }\n"
+         "  - { name: agent, sha256: " +
+         hash(kAgentToken) +
+         ", databases: [demo] }\n"
+         "  - { name: ops, sha256: " +
+         hash(kOpsToken) +
+         ", databases: [demo, other] }\n"
          "databases:\n"
          "  demo: { backend: sqlite, path: demo.db, permits: 1, queue_depth: 1, tables: { spans: {} } }\n"
          "  other: { backend: sqlite, path: demo.db, tables: { spans: {} } }\n";
@@ -83,8 +91,10 @@ class OpenRequest {
     addr.sin_port = htons(static_cast<std::uint16_t>(port));
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     EXPECT_EQ(connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    const std::string bytes = "POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                              "Content-Length: " + std::to_string(body.size()) + "\r\n" + headers + "\r\n" + body;
+    const std::string bytes =
+        "POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Content-Length: " +
+        std::to_string(body.size()) + "\r\n" + headers + "\r\n" + body;
     EXPECT_EQ(send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL), static_cast<ssize_t>(bytes.size()));
   }
   ~OpenRequest() { hang_up(); }
@@ -129,7 +139,9 @@ bool wait_for(int port, const std::function<bool(const Admission&)>& done, std::
   return false;
 }
 
-bool idle(const Admission& a) { return a.in_use == 0 && a.queued == 0; }
+bool idle(const Admission& a) {
+  return a.in_use == 0 && a.queued == 0;
+}
 
 class AdmissionControlTest : public ::testing::Test {
  protected:
@@ -268,7 +280,8 @@ TEST_F(AdmissionControlTest, ADisconnectedClientsQueuedStatementLeavesTheQueue) 
     OpenRequest waiting(port(), query_body(kSlow, "demo", 20000), bearer(kOpsToken));
     ASSERT_TRUE(wait_for(port(), [](const Admission& a) { return a.queued == 1; }));
   }
-  ASSERT_TRUE(wait_for(port(), [](const Admission& a) { return a.queued == 0; }, 5s));
+  ASSERT_TRUE(wait_for(
+      port(), [](const Admission& a) { return a.queued == 0; }, 5s));
   const auto after = admission_of(port());
   EXPECT_EQ(after.in_use, 1) << "the running statement is not affected";
   EXPECT_EQ(after.cancelled_in_queue, before.cancelled_in_queue + 1);
@@ -311,9 +324,8 @@ class ShutdownTest : public ::testing::Test {
   }
   std::future<HttpResult> send(const std::string& body, const char* token) {
     const int port = gateway_->port();
-    return std::async(std::launch::async, [port, body, token] {
-      return http(port, "POST", "/v1/query", body, bearer(token));
-    });
+    return std::async(std::launch::async,
+                      [port, body, token] { return http(port, "POST", "/v1/query", body, bearer(token)); });
   }
   std::filesystem::path dir_;
   std::unique_ptr<GatewayProcess> gateway_;

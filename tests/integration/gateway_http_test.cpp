@@ -63,9 +63,7 @@ databases:
     return http(gateway_->port(), "POST", "/v1/query", text);
   }
   static json::object body_of(const HttpResult& r) { return json::parse(r.body).as_object(); }
-  static std::string code_of(const HttpResult& r) {
-    return std::string(body_of(r).at("error").at("code").as_string());
-  }
+  static std::string code_of(const HttpResult& r) { return std::string(body_of(r).at("error").at("code").as_string()); }
 
   static std::filesystem::path* dir_;
   static GatewayProcess* gateway_;
@@ -117,11 +115,10 @@ TEST_F(GatewayHttpTest, TwoStatementsAreRefused) {
 }
 
 TEST_F(GatewayHttpTest, NonAllowlistedTableIsRefusedEverywhere) {
-  for (const char* sql : {"SELECT * FROM users", "SELECT email FROM users", "SELECT (SELECT email FROM users LIMIT 1)",
-                          "WITH u AS (SELECT * FROM users) SELECT * FROM u",
-                          "SELECT id FROM spans UNION SELECT id FROM api_keys",
-                          "SELECT * FROM spans WHERE id IN (SELECT id FROM users)",
-                          "SELECT name FROM sqlite_master"}) {
+  for (const char* sql :
+       {"SELECT * FROM users", "SELECT email FROM users", "SELECT (SELECT email FROM users LIMIT 1)",
+        "WITH u AS (SELECT * FROM users) SELECT * FROM u", "SELECT id FROM spans UNION SELECT id FROM api_keys",
+        "SELECT * FROM spans WHERE id IN (SELECT id FROM users)", "SELECT name FROM sqlite_master"}) {
     auto r = query(sql);
     EXPECT_EQ(r.status, 422) << sql;
     EXPECT_EQ(code_of(r), "validation:table-not-allowed") << sql << " " << r.body;
@@ -202,8 +199,9 @@ TEST_F(GatewayHttpTest, StarIsExpandedAndReported) {
 }
 
 TEST_F(GatewayHttpTest, PercentileAndMedianMatchPercentileCont) {
-  auto r = query("SELECT median(x) AS m, percentile(x, 90) AS p90, percentile(x, 0) AS p0, percentile(x, 100) AS p100 "
-                 "FROM (VALUES (4), (1), (NULL), (3), (2)) AS v(x)");
+  auto r = query(
+      "SELECT median(x) AS m, percentile(x, 90) AS p90, percentile(x, 0) AS p0, percentile(x, 100) AS p100 "
+      "FROM (VALUES (4), (1), (NULL), (3), (2)) AS v(x)");
   ASSERT_EQ(r.status, 200) << r.body;
   auto row = body_of(r).at("rows").as_array()[0].as_array();
   EXPECT_DOUBLE_EQ(row[0].to_number<double>(), 2.5);
@@ -222,9 +220,10 @@ TEST_F(GatewayHttpTest, PercentileAndMedianMatchPercentileCont) {
 }
 
 TEST_F(GatewayHttpTest, VirtualColumnsAreSubstitutedAndKeepTheirName) {
-  auto r = query("SELECT s.id, s.latency_ms FROM spans s JOIN traces t USING (trace_id) WHERE s.latency_ms > 0 "
-                 "ORDER BY s.latency_ms DESC",
-                 "\"limit\": 2");
+  auto r = query(
+      "SELECT s.id, s.latency_ms FROM spans s JOIN traces t USING (trace_id) WHERE s.latency_ms > 0 "
+      "ORDER BY s.latency_ms DESC",
+      "\"limit\": 2");
   ASSERT_EQ(r.status, 200) << r.body;
   auto b = body_of(r);
   EXPECT_EQ(b.at("columns").as_array()[1].at("name").as_string(), "latency_ms");
@@ -242,8 +241,9 @@ TEST_F(GatewayHttpTest, VirtualColumnsAreSubstitutedAndKeepTheirName) {
 TEST(GatewayCliTest, BadVirtualColumnsStopStartup) {
   const auto dir = make_temp_dir("qg-virtual");
   ASSERT_EQ(run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()}).exit_code, 0);
-  const std::string head = "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    tables:\n      spans:\n"
-                           "        virtual_columns:\n          v:\n            sqlite: ";
+  const std::string head =
+      "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    tables:\n      spans:\n"
+      "        virtual_columns:\n          v:\n            sqlite: ";
   struct Bad {
     const char* expression;
     const char* says;
@@ -286,9 +286,10 @@ TEST_F(GatewayHttpTest, TimestampLiteralsAreHonest) {
 }
 
 TEST_F(GatewayHttpTest, EndUserTextIsFlaggedByLineage) {
-  auto r = query("SELECT id, lower(attributes) AS a, length(attributes) AS n FROM spans "
-                 "WHERE attributes LIKE '%Ignore all previous instructions%' ORDER BY id",
-                 "\"limit\": 5");
+  auto r = query(
+      "SELECT id, lower(attributes) AS a, length(attributes) AS n FROM spans "
+      "WHERE attributes LIKE '%Ignore all previous instructions%' ORDER BY id",
+      "\"limit\": 5");
   ASSERT_EQ(r.status, 200) << r.body;
   auto b = body_of(r);
   auto columns = b.at("columns").as_array();
@@ -307,8 +308,10 @@ TEST_F(GatewayHttpTest, EndUserTextIsFlaggedByLineage) {
 
 // The envelope carries only what varies: facts that never change live in the schema description.
 TEST_F(GatewayHttpTest, EnvelopeHoldsOnlyFieldsThatVary) {
-  const std::set<std::string> allowed{"columns", "rows", "row_count", "truncated", "untrusted_rows", "applied", "notes"};
-  for (const char* sql : {"SELECT count(*) AS n FROM spans", "SELECT * FROM spans", "SELECT id, attributes FROM spans"}) {
+  const std::set<std::string> allowed{"columns",        "rows",    "row_count", "truncated",
+                                      "untrusted_rows", "applied", "notes"};
+  for (const char* sql :
+       {"SELECT count(*) AS n FROM spans", "SELECT * FROM spans", "SELECT id, attributes FROM spans"}) {
     auto r = query(sql, "\"limit\": 3");
     ASSERT_EQ(r.status, 200) << r.body;
     for (const auto& [key, value] : body_of(r)) EXPECT_TRUE(allowed.count(std::string(key))) << key << " in " << sql;
@@ -385,7 +388,8 @@ TEST(GatewayCliTest, CheckConfigNamesTheMissingTable) {
   const auto dir = make_temp_dir("qg-cli");
   auto made = run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()});
   ASSERT_EQ(made.exit_code, 0) << made.output;
-  write_file(dir / "bad.yaml", "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    tables:\n      spanz: {}\n");
+  write_file(dir / "bad.yaml",
+             "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    tables:\n      spanz: {}\n");
   auto bad = run_command({QG_BINARY, "--check-config", (dir / "bad.yaml").string()});
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_NE(bad.output.find("spanz"), std::string::npos) << bad.output;
@@ -393,7 +397,8 @@ TEST(GatewayCliTest, CheckConfigNamesTheMissingTable) {
   auto typo = run_command({QG_BINARY, "--check-config", (dir / "typo.yaml").string()});
   EXPECT_NE(typo.exit_code, 0);
   EXPECT_NE(typo.output.find("tabels"), std::string::npos) << typo.output;
-  write_file(dir / "good.yaml", "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    tables:\n      spans: {}\n");
+  write_file(dir / "good.yaml",
+             "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    tables:\n      spans: {}\n");
   auto good = run_command({QG_BINARY, "--check-config", (dir / "good.yaml").string()});
   EXPECT_EQ(good.exit_code, 0) << good.output;
   write_file(dir / "nofile.yaml", "databases:\n  demo:\n    backend: sqlite\n    path: missing.db\n");

@@ -134,7 +134,9 @@ GatewayProcess::~GatewayProcess() {
   if (pid_ > 0) stop();
 }
 
-bool GatewayProcess::alive() const { return pid_ > 0 && waitpid(pid_, nullptr, WNOHANG) == 0; }
+bool GatewayProcess::alive() const {
+  return pid_ > 0 && waitpid(pid_, nullptr, WNOHANG) == 0;
+}
 
 int GatewayProcess::stop() {
   if (pid_ <= 0) return -1;

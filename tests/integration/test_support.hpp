@@ -12,8 +12,8 @@
 namespace qg::testing {
 
 struct HttpResult {
-  int status = 0;              // 0: no response (connection closed or failed)
-  std::string headers;         // raw header block
+  int status = 0;       // 0: no response (connection closed or failed)
+  std::string headers;  // raw header block
   std::string body;
 };
 

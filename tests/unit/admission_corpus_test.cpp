@@ -4,7 +4,6 @@
 // rendering prepares under the real authorizer on the real demo database).
 #include <gtest/gtest.h>
 
-
 #include "admission/capability/capability.hpp"
 #include "admission/convert/convert.hpp"
 #include "admission/parse/parser.hpp"
@@ -50,14 +49,15 @@ TEST(AdmissionCorpusTest, EveryCaseGetsItsExpectedDecision) {
       auto result = admit_statement(c.sql, catalog, limits, std::nullopt);
       if (c.expected == "ok") {
         if (!result) {
-          ADD_FAILURE() << where(c, d) << "\n  refused: " << name(result.error().code) << ": " << result.error().message;
+          ADD_FAILURE() << where(c, d) << "\n  refused: " << name(result.error().code) << ": "
+                        << result.error().message;
           continue;
         }
         ++admitted;
         if (d == Dialect::Sqlite) {
           auto prepared = demo.sqlite().prepare(result->sql, exec::Clock::now() + std::chrono::seconds(10));
-          EXPECT_TRUE(prepared.has_value()) << where(c, d) << "\n  rendered: " << result->sql << "\n  engine: "
-                                            << (prepared ? "" : prepared.error().message);
+          EXPECT_TRUE(prepared.has_value()) << where(c, d) << "\n  rendered: " << result->sql
+                                            << "\n  engine: " << (prepared ? "" : prepared.error().message);
         }
       } else {
         if (result) {

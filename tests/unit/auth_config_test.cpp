@@ -21,7 +21,9 @@ Result<Config> parse(const std::string& extra) {
   return parse_config(std::string(kDatabases) + extra, "/srv/querygate");
 }
 
-std::string message_of(const Result<Config>& r) { return r ? std::string("(parsed)") : r.error().message; }
+std::string message_of(const Result<Config>& r) {
+  return r ? std::string("(parsed)") : r.error().message;
+}
 
 TEST(AuthConfigTest, NoKeysByDefaultAndTenSecondsOfGrace) {
   auto config = parse("");
@@ -36,7 +38,9 @@ TEST(AuthConfigTest, KeysAreReadInFileOrderWithLowerCaseHashes) {
   for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   auto config = parse("keys:\n  - name: agent\n    sha256: " + upper +
                       "\n    databases: [demo]\n"
-                      "  - { name: ops-team, sha256: " + std::string(64, 'a') + ", databases: [demo, billing] }\n"
+                      "  - { name: ops-team, sha256: " +
+                      std::string(64, 'a') +
+                      ", databases: [demo, billing] }\n"
                       "shutdown_grace_ms: 2500\n");
   ASSERT_TRUE(config) << config.error().message;
   ASSERT_EQ(config->keys.size(), 2u);
@@ -59,10 +63,10 @@ TEST(AuthConfigTest, APastedTokenIsRefusedWithoutBeingRepeated) {
 
 TEST(AuthConfigTest, EveryFieldIsRequired) {
   const std::string h(kHash);
-  for (const auto& [item, missing] : std::vector<std::pair<std::string, std::string>>{
-           {"{ sha256: " + h + ", databases: [demo] }", "keys[0].name"},
-           {"{ name: a, databases: [demo] }", "keys[0].sha256"},
-           {"{ name: a, sha256: " + h + " }", "keys[0].databases"}}) {
+  for (const auto& [item, missing] :
+       std::vector<std::pair<std::string, std::string>>{{"{ sha256: " + h + ", databases: [demo] }", "keys[0].name"},
+                                                        {"{ name: a, databases: [demo] }", "keys[0].sha256"},
+                                                        {"{ name: a, sha256: " + h + " }", "keys[0].databases"}}) {
     auto config = parse("keys:\n  - " + item + "\n");
     ASSERT_FALSE(config) << item;
     EXPECT_NE(message_of(config).find(missing), std::string::npos) << message_of(config);

@@ -14,8 +14,7 @@ constexpr const char* kAgentHash = "616382bda5dc2703ba7cf580beac6306e38f67fd1144
 constexpr const char* kOpsHash = "e37c75a6e8016394e01a6e07badeb4aa911b49d31f366575111b02d07fd4a6c7";
 
 KeyRing ring() {
-  return KeyRing({config::ApiKey{"agent", kAgentHash, {"demo"}},
-                  config::ApiKey{"ops", kOpsHash, {"demo", "billing"}}});
+  return KeyRing({config::ApiKey{"agent", kAgentHash, {"demo"}}, config::ApiKey{"ops", kOpsHash, {"demo", "billing"}}});
 }
 
 TEST(AuthKeysTest, ConstantTimeEqualComparesEveryByte) {
@@ -73,15 +72,15 @@ TEST(AuthKeysTest, NoHeaderIsMissing) {
 
 TEST(AuthKeysTest, WrongTokensAreInvalidAndNeverEchoed) {
   const KeyRing keys = ring();
-  for (const char* header : {"Bearer secret-token-for-test", "Bearer SECRET-TOKEN-FOR-TESTS", "Bearer",
-                             "Bearer    ", "Basic c2VjcmV0LXRva2Vu", "Bearer secret token", "Token secret-token-for-tests",
-                             "secret-token-for-tests"}) {
+  for (const char* header :
+       {"Bearer secret-token-for-test", "Bearer SECRET-TOKEN-FOR-TESTS", "Bearer", "Bearer    ",
+        "Basic c2VjcmV0LXRva2Vu", "Bearer secret token", "Token secret-token-for-tests", "secret-token-for-tests"}) {
     auto who = keys.authenticate(header);
     ASSERT_FALSE(who) << header;
     EXPECT_EQ(who.error().code, ErrorCode::AuthInvalid) << header;
     EXPECT_EQ(http_status(who.error().code), 401);
-    EXPECT_EQ(who.error().message.find("secret"), std::string::npos) << "the token is never repeated: "
-                                                                      << who.error().message;
+    EXPECT_EQ(who.error().message.find("secret"), std::string::npos)
+        << "the token is never repeated: " << who.error().message;
     EXPECT_EQ(who.error().message.find("c2VjcmV0"), std::string::npos) << who.error().message;
     EXPECT_EQ(who.error().fix.rfind("FIX:", 0), 0u);
   }

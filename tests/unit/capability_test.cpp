@@ -40,7 +40,9 @@ namespace {
 
 constexpr Dialect kDialects[] = {Dialect::Sqlite, Dialect::Postgres};
 
-Dialect other(Dialect d) { return d == Dialect::Sqlite ? Dialect::Postgres : Dialect::Sqlite; }
+Dialect other(Dialect d) {
+  return d == Dialect::Sqlite ? Dialect::Postgres : Dialect::Sqlite;
+}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -66,7 +68,9 @@ std::vector<Row> all_rows() {
   return out;
 }
 
-bool is_admitted(const Cell& c) { return c.verdict == Verdict::Admit; }
+bool is_admitted(const Cell& c) {
+  return c.verdict == Verdict::Admit;
+}
 
 bool function_admitted(std::string_view name, Dialect d) {
   const auto* f = find_function(name);
@@ -109,8 +113,12 @@ std::size_t matching_paren(std::string_view s, std::size_t open) {
   return std::string_view::npos;
 }
 
-bool ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 // Every `identifier(` in the text, nested ones included; text inside '...' is skipped.
 std::vector<Call> calls_in(std::string_view fix) {
@@ -141,8 +149,8 @@ std::vector<Call> calls_in(std::string_view fix) {
     }
     if (i >= fix.size() || fix[i] != '(') continue;
     const auto close = matching_paren(fix, i);
-    call.text = std::string(fix.substr(start, close == std::string_view::npos ? std::string_view::npos
-                                                                                : close + 1 - start));
+    call.text =
+        std::string(fix.substr(start, close == std::string_view::npos ? std::string_view::npos : close + 1 - start));
     out.push_back(std::move(call));
   }
   return out;
@@ -192,7 +200,8 @@ std::string broken_call(const Call& c, Dialect d) {
     const std::string type = cast_type(c);
     if (type.empty()) return c.text + " does not parse as a CAST";
     const auto* row = find_cast(type);
-    if (row == nullptr || !is_admitted(capability::cell(*row, d))) return c.text + ": a cast to " + type + " is not admitted";
+    if (row == nullptr || !is_admitted(capability::cell(*row, d)))
+      return c.text + ": a cast to " + type + " is not admitted";
     return {};
   }
   if (auto k = construct_word(c.name); k && !c.quoted)
@@ -209,8 +218,9 @@ bool names_a_spelling(std::string_view fix, Dialect d) {
   for (const auto& c : calls_in(fix))
     if (broken_call(c, d).empty()) return true;
   static const std::vector<std::string_view> kSyntax{
-      " LIKE ", " CASE ", "SELECT ", " JOIN ", "UNION ", "INTERSECT", "EXCEPT", " BETWEEN ", " IN (",
-      "CURRENT_TIMESTAMP", "GROUP BY", "ORDER BY", "||", "->", " = ", "<>"};
+      " LIKE ",    " CASE ", "SELECT ",           " JOIN ",   "UNION ",   "INTERSECT", "EXCEPT",
+      " BETWEEN ", " IN (",  "CURRENT_TIMESTAMP", "GROUP BY", "ORDER BY", "||",        "->",
+      " = ",       "<>"};
   return std::any_of(kSyntax.begin(), kSyntax.end(),
                      [&](std::string_view w) { return fix.find(w) != std::string_view::npos; });
 }
@@ -291,8 +301,10 @@ class GuardedSqlite {
     sqlite3_stmt* stmt = nullptr;
     const int rc = sqlite3_prepare_v2(db_.get(), sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr);
     std::string problem;
-    if (rc != SQLITE_OK) problem = std::string(sqlite3_errmsg(db_.get())) + " " + state_.denial;
-    else if (!exec::sqlite::confirm_reads(db_.get(), state_)) problem = "denied: " + state_.denial;
+    if (rc != SQLITE_OK)
+      problem = std::string(sqlite3_errmsg(db_.get())) + " " + state_.denial;
+    else if (!exec::sqlite::confirm_reads(db_.get(), state_))
+      problem = "denied: " + state_.denial;
     sqlite3_finalize(stmt);
     return problem;
   }
@@ -379,7 +391,8 @@ TEST(CapabilityTest, FixTextsWriteOnlyWhatTheirBackendAdmits) {
       for (const auto& call : calls_in(c.note)) {
         ++calls;
         const std::string problem = broken_call(call, d);
-        EXPECT_TRUE(problem.empty()) << row.what << " [" << dialect_name(d) << "]: " << problem << "\n  FIX: " << c.note;
+        EXPECT_TRUE(problem.empty()) << row.what << " [" << dialect_name(d) << "]: " << problem
+                                     << "\n  FIX: " << c.note;
       }
     }
   EXPECT_GT(calls, 100);  // the scanner finds the calls
@@ -448,9 +461,9 @@ TEST(CapabilityTest, RendererCanPrintEveryConstructAdmittedOnADialect) {
     for (Dialect d : kDialects) {
       if (!is_admitted(cell(row, d))) continue;  // refused, or rewritten away before rendering
       for (render::Construct r : row.printed_as)
-        EXPECT_TRUE(render::can_render(r, d)) << row.sql_words << " is admitted on " << dialect_name(d)
-                                              << " but the renderer cannot print "
-                                              << render::construct_info(r).sql_words << " there";
+        EXPECT_TRUE(render::can_render(r, d))
+            << row.sql_words << " is admitted on " << dialect_name(d) << " but the renderer cannot print "
+            << render::construct_info(r).sql_words << " there";
     }
 }
 
@@ -510,10 +523,14 @@ const std::vector<Example>& examples() {
       {WindowFrameGroups, "SELECT count(*) OVER (ORDER BY kind GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM spans",
        "SELECT count(*) OVER (ORDER BY kind GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM spans"},
       {WindowFrameExclusion,
-       "SELECT sum(cost_usd) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) FROM spans",
-       "SELECT sum(cost_usd) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) FROM spans"},
-      {Lateral, "SELECT s.id, x.n FROM spans s, LATERAL (SELECT count(*) AS n FROM span_annotations a WHERE a.span_id = s.id) x",
-       "SELECT s.id, x.n FROM spans s, LATERAL (SELECT count(*) AS n FROM span_annotations a WHERE a.span_id = s.id) x"},
+       "SELECT sum(cost_usd) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) FROM "
+       "spans",
+       "SELECT sum(cost_usd) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW) FROM "
+       "spans"},
+      {Lateral,
+       "SELECT s.id, x.n FROM spans s, LATERAL (SELECT count(*) AS n FROM span_annotations a WHERE a.span_id = s.id) x",
+       "SELECT s.id, x.n FROM spans s, LATERAL (SELECT count(*) AS n FROM span_annotations a WHERE a.span_id = s.id) "
+       "x"},
       {GroupingSets, "SELECT kind, count(*) FROM spans GROUP BY ROLLUP (kind)",
        "SELECT kind, count(*) FROM spans GROUP BY ROLLUP (kind)"},
       {GroupingSets, "SELECT kind, status, count(*) FROM spans GROUP BY CUBE (kind, status)",
@@ -594,10 +611,10 @@ TEST(CapabilityTest, AdmissionDecidesEachExampleAsItsRowSays) {
                     << result.error().message << ")\n";
           continue;
         }
-        const ErrorCode expected = is_admitted(cell(row, other(d))) || cell(row, other(d)).verdict == Verdict::Rewrite
-                                       ? (d == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite
-                                                               : ErrorCode::CapabilityNotOnPostgres)
-                                       : ErrorCode::ValidationUnsupported;
+        const ErrorCode expected =
+            is_admitted(cell(row, other(d))) || cell(row, other(d)).verdict == Verdict::Rewrite
+                ? (d == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite : ErrorCode::CapabilityNotOnPostgres)
+                : ErrorCode::ValidationUnsupported;
         EXPECT_EQ(name(result.error().code), name(expected)) << where << "\n  " << result.error().message;
         EXPECT_EQ(result.error().fix, c.note) << where;
         continue;

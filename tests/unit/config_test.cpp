@@ -53,7 +53,9 @@ databases:
       traces: {}
 )";
 
-Result<Config> parse(std::string_view yaml) { return parse_config(std::string(yaml), kBaseDir); }
+Result<Config> parse(std::string_view yaml) {
+  return parse_config(std::string(yaml), kBaseDir);
+}
 
 // Passes when `result` failed with config:invalid and its message holds every fragment.
 testing::AssertionResult FailsWith(const Result<Config>& result, std::initializer_list<std::string_view> fragments) {
@@ -366,7 +368,8 @@ TEST(ConfigTest, UnknownKeyFarFromAnyGetsNoSuggestion) {
   auto config = parse(std::string(kMinimal) + "telemetry: on\n");
   ASSERT_TRUE(FailsWith(config, {"unknown key 'telemetry'"}));
   EXPECT_EQ(config.error().message.find("did you mean"), std::string::npos) << config.error().message;
-  EXPECT_NE(config.error().fix.find("databases, keys, limits, listen, shutdown_grace_ms"), std::string::npos) << config.error().fix;
+  EXPECT_NE(config.error().fix.find("databases, keys, limits, listen, shutdown_grace_ms"), std::string::npos)
+      << config.error().fix;
 }
 
 TEST(ConfigTest, KeyOfTheOtherBackendIsNamedAsMisplaced) {

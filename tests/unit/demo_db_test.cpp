@@ -20,7 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path with_suffix(const fs::path& path, const char* suffix) { return path.string() + suffix; }
+fs::path with_suffix(const fs::path& path, const char* suffix) {
+  return path.string() + suffix;
+}
 
 // A read-only connection, as the gateway opens it.
 class ReadOnlyDb {
@@ -193,9 +195,8 @@ TEST_F(DemoDbTest, ChildSpansNestInsideTheirParents) {
 TEST_F(DemoDbTest, StatusesAreRealistic) {
   ReadOnlyDb db(shared_db());
   EXPECT_EQ(db.integer("SELECT count(*) FROM spans WHERE status NOT IN ('OK', 'ERROR', 'UNSET')"), 0);
-  const double error_share =
-      static_cast<double>(db.integer("SELECT count(*) FROM spans WHERE status = 'ERROR'")) /
-      static_cast<double>(db.integer("SELECT count(*) FROM spans"));
+  const double error_share = static_cast<double>(db.integer("SELECT count(*) FROM spans WHERE status = 'ERROR'")) /
+                             static_cast<double>(db.integer("SELECT count(*) FROM spans"));
   EXPECT_GT(error_share, 0.02);
   EXPECT_LT(error_share, 0.06);
   EXPECT_EQ(db.integer(R"(SELECT count(DISTINCT kind) FROM spans
@@ -209,13 +210,14 @@ TEST_F(DemoDbTest, TimesUseOneFixedUtcFormat) {
   const std::string pattern =
       "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]+00:00";
   const std::vector<std::pair<std::string, std::string>> columns = {
-      {"projects", "created_at"}, {"users", "created_at"},     {"api_keys", "created_at"},
-      {"traces", "start_time"},   {"traces", "end_time"},      {"spans", "start_time"},
+      {"projects", "created_at"}, {"users", "created_at"},
+      {"api_keys", "created_at"}, {"traces", "start_time"},
+      {"traces", "end_time"},     {"spans", "start_time"},
       {"spans", "end_time"},      {"span_annotations", "created_at"}};
   for (const auto& [table, column] : columns) {
-    EXPECT_EQ(db.integer("SELECT count(*) FROM " + table + " WHERE length(" + column + ") <> 29 OR " + column +
-                             " NOT GLOB ?1",
-                         {pattern}),
+    EXPECT_EQ(db.integer(
+                  "SELECT count(*) FROM " + table + " WHERE length(" + column + ") <> 29 OR " + column + " NOT GLOB ?1",
+                  {pattern}),
               0)
         << table << "." << column;
   }
@@ -228,8 +230,7 @@ TEST_F(DemoDbTest, IndexedAnalyzedAndInRollbackJournalMode) {
   ReadOnlyDb db(shared_db());
   for (const char* index : {"idx_spans_trace_id", "idx_spans_start_time", "idx_spans_parent_id",
                             "idx_traces_project_id", "idx_traces_start_time", "idx_span_annotations_span_id"})
-    EXPECT_EQ(db.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1", {index}), 1)
-        << index;
+    EXPECT_EQ(db.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = ?1", {index}), 1) << index;
   EXPECT_GT(db.integer("SELECT count(*) FROM sqlite_stat1 WHERE tbl = 'spans'"), 0);
   EXPECT_EQ(db.text("PRAGMA journal_mode"), "delete");
   EXPECT_FALSE(fs::exists(with_suffix(shared_db(), "-wal")));

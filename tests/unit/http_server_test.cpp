@@ -521,9 +521,8 @@ TEST(HttpServerTest, StopWithAnIdleConnectionReturnsPromptly) {
 
 TEST(HttpServerTest, RepliesAfterStopAndAfterDestructionAreDropped) {
   HeldReplies held;
-  auto server = std::make_unique<HttpServer>(loopback(), [&held](HttpRequest, Reply reply) {
-    held.hold(std::move(reply));
-  });
+  auto server =
+      std::make_unique<HttpServer>(loopback(), [&held](HttpRequest, Reply reply) { held.hold(std::move(reply)); });
   const auto port = start_or_fail(*server);
   TestClient a(port);
   TestClient b(port);

@@ -2,7 +2,6 @@
 // both backends' catalogs of the demo.
 #include <gtest/gtest.h>
 
-
 #include "admission/pipeline.hpp"
 #include "tests/unit/corpus_file.hpp"
 #include "tests/unit/demo_fixture.hpp"

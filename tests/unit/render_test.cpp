@@ -109,37 +109,71 @@ std::string error_of(const Node& node, Dialect d) {
 
 // ---------- tree builders ----------
 
-Expr col(std::string t, std::string c) { return ast::make_expr(ast::ColumnRef{std::move(t), std::move(c), false}); }
-Expr col(std::string c) { return col("", std::move(c)); }
-Expr star(std::string t = "") { return ast::make_expr(ast::ColumnRef{std::move(t), "", true}); }
-Expr lit(ast::LiteralKind k, std::string text) { return ast::make_expr(ast::Literal{k, std::move(text)}); }
+Expr col(std::string t, std::string c) {
+  return ast::make_expr(ast::ColumnRef{std::move(t), std::move(c), false});
+}
+Expr col(std::string c) {
+  return col("", std::move(c));
+}
+Expr star(std::string t = "") {
+  return ast::make_expr(ast::ColumnRef{std::move(t), "", true});
+}
+Expr lit(ast::LiteralKind k, std::string text) {
+  return ast::make_expr(ast::Literal{k, std::move(text)});
+}
 Expr num(std::string text) {
   const bool whole = text.find_first_not_of("-0123456789") == std::string::npos;
   return lit(whole ? ast::LiteralKind::Integer : ast::LiteralKind::Numeric, std::move(text));
 }
-Expr str(std::string text) { return lit(ast::LiteralKind::String, std::move(text)); }
-Expr boolean(bool v) { return lit(ast::LiteralKind::Boolean, v ? "true" : "false"); }
-Expr null() { return lit(ast::LiteralKind::Null, ""); }
-Expr op(std::string o, Expr l, Expr r) { return ast::make_expr(ast::Operator{std::move(o), std::move(l), std::move(r)}); }
-Expr prefix(std::string o, Expr r) { return ast::make_expr(ast::Operator{std::move(o), std::nullopt, std::move(r)}); }
-Expr boolop(ast::BoolOpKind k, std::vector<Expr> args) { return ast::make_expr(ast::BoolOp{k, std::move(args)}); }
-Expr and_(std::vector<Expr> args) { return boolop(ast::BoolOpKind::And, std::move(args)); }
-Expr or_(std::vector<Expr> args) { return boolop(ast::BoolOpKind::Or, std::move(args)); }
-Expr not_(Expr e) { return boolop(ast::BoolOpKind::Not, {std::move(e)}); }
-Expr eq(Expr l, Expr r) { return op("=", std::move(l), std::move(r)); }
+Expr str(std::string text) {
+  return lit(ast::LiteralKind::String, std::move(text));
+}
+Expr boolean(bool v) {
+  return lit(ast::LiteralKind::Boolean, v ? "true" : "false");
+}
+Expr null() {
+  return lit(ast::LiteralKind::Null, "");
+}
+Expr op(std::string o, Expr l, Expr r) {
+  return ast::make_expr(ast::Operator{std::move(o), std::move(l), std::move(r)});
+}
+Expr prefix(std::string o, Expr r) {
+  return ast::make_expr(ast::Operator{std::move(o), std::nullopt, std::move(r)});
+}
+Expr boolop(ast::BoolOpKind k, std::vector<Expr> args) {
+  return ast::make_expr(ast::BoolOp{k, std::move(args)});
+}
+Expr and_(std::vector<Expr> args) {
+  return boolop(ast::BoolOpKind::And, std::move(args));
+}
+Expr or_(std::vector<Expr> args) {
+  return boolop(ast::BoolOpKind::Or, std::move(args));
+}
+Expr not_(Expr e) {
+  return boolop(ast::BoolOpKind::Not, {std::move(e)});
+}
+Expr eq(Expr l, Expr r) {
+  return op("=", std::move(l), std::move(r));
+}
 ast::FuncCall call(std::string name, std::vector<Expr> args = {}) {
   ast::FuncCall f;
   f.name = std::move(name);
   f.args = std::move(args);
   return f;
 }
-Expr fn(std::string name, std::vector<Expr> args = {}) { return ast::make_expr(call(std::move(name), std::move(args))); }
+Expr fn(std::string name, std::vector<Expr> args = {}) {
+  return ast::make_expr(call(std::move(name), std::move(args)));
+}
 ast::SortItem sort(Expr e, ast::SortDirection d = ast::SortDirection::Default,
                    ast::NullsOrder n = ast::NullsOrder::Default) {
   return ast::SortItem{std::move(e), d, n};
 }
-ast::TypeName type(std::string name, std::vector<std::int64_t> mods = {}) { return ast::TypeName{std::move(name), std::move(mods)}; }
-Expr cast(Expr e, ast::TypeName t) { return ast::make_expr(ast::Cast{std::move(e), std::move(t)}); }
+ast::TypeName type(std::string name, std::vector<std::int64_t> mods = {}) {
+  return ast::TypeName{std::move(name), std::move(mods)};
+}
+Expr cast(Expr e, ast::TypeName t) {
+  return ast::make_expr(ast::Cast{std::move(e), std::move(t)});
+}
 
 std::optional<ast::Alias> alias(std::string name, std::vector<std::string> cols = {}) {
   if (name.empty()) return std::nullopt;
@@ -158,7 +192,9 @@ FromItem derived(Query q, std::string as, std::vector<std::string> cols = {}, bo
   return FromItem{ast::DerivedTable{std::move(q), alias(std::move(as), std::move(cols)), lateral}};
 }
 
-ast::SelectItem item(Expr e, std::string as = "") { return ast::SelectItem{std::move(e), std::move(as)}; }
+ast::SelectItem item(Expr e, std::string as = "") {
+  return ast::SelectItem{std::move(e), std::move(as)};
+}
 ast::Select select(std::vector<Expr> exprs, std::vector<FromItem> from = {}) {
   ast::Select s;
   for (auto& e : exprs) s.items.push_back(item(std::move(e)));
@@ -171,11 +207,15 @@ Query query(decltype(Query::body) body) {
   return q;
 }
 // SELECT <exprs> FROM <table>
-Query select_from(std::vector<Expr> exprs, std::string from = "t") { return query(select(std::move(exprs), {table(std::move(from))})); }
+Query select_from(std::vector<Expr> exprs, std::string from = "t") {
+  return query(select(std::move(exprs), {table(std::move(from))}));
+}
 Query set_op(ast::SetOpKind k, Query l, Query r, bool all = false) {
   return query(ast::SetOp{k, all, std::move(l), std::move(r)});
 }
-Query values(std::vector<std::vector<Expr>> rows) { return query(ast::Values{std::move(rows)}); }
+Query values(std::vector<std::vector<Expr>> rows) {
+  return query(ast::Values{std::move(rows)});
+}
 ast::Cte cte(std::string name, std::vector<std::string> columns, Query q) {
   ast::Cte c;
   c.name = std::move(name);
@@ -222,7 +262,8 @@ TEST(RenderTest, QuotedNamesReachTheEngines) {
 
 TEST(RenderTest, EmptyOrNulNamesAreDefects) {
   EXPECT_EQ(error_of(col(""), Dialect::Postgres), "cannot print an empty name for postgres");
-  EXPECT_EQ(error_of(col(std::string("a\0b", 3)), Dialect::Sqlite), "cannot print a name containing a NUL byte for sqlite");
+  EXPECT_EQ(error_of(col(std::string("a\0b", 3)), Dialect::Sqlite),
+            "cannot print a name containing a NUL byte for sqlite");
 }
 
 TEST(RenderTest, StringsDoubleTheirQuotes) {
@@ -230,7 +271,8 @@ TEST(RenderTest, StringsDoubleTheirQuotes) {
   EXPECT_EQ(quote_string(""), "''");
   EXPECT_EQ(pg(str("it's")), "'it''s'");
   EXPECT_EQ(lite(str("a\\b -- not a comment")), "'a\\b -- not a comment'");
-  EXPECT_EQ(error_of(str(std::string("a\0b", 3)), Dialect::Postgres), "cannot print a string containing a NUL byte for postgres");
+  EXPECT_EQ(error_of(str(std::string("a\0b", 3)), Dialect::Postgres),
+            "cannot print a string containing a NUL byte for postgres");
 }
 
 TEST(RenderTest, LiteralsPrintAsTheirText) {
@@ -290,7 +332,8 @@ TEST(RenderTest, BooleanOperatorsParenthesiseCompositeOperands) {
   Expr e = and_({eq(col("a"), num("1")), or_({eq(col("b"), num("2")), not_(eq(col("c"), num("3")))}), col("x")});
   EXPECT_EQ(pg(e), "(a = 1) AND ((b = 2) OR (NOT (c = 3))) AND x");
   EXPECT_EQ(lite(e), "(a = 1) AND ((b = 2) OR (NOT (c = 3))) AND x");
-  EXPECT_EQ(error_of(and_({col("a")}), Dialect::Postgres), "cannot print AND/OR with fewer than two operands for postgres");
+  EXPECT_EQ(error_of(and_({col("a")}), Dialect::Postgres),
+            "cannot print AND/OR with fewer than two operands for postgres");
 }
 
 TEST(RenderTest, NullAndTruthTests) {
@@ -340,7 +383,8 @@ TEST(RenderTest, LikeFamily) {
   Expr like = ast::make_expr(ast::Like{ast::LikeKind::Like, col("name"), str("a!%%"), str("!"), true});
   EXPECT_EQ(pg(like), "name NOT LIKE 'a!%%' ESCAPE '!'");
   EXPECT_EQ(lite(like), "name NOT LIKE 'a!%%' ESCAPE '!'");
-  Expr ilike = ast::make_expr(ast::Like{ast::LikeKind::ILike, col("name"), op("||", str("a"), str("%")), std::nullopt, false});
+  Expr ilike =
+      ast::make_expr(ast::Like{ast::LikeKind::ILike, col("name"), op("||", str("a"), str("%")), std::nullopt, false});
   EXPECT_EQ(pg(ilike), "name ILIKE ('a' || '%')");
   EXPECT_EQ(error_of(ilike, Dialect::Sqlite), "cannot print ILIKE for sqlite");
   Expr similar = ast::make_expr(ast::Like{ast::LikeKind::Similar, col("name"), str("(a|b)%"), std::nullopt, false});
@@ -350,7 +394,8 @@ TEST(RenderTest, LikeFamily) {
 
 TEST(RenderTest, CaseCoalesceNullIfGreatest) {
   Expr searched = ast::make_expr(ast::Case{
-      std::nullopt, {ast::CaseWhen{eq(col("a"), num("1")), str("one")}, ast::CaseWhen{op(">", col("a"), num("1")), str("many")}},
+      std::nullopt,
+      {ast::CaseWhen{eq(col("a"), num("1")), str("one")}, ast::CaseWhen{op(">", col("a"), num("1")), str("many")}},
       str("none")});
   EXPECT_EQ(pg(searched), "CASE WHEN a = 1 THEN 'one' WHEN a > 1 THEN 'many' ELSE 'none' END");
   EXPECT_EQ(lite(searched), "CASE WHEN a = 1 THEN 'one' WHEN a > 1 THEN 'many' ELSE 'none' END");
@@ -363,7 +408,8 @@ TEST(RenderTest, CaseCoalesceNullIfGreatest) {
   Expr greatest = ast::make_expr(ast::MinMax{true, {col("a"), col("b")}});
   EXPECT_EQ(pg(greatest), "GREATEST(a, b)");
   EXPECT_EQ(error_of(greatest, Dialect::Sqlite), "cannot print GREATEST for sqlite");
-  EXPECT_EQ(error_of(ast::make_expr(ast::MinMax{false, {col("a"), col("b")}}), Dialect::Sqlite), "cannot print LEAST for sqlite");
+  EXPECT_EQ(error_of(ast::make_expr(ast::MinMax{false, {col("a"), col("b")}}), Dialect::Sqlite),
+            "cannot print LEAST for sqlite");
 }
 
 // ---------- casts and types ----------
@@ -442,7 +488,8 @@ TEST(RenderTest, AggregateOrderByIsPostgresOnly) {
   agg.order_by = {sort(col("b"), ast::SortDirection::Desc)};
   EXPECT_EQ(pg(ast::make_expr(agg)), "string_agg(name, ',' ORDER BY b DESC)");
   agg.name = "group_concat";
-  EXPECT_EQ(error_of(ast::make_expr(agg), Dialect::Sqlite), "cannot print ORDER BY inside an aggregate's arguments for sqlite");
+  EXPECT_EQ(error_of(ast::make_expr(agg), Dialect::Sqlite),
+            "cannot print ORDER BY inside an aggregate's arguments for sqlite");
 }
 
 TEST(RenderTest, WithinGroupIsPostgresOnly) {
@@ -462,7 +509,8 @@ TEST(RenderTest, WindowWithFrame) {
   w.frame.start = ast::FrameBound{ast::FrameBoundKind::Preceding, num("2")};
   w.frame.end = ast::FrameBound{ast::FrameBoundKind::CurrentRow, std::nullopt};
   sum.over = w;
-  const std::string expected = "sum(a) OVER (PARTITION BY b ORDER BY c ASC NULLS LAST ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)";
+  const std::string expected =
+      "sum(a) OVER (PARTITION BY b ORDER BY c ASC NULLS LAST ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)";
   EXPECT_EQ(pg(ast::make_expr(sum)), expected);
   EXPECT_EQ(lite(ast::make_expr(sum)), expected);
 
@@ -497,7 +545,8 @@ TEST(RenderTest, NamedWindows) {
   s.items = {item(ast::make_expr(rn)), item(ast::make_expr(running))};
   s.from = {table("t")};
   s.windows = {ast::NamedWindow{"w", window("", {col("b")}, {})}};
-  const std::string expected = "SELECT row_number() OVER w, sum(a) OVER (w ORDER BY ts) FROM t WINDOW w AS (PARTITION BY b)";
+  const std::string expected =
+      "SELECT row_number() OVER w, sum(a) OVER (w ORDER BY ts) FROM t WINDOW w AS (PARTITION BY b)";
   EXPECT_EQ(pg(query(s)), expected);
   EXPECT_EQ(lite(query(s)), expected);
 }
@@ -543,21 +592,20 @@ TEST(RenderTest, ClockValues) {
 
 TEST(RenderTest, Joins) {
   using K = ast::JoinKind;
-  FromItem chain = join(K::Full,
-                        join(K::Left, table("t"), table("u"), eq(col("t", "id"), col("u", "id"))),
-                        table("s"), eq(col("s", "id"), col("u", "id")));
+  FromItem chain = join(K::Full, join(K::Left, table("t"), table("u"), eq(col("t", "id"), col("u", "id"))), table("s"),
+                        eq(col("s", "id"), col("u", "id")));
   Query q = query(select({star()}, {chain}));
   EXPECT_EQ(pg(q), "SELECT * FROM t LEFT JOIN u ON t.id = u.id FULL JOIN s ON s.id = u.id");
   EXPECT_EQ(lite(q), "SELECT * FROM t LEFT JOIN u ON t.id = u.id FULL JOIN s ON s.id = u.id");
 
-  FromItem nested = join(K::Right, table("t"),
-                         join(K::Cross, table("u"), table("s", "s2")),
+  FromItem nested = join(K::Right, table("t"), join(K::Cross, table("u"), table("s", "s2")),
                          and_({eq(col("t", "a"), col("u", "a")), eq(col("t", "b"), col("s2", "b"))}));
   Query q2 = query(select({col("t", "a")}, {nested}));
   EXPECT_EQ(pg(q2), "SELECT t.a FROM t RIGHT JOIN (u CROSS JOIN s AS s2) ON (t.a = u.a) AND (t.b = s2.b)");
   EXPECT_EQ(lite(q2), "SELECT t.a FROM t RIGHT JOIN (u CROSS JOIN s AS s2) ON (t.a = u.a) AND (t.b = s2.b)");
 
-  Query q3 = query(select({star("t")}, {join(K::Inner, table("t"), table("u"), std::nullopt, {"id", "name"}), table("s")}));
+  Query q3 =
+      query(select({star("t")}, {join(K::Inner, table("t"), table("u"), std::nullopt, {"id", "name"}), table("s")}));
   EXPECT_EQ(pg(q3), "SELECT t.* FROM t JOIN u USING (id, name), s");
   EXPECT_EQ(lite(q3), "SELECT t.* FROM t JOIN u USING (id, name), s");
 
@@ -595,7 +643,9 @@ TEST(RenderTest, ValuesInFromPerDialect) {
   ast::ValuesTable v{{{num("1"), str("a")}, {num("2"), str("b")}}, ast::Alias{"v", {"id", "name"}}};
   Query q = query(select({col("v", "id"), col("v", "name")}, {FromItem{v}}));
   EXPECT_EQ(pg(q), "SELECT v.id, v.name FROM (VALUES (1, 'a'), (2, 'b')) AS v(id, name)");
-  EXPECT_EQ(lite(q), "SELECT v.id, v.name FROM (SELECT column1 AS id, column2 AS name FROM (VALUES (1, 'a'), (2, 'b')) AS v) AS v");
+  EXPECT_EQ(
+      lite(q),
+      "SELECT v.id, v.name FROM (SELECT column1 AS id, column2 AS name FROM (VALUES (1, 'a'), (2, 'b')) AS v) AS v");
 
   // Fewer names than columns: the rest keep their column<N> names, as in PostgreSQL.
   ast::ValuesTable partly{{{num("1"), str("a")}}, ast::Alias{"v", {"id"}}};
@@ -718,7 +768,8 @@ TEST(RenderTest, IntersectAndExceptAllArePostgresOnly) {
   Query intersect_all = set_op(ast::SetOpKind::Intersect, a, b, true);
   EXPECT_EQ(pg(intersect_all), "SELECT a FROM t INTERSECT ALL SELECT a FROM u");
   EXPECT_EQ(error_of(intersect_all, Dialect::Sqlite), "cannot print INTERSECT ALL for sqlite");
-  EXPECT_EQ(error_of(set_op(ast::SetOpKind::Except, a, b, true), Dialect::Sqlite), "cannot print EXCEPT ALL for sqlite");
+  EXPECT_EQ(error_of(set_op(ast::SetOpKind::Except, a, b, true), Dialect::Sqlite),
+            "cannot print EXCEPT ALL for sqlite");
 }
 
 TEST(RenderTest, GroupingSetsArePostgresOnly) {
@@ -728,7 +779,8 @@ TEST(RenderTest, GroupingSetsArePostgresOnly) {
   auto e = [](Expr x) { return ast::GroupItem{std::move(x)}; };
   using K = ast::GroupingKind;
   ast::Select s = select({col("a"), col("b"), fn("count", {col("x")})}, {table("t")});
-  s.group_by = {g(K::Sets, {e(col("a")), g(K::Rollup, {e(col("a")), e(col("b"))}), g(K::Cube, {e(col("b"))}), g(K::Empty)})};
+  s.group_by = {
+      g(K::Sets, {e(col("a")), g(K::Rollup, {e(col("a")), e(col("b"))}), g(K::Cube, {e(col("b"))}), g(K::Empty)})};
   EXPECT_EQ(pg(query(s)), "SELECT a, b, count(x) FROM t GROUP BY GROUPING SETS (a, ROLLUP (a, b), CUBE (b), ())");
   EXPECT_EQ(error_of(query(s), Dialect::Sqlite), "cannot print GROUPING SETS for sqlite");
 

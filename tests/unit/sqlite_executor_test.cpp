@@ -41,8 +41,8 @@ class SqliteExecutorTest : public ::testing::Test {
  protected:
   void SetUp() override {
     static std::atomic<int> counter{0};
-    dir_ = fs::temp_directory_path() /
-           ("qg_sqlite_exec_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    dir_ =
+        fs::temp_directory_path() / ("qg_sqlite_exec_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
     fs::create_directories(dir_);
     path_ = dir_ / "demo.db";
     make_db(path_, /*analyze=*/true);
@@ -188,7 +188,7 @@ TEST_F(SqliteExecutorTest, RunReturnsTypedValues) {
   EXPECT_EQ(r->columns[0].type, "INTEGER");  // declared
   EXPECT_EQ(r->columns[3].type, "TEXT");     // declared, even though this value is NULL
   EXPECT_EQ(r->columns[4].name, "raw");
-  EXPECT_EQ(r->columns[4].type, "BLOB");     // expression: the value's storage class
+  EXPECT_EQ(r->columns[4].type, "BLOB");  // expression: the value's storage class
 }
 
 TEST_F(SqliteExecutorTest, ExpressionTypeComesFromFirstNonNullValue) {
@@ -277,8 +277,7 @@ TEST_F(SqliteExecutorTest, ReadingATableOutsideTheAllowlistIsDenied) {
   EXPECT_EQ(run_error(*ex, "SELECT count(*) FROM secrets").code, ErrorCode::BackendDenied);
   EXPECT_EQ(run_error(*ex, "SELECT 1 FROM items, secrets").code, ErrorCode::BackendDenied);
   // Hidden in a subquery or a CTE.
-  EXPECT_EQ(run_error(*ex, "SELECT id FROM items WHERE id IN (SELECT id FROM secrets)").code,
-            ErrorCode::BackendDenied);
+  EXPECT_EQ(run_error(*ex, "SELECT id FROM items WHERE id IN (SELECT id FROM secrets)").code, ErrorCode::BackendDenied);
   EXPECT_EQ(run_error(*ex, "WITH s AS (SELECT token FROM secrets) SELECT * FROM s").code, ErrorCode::BackendDenied);
   // SQLite reports a CTE's name as the "view" doing the read; a CTE named like an
   // allowlisted table must not launder the read.
@@ -300,9 +299,9 @@ TEST_F(SqliteExecutorTest, ReadsThroughCtesAndSubqueriesOfAllowlistedTablesWork)
 TEST_F(SqliteExecutorTest, SchemaTableIsDenied) {
   auto ex = open();
   ASSERT_TRUE(ex);
-  for (const char* sql : {"SELECT * FROM sqlite_master", "SELECT sql FROM sqlite_schema",
-                          "SELECT count(*) FROM sqlite_master", "SELECT * FROM temp.sqlite_master",
-                          "SELECT * FROM sqlite_stat1"}) {
+  for (const char* sql :
+       {"SELECT * FROM sqlite_master", "SELECT sql FROM sqlite_schema", "SELECT count(*) FROM sqlite_master",
+        "SELECT * FROM temp.sqlite_master", "SELECT * FROM sqlite_stat1"}) {
     const Error e = run_error(*ex, sql);
     EXPECT_EQ(e.code, ErrorCode::BackendDenied) << sql << ": " << e.message;
   }
@@ -329,11 +328,11 @@ TEST_F(SqliteExecutorTest, FunctionsOutsideTheAllowlistAreDenied) {
 TEST_F(SqliteExecutorTest, WritesSchemaChangesAndConnectionControlAreRefused) {
   auto ex = open();
   ASSERT_TRUE(ex);
-  for (const char* sql : {"INSERT INTO items(id, name) VALUES (1000, 'x')", "UPDATE items SET price = 0",
-                          "DELETE FROM items", "CREATE TABLE x(a)", "DROP TABLE items", "CREATE TEMP TABLE t(a)",
-                          "PRAGMA writable_schema=1", "PRAGMA query_only=0", "PRAGMA table_info(secrets)",
-                          "ATTACH 'x' AS y", "BEGIN", "SAVEPOINT s", "ANALYZE", "VACUUM", "REINDEX", "REINDEX items",
-                          "EXPLAIN SELECT 1", "EXPLAIN QUERY PLAN SELECT id FROM items"}) {
+  for (const char* sql :
+       {"INSERT INTO items(id, name) VALUES (1000, 'x')", "UPDATE items SET price = 0", "DELETE FROM items",
+        "CREATE TABLE x(a)", "DROP TABLE items", "CREATE TEMP TABLE t(a)", "PRAGMA writable_schema=1",
+        "PRAGMA query_only=0", "PRAGMA table_info(secrets)", "ATTACH 'x' AS y", "BEGIN", "SAVEPOINT s", "ANALYZE",
+        "VACUUM", "REINDEX", "REINDEX items", "EXPLAIN SELECT 1", "EXPLAIN QUERY PLAN SELECT id FROM items"}) {
     auto r = ex->run(sql, within(5s));
     ASSERT_FALSE(r.has_value()) << sql;
     EXPECT_TRUE(r.error().code == ErrorCode::BackendDenied || r.error().code == ErrorCode::BackendError)
@@ -362,8 +361,8 @@ TEST_F(SqliteExecutorTest, CountingAMaterializedCteWorksCountingATableOutsideThe
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(r->rows[0][0], Value(std::int64_t{5}));
   // A CTE used twice is materialized as well.
-  auto twice = ex->run("WITH c AS (SELECT id FROM items) SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM c)",
-                       within(5s));
+  auto twice =
+      ex->run("WITH c AS (SELECT id FROM items) SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM c)", within(5s));
   ASSERT_TRUE(twice.has_value()) << twice.error().message;
   const Error e = run_error(*ex, "SELECT count(*) FROM secrets");
   EXPECT_EQ(e.code, ErrorCode::BackendDenied);
