@@ -136,6 +136,7 @@ constexpr IntKey<Database> kDatabaseInts[] = {
 };
 constexpr BoolKey<Database> kDatabaseBools[] = {
     {"allow_privileged_role", &Database::allow_privileged_role, false, Only::Postgres},
+    {"spotlight", &Database::spotlight, false},  // wrap untrusted text in a per-response marker
 };
 constexpr TextKey<Database> kDatabaseTexts[] = {
     {"dsn", &Database::dsn, "", Only::Postgres},          // exactly one of dsn / dsn_env (checked after)

@@ -61,8 +61,10 @@ struct Database {
   // variable holding the DSN, so secrets need not live in the file. It is read by the executor.
   std::string dsn;
   std::string dsn_env;
-  std::string schema = "public";       // the fixed search_path
-  bool allow_privileged_role = false;  // start even if the role can write or is a superuser
+  std::string schema = "public";  // the fixed search_path
+  bool allow_privileged_role = false;
+  bool spotlight = false;  // wrap untrusted text in a per-response marker (see the schema preamble)  // start even if
+                           // the role can write or is a superuser
 };
 
 // An API key: who may call, and which databases it may use. The file holds

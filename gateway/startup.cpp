@@ -94,7 +94,7 @@ Result<ServedDatabases> open_databases(const config::Config& config) {
       e.message = "databases." + db.name + ": " + e.message;
       return e;
     }
-    ServedDatabase served{std::move(executor).value(), {}};
+    ServedDatabase served{std::move(executor).value(), {}, db.spotlight};
     served.catalog = served.executor->catalog();
     if (auto s = rewrite::attach_virtual_columns(served.catalog, db); !s) return s.error();
     out.emplace(db.name, std::move(served));

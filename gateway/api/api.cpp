@@ -264,6 +264,7 @@ HttpResponse Api::run_query(QueryJob& job) {
   }
   permit.reset();  // the engine is done; shaping the answer needs no permit
   EnvelopeInput in{job.request.sql, &statement.value(), &rows, &config_.limits, &job.served->catalog};
+  if (job.served->spotlight) in.spotlight_marker = new_spotlight_marker();
   return json_response(200, build_envelope(in));
 }
 
@@ -316,6 +317,7 @@ HttpResponse Api::schema(const HttpRequest& request) {
       parse_schema_request(query_param(t.query, "detail").value_or(""), query_param(t.query, "tables").value_or(""),
                            query_param(t.query, "search").value_or(""));
   if (!wanted) return error_response(wanted.error());
+  wanted->spotlight = (*database)->spotlight;
   HttpResponse r;
   r.content_type = "text/plain; charset=utf-8";
   r.body = describe_schema(db_name, (*database)->catalog, config_.limits, *wanted);

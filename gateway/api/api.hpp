@@ -31,6 +31,7 @@ namespace qg::gateway {
 struct ServedDatabase {
   std::unique_ptr<exec::Executor> executor;
   catalog::Catalog catalog;
+  bool spotlight = false;  // wrap untrusted text in a per-response marker
 };
 using ServedDatabases = std::map<std::string, ServedDatabase>;
 

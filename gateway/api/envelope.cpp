@@ -1,6 +1,7 @@
 #include "gateway/api/envelope.hpp"
 
 #include <algorithm>
+#include <random>
 
 #include "gateway/api/json_writer.hpp"
 
@@ -43,16 +44,19 @@ struct CellWriter {
   const config::Limits& limits;
   bool& cut_any;
   bool& blob_any;
+  const std::string* spotlight = nullptr;  // set for untrusted columns when spotlighting
   void operator()(std::monostate) { w.null(); }
   void operator()(std::int64_t v) { w.integer(v); }
   void operator()(double v) { w.number(v, limits.float_digits); }
   void operator()(const std::string& s) {
-    if (s.size() > static_cast<std::size_t>(limits.max_cell_bytes)) {
+    std::string text = s;
+    if (text.size() > static_cast<std::size_t>(limits.max_cell_bytes)) {
       cut_any = true;
-      w.string(cut_text(s, limits.max_cell_bytes));
-    } else {
-      w.string(s);
+      text = cut_text(text, limits.max_cell_bytes);
     }
+    if (spotlight && !text.empty())
+      text = "<<untrusted:" + *spotlight + ">>" + text + "<</untrusted:" + *spotlight + ">>";
+    w.string(text);
   }
   void operator()(const exec::Blob& b) {
     blob_any = true;
@@ -87,6 +91,17 @@ std::string truncation_notice(const EnvelopeInput& in, std::size_t written) {
 }
 
 }  // namespace
+
+std::string new_spotlight_marker() {
+  std::random_device random;  // the OS's entropy: a marker injected text cannot predict
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (int i = 0; i < 4; ++i) {
+    const unsigned v = random();
+    for (int k = 0; k < 4; ++k) out.push_back(kHex[(v >> (4 * k)) & 15]);
+  }
+  return out;
+}
 
 std::string build_envelope(const EnvelopeInput& in) {
   const auto& st = *in.statement;
@@ -127,7 +142,11 @@ std::string build_envelope(const EnvelopeInput& in) {
     JsonWriter row;
     row.begin_array();
     CellWriter cell{row, limits, cut_any, blob_any};
-    for (const auto& v : rows.rows[r]) std::visit(cell, v);
+    for (std::size_t c = 0; c < rows.rows[r].size(); ++c) {
+      const bool wrap = !in.spotlight_marker.empty() && c < untrusted.size() && untrusted[c];
+      cell.spotlight = wrap ? &in.spotlight_marker : nullptr;
+      std::visit(cell, rows.rows[r][c]);
+    }
     row.end_array();
     if (before + row.size() + 512 > budget) {  // keep room for the trailer
       truncated = true;

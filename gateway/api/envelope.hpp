@@ -16,7 +16,12 @@ struct EnvelopeInput {
   const exec::Rows* rows = nullptr;  // for validate_only: columns only
   const config::Limits* limits = nullptr;
   const catalog::Catalog* catalog = nullptr;  // for notices that name real columns
+  // Non-empty: untrusted text values are wrapped in <<untrusted:MARKER>>...<</untrusted:MARKER>>.
+  std::string spotlight_marker;
 };
+
+// A fresh random marker for one response (hex), so injected text cannot guess it.
+std::string new_spotlight_marker();
 
 // Builds the JSON body. Applies the row cap (drops the limit+1 probe row), the
 // per-cell and per-response byte caps, and float rounding.

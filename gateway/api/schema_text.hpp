@@ -18,6 +18,7 @@ struct SchemaRequest {
   SchemaDetail detail = SchemaDetail::Detailed;
   std::vector<std::string> tables;  // only these (empty: all)
   std::string search;               // only tables whose names or comments (or their columns') contain this
+  bool spotlight = false;           // the database wraps untrusted text in markers (explained in the preamble)
 };
 
 // Reads detail=brief|detailed|full, tables=a,b and search=text; errors name the parameter.

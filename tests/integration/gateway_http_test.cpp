@@ -410,3 +410,40 @@ TEST(GatewayCliTest, CheckConfigNamesTheMissingTable) {
 
 }  // namespace
 }  // namespace qg::testing
+
+namespace qg::testing {
+namespace {
+
+TEST(GatewaySpotlightTest, UntrustedTextIsWrappedInAPerResponseMarker) {
+  const auto dir = make_temp_dir("qg-spotlight");
+  ASSERT_EQ(run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()}).exit_code, 0);
+  write_file(dir / "q.yaml",
+             "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    spotlight: true\n    tables:\n"
+             "      span_annotations:\n        columns:\n          explanation: { untrusted: true }\n");
+  GatewayProcess gateway(dir / "q.yaml");
+  const std::string body =
+      R"({"sql": "SELECT id, upper(explanation) AS e FROM span_annotations WHERE explanation IS NOT NULL ORDER BY id", "limit": 3})";
+  auto first = http(gateway.port(), "POST", "/v1/query", body);
+  auto second = http(gateway.port(), "POST", "/v1/query", body);
+  ASSERT_EQ(first.status, 200) << first.body;
+  auto rows = boost::json::parse(first.body).at("rows").as_array();
+  std::string marker;
+  for (const auto& row : rows) {
+    const std::string text(row.as_array()[1].as_string());
+    ASSERT_TRUE(text.starts_with("<<untrusted:")) << text;
+    const std::string m = text.substr(12, text.find(">>") - 12);
+    if (marker.empty()) marker = m;
+    EXPECT_EQ(m, marker) << "one marker per response";
+    EXPECT_TRUE(text.ends_with("<</untrusted:" + marker + ">>")) << text;
+    EXPECT_TRUE(row.as_array()[0].is_int64()) << "trusted columns are not wrapped";
+  }
+  EXPECT_EQ(marker.size(), 16u);
+  EXPECT_EQ(second.body.find(marker), std::string::npos) << "a new marker for every response";
+  auto schema = http(gateway.port(), "GET", "/v1/schema");
+  EXPECT_NE(schema.body.find("Spotlighting is on"), std::string::npos);
+  EXPECT_EQ(gateway.stop(), 0);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace qg::testing
