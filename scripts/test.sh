@@ -12,9 +12,15 @@ cleanup() { :; }
 trap cleanup EXIT
 
 cd "$build"
-ctest --output-on-failure -j "$(nproc)" --timeout 300
+ctest_log="$build/ctest-summary.log"
+ctest --output-on-failure -j "$(nproc)" --timeout 300 | tee "$ctest_log"
 
 # Fuzzing (clang + libFuzzer, its own build), bounded in time.
 if [[ -x "$root/scripts/fuzz.sh" ]]; then
   "$root/scripts/fuzz.sh" --ci
 fi
+
+# One closing line with the counts (ctest's own summary scrolled away above).
+total=$(grep -oE 'tests failed out of [0-9]+' "$ctest_log" | grep -oE '[0-9]+$' || echo 0)
+failed=$(grep -oE '[0-9]+ tests failed' "$ctest_log" | grep -oE '^[0-9]+' || echo 0)
+echo "ctest: $((total - failed)) passed, $failed failed"
