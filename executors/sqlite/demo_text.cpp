@@ -412,38 +412,6 @@ std::optional<std::string_view> Filler::slot_value(std::string_view name) {
   return std::nullopt;
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (const char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-          out += buf;
-        } else {
-          out += c;  // UTF-8 passes through unchanged
-        }
-    }
-  }
-  out += '"';
-}
-
 std::string iso8601(std::int64_t epoch_ms) {
   using namespace std::chrono;
   constexpr std::int64_t kDayMs = 86'400'000;

@@ -1,4 +1,5 @@
 #pragma once
+#include "common/json_string.hpp"
 // The text of the demo database (demo_db.cpp): word lists and templates, and
 // the small deterministic primitives that turn them into column values (PRNG,
 // slot filling, JSON text, timestamps). Kept apart so the generator reads as
@@ -162,16 +163,13 @@ class Filler {
   std::vector<std::pair<std::string_view, std::string_view>> bound_;
 };
 
-// Appends `s` as a JSON string literal (quotes and escapes; UTF-8 passes through).
-void append_json_string(std::string& out, std::string_view s);
-
 // A flat JSON object written in insertion order (span attributes are flat, as
 // OpenInference writes them: dotted keys, scalar values).
 class JsonObject {
  public:
   JsonObject& str(std::string_view key, std::string_view value) {
     add_key(key);
-    append_json_string(text_, value);
+    qg::append_json_string(text_, value);
     return *this;
   }
   JsonObject& num(std::string_view key, std::int64_t value) {
@@ -184,7 +182,7 @@ class JsonObject {
  private:
   void add_key(std::string_view key) {
     if (text_.size() > 1) text_ += ", ";
-    append_json_string(text_, key);
+    qg::append_json_string(text_, key);
     text_ += ": ";
   }
   std::string text_ = "{";

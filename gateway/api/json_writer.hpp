@@ -34,8 +34,4 @@ class JsonWriter {
   bool need_comma_ = false;
 };
 
-// Appends `s` as a JSON string literal; invalid UTF-8 bytes become U+FFFD so the
-// document stays valid whatever the database holds.
-void append_json_string(std::string& out, std::string_view s);
-
 }  // namespace qg::gateway
