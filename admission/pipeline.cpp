@@ -21,6 +21,10 @@ Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::C
                       limits.max_sql_bytes);  // the first byte past the limit
 
   // The grammar and the JSON reader both need UTF-8; say so instead of failing deeper.
+  // The grammar reads a C string: text after a NUL byte would be silently ignored.
+  if (sql.find('\0') != std::string_view::npos)
+    return make_error(ErrorCode::ParseSyntax, "the SQL text contains a NUL byte",
+                      "FIX: send the statement without NUL characters.", static_cast<int>(sql.find('\0')));
   if (!simdjson::validate_utf8(sql.data(), sql.size()))
     return make_error(
         ErrorCode::ParseSyntax, "the SQL text is not valid UTF-8",

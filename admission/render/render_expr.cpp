@@ -112,10 +112,28 @@ struct ExprPrinter {
 
   void operator()(const ast::FuncCall& f) const { p.func_call(f); }
 
+  // Binary operators both grammars put on one precedence level, left-associative.
+  static bool same_level(std::string_view a, std::string_view b) {
+    auto level = [](std::string_view op) {
+      if (op == "+" || op == "-") return 1;
+      if (op == "*" || op == "/" || op == "%") return 2;
+      if (op == "||") return 3;
+      return 0;
+    };
+    return level(a) != 0 && level(a) == level(b);
+  }
+
   void operator()(const ast::Operator& o) const {
     if (!is_operator_text(o.op)) return p.fail("an operator that is not made of operator characters");
     if (o.left) {
-      p.operand(**o.left);
+      // A left-deep chain of one precedence level (a - b + c, a * b / c, a || b || c)
+      // groups the same way in both grammars, so it prints flat: SQLite's parser
+      // overflows on a few dozen nested parentheses, not on a long flat chain.
+      const auto* inner = std::get_if<ast::Operator>(&(*o.left)->node);
+      if (inner && inner->left && same_level(inner->op, o.op))
+        p.expr(**o.left);
+      else
+        p.operand(**o.left);
       p.word(" ");
     }
     // Always a space after the operator: "- -1", never "--1", which is a comment.

@@ -263,6 +263,7 @@ EngineVerdict classify_sqlite_error(const Error& e) {
       return EngineVerdict::Violation;
     case ErrorCode::LimitRowTooLarge:  // SQLITE_TOOBIG, e.g. the statement exceeds SQLITE_LIMIT_SQL_LENGTH
     case ErrorCode::LimitSqlTooLong:
+    case ErrorCode::ValidationTooDeep:  // the executor's name for SQLite's parser/expression depth limits
       return EngineVerdict::Allowed;
     case ErrorCode::BackendError:
       break;

@@ -1,0 +1,34 @@
+// The pipeline's guards on the raw text, before the grammar sees it.
+#include <gtest/gtest.h>
+
+#include "admission/pipeline.hpp"
+#include "tests/unit/demo_fixture.hpp"
+
+namespace qg {
+namespace {
+
+TEST(PipelineInputTest, NulBytesAreRefusedNotTruncated) {
+  const std::string sql("SELECT 1\0; DROP TABLE spans", 27);
+  auto r = admit_statement(sql, testing::Demo::get().sqlite_catalog(), config::Limits{}, std::nullopt);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::ParseSyntax);
+  EXPECT_EQ(r.error().position, 8);
+}
+
+TEST(PipelineInputTest, InvalidUtf8IsRefusedAsSyntax) {
+  auto r = admit_statement("SELECT '\xff'", testing::Demo::get().sqlite_catalog(), config::Limits{}, std::nullopt);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ErrorCode::ParseSyntax);
+  EXPECT_NE(r.error().message.find("UTF-8"), std::string::npos);
+}
+
+TEST(PipelineInputTest, LongFlatChainsPrintFlat) {
+  std::string sql = "SELECT 1";
+  for (int i = 0; i < 80; ++i) sql += " + 1";  // nested, 80 parentheses overflow SQLite's parser
+  auto r = admit_statement(sql, testing::Demo::get().sqlite_catalog(), config::Limits{}, std::nullopt);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->sql.find('('), std::string::npos) << "no nested parentheses for SQLite's parser to overflow on";
+}
+
+}  // namespace
+}  // namespace qg
