@@ -96,7 +96,10 @@ constexpr OwnKey kTopOwn[] = {
 constexpr IntKey<Config> kTopInts[] = {
     {"shutdown_grace_ms", &Config::shutdown_grace_ms, 10'000, 0, 600'000},
 };
-constexpr KeyTable<Config> kTopKeys{.ints = kTopInts, .own = kTopOwn};
+constexpr BoolKey<Config> kTopBools[] = {
+    {"log_sql", &Config::log_sql, false},  // the request log carries a fingerprint; the text only on request
+};
+constexpr KeyTable<Config> kTopKeys{.ints = kTopInts, .bools = kTopBools, .own = kTopOwn};
 
 // keys[i].* — all three are required; their readers check the values.
 constexpr OwnKey kApiKeyOwn[] = {

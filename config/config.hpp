@@ -85,6 +85,7 @@ struct Config {
   // On SIGTERM/SIGINT, requests already accepted get this long to finish;
   // what is still queued or running then is cancelled.
   int shutdown_grace_ms = 10000;
+  bool log_sql = false;          // include the statement text in the request log (it may hold end-user data)
   std::filesystem::path source;  // the file it was read from (empty for text)
 
   const Database* find_database(std::string_view name) const;

@@ -1,5 +1,6 @@
 #include "gateway/api/api.hpp"
 
+#include "admission/parse/parser.hpp"
 #include "admission/pipeline.hpp"
 #include "gateway/api/envelope.hpp"
 #include "gateway/api/json_writer.hpp"
@@ -102,6 +103,7 @@ constexpr std::chrono::seconds kCancelledWorkBound{2};
 // One query from acceptance to answer. Shared by the queue's callback and the
 // worker that runs it; the reply closure holds the request's Gate ticket.
 struct Api::QueryJob {
+  std::shared_ptr<observability::RequestRecord> record;  // filled as the query goes, written with the reply
   QueryRequest request;
   RequestContext context;
   ServedDatabase* served = nullptr;
@@ -148,7 +150,22 @@ void Api::handle(HttpRequest request, Reply reply) {
   // From here on the request counts as in flight until its reply closure is gone.
   if (!request.cancellation) request.cancellation = permits::Cancellation::make();
   auto ticket = std::make_shared<permits::Gate::Ticket>(gate_.enter(request.cancellation));
-  reply = [ticket, reply = std::move(reply)](HttpResponse r) { reply(std::move(r)); };
+  // Every answer from here on is logged as one line and carries the request id.
+  auto record = std::make_shared<observability::RequestRecord>();
+  record->request_id = observability::request_id_from(request.header("x-request-id"));
+  record->method = request.method;
+  record->route = t.path;
+  const auto started = std::chrono::steady_clock::now();
+  reply = [this, ticket, record, started, reply = std::move(reply)](HttpResponse r) {
+    r.headers.emplace_back("X-Request-Id", record->request_id);
+    record->status = r.status;
+    record->outcome = r.outcome;
+    record->bytes = r.body.size();
+    record->duration =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    log_.write(*record);
+    reply(std::move(r));
+  };
 
   if (t.path == "/readyz") {
     if (auto r = wrong_method(request, t.path, "GET")) return reply(*r);
@@ -157,7 +174,7 @@ void Api::handle(HttpRequest request, Reply reply) {
   if (draining_) return reply(shutting_down());
   if (t.path == "/v1/query") {
     if (auto r = wrong_method(request, t.path, "POST")) return reply(*r);
-    return submit_query(std::move(request), std::move(reply));
+    return submit_query(std::move(request), std::move(reply), std::move(record));
   }
   if (t.path == "/v1/schema") {
     if (auto r = wrong_method(request, t.path, "GET")) return reply(*r);
@@ -170,17 +187,20 @@ void Api::handle(HttpRequest request, Reply reply) {
 
 // On the I/O thread, and cheap: authentication, the JSON envelope (bounded by
 // the body limit) and the queue's decision. The SQL is not looked at here.
-void Api::submit_query(HttpRequest request, Reply reply) {
+void Api::submit_query(HttpRequest request, Reply reply, std::shared_ptr<observability::RequestRecord> record) {
   auto key = keys_.authenticate(request.header("authorization"));
   if (!key) return reply(refusal_response(key.error()));
+  if (*key) record->key = (*key)->name;
   auto parsed = parse_query_request(request.body, config_.limits.deadline_ms);
   if (!parsed) return reply(error_response(parsed.error()));
   std::string db_name;
   auto database = pick_database(parsed->database, &db_name);
   if (!database) return reply(error_response(database.error()));
+  record->database = db_name;
   if (auto allowed = keys_.authorize(*key, db_name); !allowed) return reply(refusal_response(allowed.error()));
 
   auto job = std::make_shared<QueryJob>();
+  job->record = std::move(record);
   job->context.key_name = *key ? (*key)->name : std::string();
   job->context.remote_address = request.remote_address;
   job->context.database = db_name;
@@ -236,6 +256,9 @@ HttpResponse Api::run_query(QueryJob& job) {
                                     : make_error(ErrorCode::RequestCancelled, "the client disconnected"));
   if (clock_.now() >= ctx.deadline) return error_response(permits::expired_before_start(refusal_context(job)));
 
+  job.record->queue_wait = ms_between(ctx.received, clock_.now());
+  job.record->fingerprint = parse::fingerprint(job.request.sql);
+  if (config_.log_sql) job.record->sql = job.request.sql;
   exec::Executor& engine = *job.served->executor;
   auto statement = admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit);
   if (!statement) return error_response(statement.error());
@@ -263,6 +286,8 @@ HttpResponse Api::run_query(QueryJob& job) {
     rows = std::move(result).value();
   }
   permit.reset();  // the engine is done; shaping the answer needs no permit
+  job.record->rows = static_cast<std::int64_t>(
+      std::min<std::size_t>(rows.rows.size(), static_cast<std::size_t>(statement->limit.row_cap)));
   EnvelopeInput in{job.request.sql, &statement.value(), &rows, &config_.limits, &job.served->catalog};
   if (job.served->spotlight) in.spotlight_marker = new_spotlight_marker();
   return json_response(200, build_envelope(in));

@@ -23,6 +23,7 @@
 #include "gateway/api/worker_pool.hpp"
 #include "gateway/auth/keys.hpp"
 #include "gateway/http/http_types.hpp"
+#include "observability/request_log.hpp"
 
 namespace qg::gateway {
 
@@ -65,7 +66,7 @@ class Api {
  private:
   struct QueryJob;
 
-  void submit_query(HttpRequest request, Reply reply);
+  void submit_query(HttpRequest request, Reply reply, std::shared_ptr<observability::RequestRecord> record);
   void on_decision(const std::shared_ptr<QueryJob>& job, permits::Decision decision);
   HttpResponse run_query(QueryJob& job);
   HttpResponse schema(const HttpRequest& request);
@@ -82,6 +83,7 @@ class Api {
   // Destroyed in reverse order: workers first (their jobs hold permits and
   // tickets), then the timer, the queues and the gate those point into.
   permits::Gate gate_;
+  observability::RequestLog log_;
   std::map<std::string, std::unique_ptr<permits::PermitQueue>, std::less<>> queues_;
   std::unique_ptr<permits::ExpiryTimer> expiry_;
   WorkerPool workers_;

@@ -20,6 +20,7 @@ HttpResponse error_response(const Error& error) {
   root["error"] = std::move(e);
   HttpResponse r;
   r.status = http_status(error.code);
+  r.outcome = std::string(name(error.code));
   r.body = boost::json::serialize(root);
   r.body += '\n';
   return r;

@@ -33,6 +33,7 @@ struct HttpResponse {
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // extra headers (Retry-After, ...)
+  std::string outcome = "ok";  // the error code's name for refusals; for the request log, never sent
 };
 
 // The error envelope: {"error":{"code","message","fix","position"}} with the

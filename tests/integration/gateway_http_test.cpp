@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "tests/integration/test_support.hpp"
@@ -352,6 +353,34 @@ TEST_F(GatewayHttpTest, SchemaDetailLevelsAndFilters) {
   auto bad = http(gateway_->port(), "GET", "/v1/schema?detail=everything");
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(code_of(bad), "request:bad-field");
+}
+
+TEST_F(GatewayHttpTest, EveryRequestIsLoggedAsOneJsonLineWithoutTheSql) {
+  auto r = http(gateway_->port(), "POST", "/v1/query", R"({"sql": "SELECT count(*) AS secret_marker FROM spans"})",
+                "X-Request-Id: log-test-42\r\n");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_NE(r.headers.find("X-Request-Id: log-test-42"), std::string::npos) << r.headers;
+  auto refused = http(gateway_->port(), "POST", "/v1/query", R"({"sql": "SELECT nope FROM spans"})",
+                      "X-Request-Id: log-test-43\r\n");
+  ASSERT_EQ(refused.status, 422);
+  const std::string log = gateway_->log();
+  std::optional<boost::json::object> ok_line, refused_line;
+  std::istringstream lines(log);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] != '{') continue;
+    auto o = boost::json::parse(line).as_object();
+    if (o.at("request_id") == "log-test-42") ok_line = o;
+    if (o.at("request_id") == "log-test-43") refused_line = o;
+  }
+  ASSERT_TRUE(ok_line) << log;
+  ASSERT_TRUE(refused_line) << log;
+  EXPECT_EQ(ok_line->at("outcome"), "ok");
+  EXPECT_EQ(ok_line->at("status").as_int64(), 200);
+  EXPECT_EQ(ok_line->at("database"), "demo");
+  EXPECT_EQ(ok_line->at("rows").as_int64(), 1);
+  EXPECT_FALSE(std::string(ok_line->at("fingerprint").as_string()).empty());
+  EXPECT_EQ(refused_line->at("outcome"), "validation:unknown-column");
+  EXPECT_EQ(log.find("secret_marker"), std::string::npos) << "no SQL text unless log_sql: true";
 }
 
 TEST_F(GatewayHttpTest, SchemaDescribesAllowlistedTablesOnly) {

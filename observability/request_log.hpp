@@ -1,0 +1,43 @@
+#pragma once
+// One JSON line per request on stdout, for operators and log pipelines. It
+// carries the key's name (never its token), the outcome code and a statement
+// fingerprint; the SQL text only when the config says log_sql: true.
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace qg::observability {
+
+struct RequestRecord {
+  std::string request_id;
+  std::string method;
+  std::string route;           // the path, without the query string
+  std::string key;             // API key name; empty without keys
+  std::string database;        // empty when the request named none that exists
+  std::string outcome = "ok";  // "ok" or the refusal's code
+  int status = 0;
+  std::optional<std::chrono::milliseconds> queue_wait;
+  std::chrono::milliseconds duration{0};
+  std::optional<std::int64_t> rows;
+  std::size_t bytes = 0;    // response body bytes
+  std::string fingerprint;  // libpg_query's fingerprint of the statement
+  std::string sql;          // only when log_sql is on
+};
+
+// The line (without newline): {"time":"2026-11-30T07:00:00.123Z","request_id":...}
+std::string format_request_line(const RequestRecord& record, std::chrono::system_clock::time_point now);
+
+// A request id as sent in X-Request-Id when it is short and printable, else a fresh random one.
+std::string request_id_from(const std::string& header);
+
+class RequestLog {
+ public:
+  void write(const RequestRecord& record);
+
+ private:
+  std::mutex mu_;  // one line at a time, whole
+};
+
+}  // namespace qg::observability
