@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -22,8 +23,9 @@ struct Blob {
   bool operator==(const Blob&) const = default;
 };
 
-// One cell. Integers stay exact; text stays as the engine returned it.
-using Value = std::variant<std::monostate, std::int64_t, double, std::string, Blob>;
+// One cell. Integers stay exact; text stays as the engine returned it; a
+// boolean (PostgreSQL's bool) stays a boolean rather than becoming 0/1.
+using Value = std::variant<std::monostate, std::int64_t, double, std::string, Blob, bool>;
 
 struct ColumnMeta {
   std::string name;
@@ -33,6 +35,9 @@ struct ColumnMeta {
 struct Rows {
   std::vector<ColumnMeta> columns;
   std::vector<std::vector<Value>> rows;
+  // The planner's estimate of the rows the statement would return without the
+  // injected limit (PostgreSQL), for the truncation notice. Absent: unknown.
+  std::optional<double> estimated_rows;
 };
 
 struct RunOptions {

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 
 #include "admission/capability/capability.hpp"
 #include "admission/rewrite/virtual_columns.hpp"
 #include "config/demo_config.hpp"
+#include "executors/postgres/pg_executor.hpp"
 #include "executors/sqlite/demo_db.hpp"
 #include "executors/sqlite/sqlite_executor.hpp"
 #include "gateway/api/api.hpp"
@@ -76,19 +78,46 @@ Result<config::Config> demo_config(const std::filesystem::path& demo_dir) {
   return config;
 }
 
+namespace {
+
+// The DSN from the config or from the environment variable it names. It may
+// hold a password: it goes to libpq and nowhere else.
+Result<std::string> postgres_dsn(const config::Database& db) {
+  if (!db.dsn.empty()) return db.dsn;
+  const char* value = std::getenv(db.dsn_env.c_str());
+  if (value == nullptr || *value == '\0')
+    return make_error(ErrorCode::ConfigInvalid,
+                      "databases." + db.name + ".dsn_env names the environment variable " + db.dsn_env +
+                          ", which is not set",
+                      "FIX: export " + db.dsn_env + "='postgresql://reader@host:5432/dbname' before starting "
+                      "querygate, or write dsn: in the configuration");
+  return std::string(value);
+}
+
+Result<std::unique_ptr<exec::Executor>> open_executor(const config::Config& config, const config::Database& db) {
+  if (db.backend == Dialect::Postgres) {
+    auto dsn = postgres_dsn(db);
+    if (!dsn) return dsn.error();
+    exec::PostgresOptions options;
+    options.dsn = std::move(dsn).value();
+    options.connections = db.permits;
+    options.functions = capability::postgres_plan_functions();
+    return exec::open_postgres(db, std::move(options));
+  }
+  exec::SqliteOptions options;
+  options.path = db.path;
+  options.allowed_functions = capability::sqlite_authorizer_functions();
+  options.max_sql_bytes = config.limits.max_sql_bytes;
+  options.connections = db.permits;
+  return exec::open_sqlite(db, std::move(options));
+}
+
+}  // namespace
+
 Result<ServedDatabases> open_databases(const config::Config& config) {
   ServedDatabases out;
   for (const auto& db : config.databases) {
-    if (db.backend != Dialect::Sqlite)
-      return make_error(ErrorCode::ConfigInvalid,
-                        "databases." + db.name + ": backend postgres is not available in this version yet",
-                        "FIX: use backend: sqlite.");
-    exec::SqliteOptions options;
-    options.path = db.path;
-    options.allowed_functions = capability::sqlite_authorizer_functions();
-    options.max_sql_bytes = config.limits.max_sql_bytes;
-    options.connections = db.permits;
-    auto executor = exec::open_sqlite(db, std::move(options));
+    auto executor = open_executor(config, db);
     if (!executor) {
       Error e = std::move(executor).error();
       e.message = "databases." + db.name + ": " + e.message;

@@ -82,6 +82,11 @@ struct FuncCall {
   std::optional<Box<Expr>> filter;     // FILTER (WHERE ...)
   std::vector<SortItem> within_group;  // percentile_cont(0.5) WITHIN GROUP (ORDER BY x)
   std::optional<WindowSpec> over;      // OVER (...)
+  // Written in the SQL-standard keyword form the grammar turns into a call:
+  // EXTRACT(field FROM x) is extract('field', x), POSITION(a IN b) is
+  // position(b, a). Printed back in that form (PostgreSQL has no plain-call
+  // spelling of either).
+  bool sql_syntax = false;
   bool operator==(const FuncCall&) const = default;
 };
 

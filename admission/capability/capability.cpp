@@ -335,6 +335,8 @@ constexpr std::array kFunctions{
     sqlite_only("unixepoch", Scalar, Nothing, "FIX: on PostgreSQL, write date_part('epoch', t)."),
     sqlite_only("strftime", Scalar, Nothing, kSqliteOnlyStrftime),
     pg_only("date_trunc", Scalar, Nothing, kPgOnlyDate),
+    pg_only("extract", Scalar, Nothing,
+            "FIX: on SQLite, write CAST(strftime('%Y', t) AS INTEGER) (%m month, %d day, %H hour, %s epoch seconds)."),
     pg_only("date_part", Scalar, Nothing, "FIX: on SQLite, write CAST(strftime('%Y', t) AS INTEGER) (or %m, %d, %H)."),
     pg_only("age", Scalar, Nothing, "FIX: on SQLite, subtract julianday(a) - julianday(b)."),
     pg_only("now", Scalar, Nothing, "FIX: on SQLite, write CURRENT_TIMESTAMP or datetime('now')."),
@@ -499,7 +501,27 @@ constexpr std::array kSqliteEngineFunctions{
     EngineFunction{"current_timestamp", "CURRENT_TIMESTAMP"},
 };
 
+// Functions PostgreSQL's plans show for admitted constructs that are not
+// written as calls of that name: the deparser prints SQL-standard syntax as
+// the function it compiles to, and the plan gate must recognise them.
+constexpr std::array kPostgresEngineFunctions{
+    EngineFunction{"like_escape", "LIKE ... ESCAPE with a pattern that is not a constant"},
+    EngineFunction{"similar_to_escape", "SIMILAR TO with a pattern that is not a constant"},
+};
+
 }  // namespace
+
+std::span<const EngineFunction> postgres_engine_functions() {
+  return kPostgresEngineFunctions;
+}
+
+std::set<std::string> postgres_plan_functions() {
+  std::set<std::string> out;
+  for (const auto& row : kFunctions)
+    if (row.postgres.verdict == Verdict::Admit) out.emplace(row.name);
+  for (const auto& f : kPostgresEngineFunctions) out.emplace(f.name);
+  return out;
+}
 
 std::span<const ConstructCapability> constructs() {
   return kConstructs;

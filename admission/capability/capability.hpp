@@ -140,6 +140,12 @@ const CastCapability* find_cast(std::string_view type);
 // authorizer allows exactly these.
 std::set<std::string> sqlite_authorizer_functions();
 
+// Functions PostgreSQL plans may show while running statements querygate
+// printed: every function admitted on PostgreSQL, plus postgres_engine_functions().
+// The plan gate allows exactly these.
+std::span<const EngineFunction> postgres_engine_functions();
+std::set<std::string> postgres_plan_functions();
+
 // Names of functions admitted on `d` (for "did you mean" suggestions).
 std::vector<std::string> admitted_function_names(Dialect d);
 

@@ -23,6 +23,9 @@ struct Column {
   std::string comment;
   std::string unit;
   bool untrusted = false;
+  // A comment stored in the database itself (PostgreSQL COMMENT ON). Whoever can
+  // comment on the table wrote it, so it is shown marked untrusted, never as curation.
+  std::string engine_comment;
   // Timestamp columns (curated, or a temporal declared type): literals compared
   // with them are checked and, when the column stores text, normalised to the
   // stored format learnt from `timestamp_sample`.
@@ -45,6 +48,7 @@ struct VirtualColumn {
 struct Table {
   std::string name;  // as the engine spells it
   std::string comment;
+  std::string engine_comment;   // COMMENT ON TABLE (untrusted), see Column::engine_comment
   std::vector<Column> columns;  // physical order
   std::vector<VirtualColumn> virtual_columns;
   std::optional<long long> row_estimate;

@@ -263,6 +263,21 @@ Result<ast::Expr> Converter::func_call(object o, int loc) {
       f.args = std::move(args).value();
       return ast::make_expr(std::move(f), loc);
     }
+    // EXTRACT(field FROM x) and POSITION(a IN b) keep their keyword form; the
+    // field must be a bare word, as the grammar only lets one be written there.
+    auto field_word = [](const ast::Expr& e) {
+      const auto* lit = std::get_if<ast::Literal>(&e.node);
+      return lit && lit->kind == ast::LiteralKind::String && !lit->text.empty() && lit->text.size() <= 32 &&
+             std::all_of(lit->text.begin(), lit->text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    };
+    if ((parts[1] == "extract" && args->size() == 2 && field_word(args->front())) ||
+        (parts[1] == "position" && args->size() == 2)) {
+      ast::FuncCall f;
+      f.name = parts[1];
+      f.args = std::move(args).value();
+      f.sql_syntax = true;
+      return ast::make_expr(std::move(f), loc);
+    }
   }
   if (sql_syntax) {
     // EXTRACT(... FROM ...), SUBSTRING(... FROM ...), TRIM(BOTH ...), x AT TIME ZONE z, ...: the grammar

@@ -79,6 +79,38 @@ bool only_names_a_window(const ast::WindowSpec& w) {
 }  // namespace
 
 void Printer::func_call(const ast::FuncCall& f) {
+  if (f.sql_syntax) {
+    // Only PostgreSQL admits these (capability table); the converter checked
+    // the shapes: extract('field', x) with a lower-case word, position(b, a).
+    if (f.args.size() != 2) return fail("a keyword-form call with other than two arguments");
+    if (f.name == "extract") {
+      const auto* field = std::get_if<ast::Literal>(&f.args[0].node);
+      if (field == nullptr) return fail("EXTRACT without a field word");
+      word("EXTRACT(" + field->text + " FROM ");
+      expr(f.args[1]);
+      return word(")");
+    }
+    if (f.name == "position") {
+      word("POSITION(");
+      operand(f.args[1]);
+      word(" IN ");
+      operand(f.args[0]);
+      return word(")");
+    }
+    return fail("the keyword form of " + f.name + "()");
+  }
+  // trim(x[, chars]) is SQLite's spelling; PostgreSQL has no plain trim() and
+  // reads its keyword form as the same call (btrim), so that is what it gets.
+  if (f.name == "trim" && dialect() == Dialect::Postgres && !f.star && !f.distinct && f.order_by.empty() &&
+      !f.filter && !f.over && (f.args.size() == 1 || f.args.size() == 2)) {
+    word(f.args.size() == 2 ? "TRIM(BOTH " : "TRIM(");
+    if (f.args.size() == 2) {
+      expr(f.args[1]);
+      word(" FROM ");
+    }
+    expr(f.args[0]);
+    return word(")");
+  }
   identifier(f.name);
   word("(");
   if (f.star) {

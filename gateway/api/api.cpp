@@ -98,6 +98,9 @@ std::chrono::milliseconds ms_between(permits::TimePoint from, permits::TimePoint
 // progress handler notices within milliseconds. This bounds the wait for them.
 constexpr std::chrono::seconds kCancelledWorkBound{2};
 
+// Retry-After for backend:unavailable; matches the executors' "retry in 2 s".
+constexpr std::chrono::seconds kBackendRetryAfter{2};
+
 }  // namespace
 
 // One query from acceptance to answer. Shared by the queue's callback and the
@@ -281,6 +284,9 @@ HttpResponse Api::run_query(QueryJob& job) {
                                            "grace period",
                                            "FIX: send it again after the Retry-After delay, to a running instance"),
                                 std::chrono::seconds(1));
+      // An unreachable database says when to come back, as the FIX does.
+      if (result.error().code == ErrorCode::BackendUnavailable)
+        return refusal_response(result.error(), kBackendRetryAfter);
       return error_response(result.error());
     }
     rows = std::move(result).value();

@@ -47,6 +47,7 @@ struct CellWriter {
   const std::string* spotlight = nullptr;  // set for untrusted columns when spotlighting
   void operator()(std::monostate) { w.null(); }
   void operator()(std::int64_t v) { w.integer(v); }
+  void operator()(bool v) { w.boolean(v); }
   void operator()(double v) { w.number(v, limits.float_digits); }
   void operator()(const std::string& s) {
     std::string text = s;
@@ -81,7 +82,11 @@ std::string truncation_notice(const EnvelopeInput& in, std::size_t written) {
         if (key_column.empty() && c.primary_key) key_column = admission.main_table_alias + "." + c.name;
       }
     }
-  std::string note = "Returned " + std::to_string(written) + " rows; more exist. To narrow: ";
+  std::string note = "Returned " + std::to_string(written) + " rows; more exist";
+  if (in.rows && in.rows->estimated_rows && *in.rows->estimated_rows > static_cast<double>(written))
+    note += " (about " + std::to_string(static_cast<long long>(*in.rows->estimated_rows)) +
+            " by the planner's estimate)";
+  note += ". To narrow: ";
   note += time_column.empty() ? "add a WHERE filter" : "filter on " + time_column + " (a time range)";
   note += "; to summarise: GROUP BY with count/sum/avg; to page: ORDER BY ";
   note += key_column.empty() ? "a key" : key_column;
@@ -166,6 +171,8 @@ std::string build_envelope(const EnvelopeInput& in) {
   w.end_array();
   w.key("row_count").integer(static_cast<std::int64_t>(written));
   if (truncated) w.key("truncated").boolean(true);
+  if (truncated && in.rows->estimated_rows)
+    w.key("estimated_rows").integer(static_cast<std::int64_t>(*in.rows->estimated_rows));
   if (!untrusted_rows.empty()) {
     w.key("untrusted_rows").begin_array();
     for (auto i : untrusted_rows) w.integer(static_cast<std::int64_t>(i));

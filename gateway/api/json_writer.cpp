@@ -62,9 +62,14 @@ JsonWriter& JsonWriter::number(double v, int digits) {
   char buf[40];
   std::to_chars_result r;
   if (digits > 0) {
-    // Round to `digits` significant digits, then print the shortest text for the rounded value.
+    // Round to `digits` significant digits, then print the shortest text for
+    // the rounded value. The integer part is never rounded away: an epoch
+    // 1609459200.25 keeps its ten digits (1609459200), not 1.60946e9.
+    const double magnitude = std::fabs(v);
+    const int integer_digits = magnitude >= 1 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1 : 0;
+    const int kept = std::min(17, std::max(digits, integer_digits));
     char tmp[40];
-    std::snprintf(tmp, sizeof tmp, "%.*e", digits - 1, v);
+    std::snprintf(tmp, sizeof tmp, "%.*e", kept - 1, v);
     double rounded = 0;
     std::from_chars(tmp, tmp + std::char_traits<char>::length(tmp), rounded);
     r = std::to_chars(buf, buf + sizeof buf, rounded);

@@ -14,12 +14,14 @@ using Row = std::vector<Value>;
 
 constexpr double kRelativeTolerance = 1e-9;
 
-// Storage-class rank for a total order: NULL < numbers < text < blob (SQLite's own order).
+// Storage-class rank for a total order: NULL < numbers < text < blob (SQLite's
+// own order), then PostgreSQL's booleans.
 int rank(const Value& v) {
   if (std::holds_alternative<std::monostate>(v)) return 0;
   if (std::holds_alternative<std::int64_t>(v) || std::holds_alternative<double>(v)) return 1;
   if (std::holds_alternative<std::string>(v)) return 2;
-  return 3;
+  if (std::holds_alternative<Blob>(v)) return 3;
+  return 4;
 }
 
 double as_double(const Value& v) {
@@ -42,6 +44,8 @@ bool value_less(const Value& a, const Value& b) {
       return std::get<std::string>(a) < std::get<std::string>(b);
     case 3:
       return std::get<Blob>(a).bytes < std::get<Blob>(b).bytes;
+    case 4:
+      return std::get<bool>(a) < std::get<bool>(b);
     default:
       return false;
   }
@@ -67,6 +71,7 @@ std::string format_value(const Value& v) {
     std::string shown = s->size() > 60 ? s->substr(0, 60) + "..." : *s;
     return "'" + shown + "'";
   }
+  if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   return "x'<" + std::to_string(std::get<Blob>(v).bytes.size()) + " bytes>'";
 }
 

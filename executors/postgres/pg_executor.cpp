@@ -1,0 +1,319 @@
+// The PostgreSQL executor. One statement costs three round trips on a cached
+// plan verdict: the fixed preamble (BEGIN READ ONLY and every SET LOCAL in one
+// simple query of our own text), the statement itself over the extended
+// protocol (which refuses a second statement), and ROLLBACK. A statement shape
+// seen for the first time costs one more: EXPLAIN for the plan gate.
+#include "executors/postgres/pg_executor.hpp"
+
+#include <iostream>
+#include <unordered_map>
+
+#include <pqxx/pqxx>
+
+#include "admission/parse/parser.hpp"
+#include "executors/postgres/pg_catalog.hpp"
+#include "executors/postgres/pg_plan_gate.hpp"
+#include "executors/postgres/pg_pool.hpp"
+#include "executors/postgres/pg_posture.hpp"
+#include "executors/postgres/pg_values.hpp"
+
+namespace qg::exec {
+namespace {
+
+using pg::Pool;
+
+constexpr auto kPingBudget = std::chrono::seconds(5);
+
+Error deadline_error() {
+  return make_error(ErrorCode::LimitDeadline, "the statement ran past its deadline",
+                    "FIX: narrow the time range with WHERE on a time column, aggregate with GROUP BY, "
+                    "or ask for fewer rows with LIMIT");
+}
+
+Error cancelled_error() {
+  return make_error(ErrorCode::RequestCancelled, "the statement was cancelled: nobody is waiting for its answer",
+                    "FIX: keep the connection open until the answer arrives");
+}
+
+std::string one_line(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  for (auto& c : s)
+    if (c == '\n') c = ' ';
+  return s;
+}
+
+std::string quote_identifier(const std::string& name) {
+  std::string out = "\"";
+  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string quote_literal(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+// The engine's refusal, mapped by SQLSTATE to the code an agent can act on.
+Error sql_error(const pqxx::sql_error& e, bool cancelled) {
+  const std::string state = e.sqlstate();
+  const std::string message = "PostgreSQL: " + one_line(e.what());
+  if (state == "57014") return cancelled ? cancelled_error() : deadline_error();
+  if (state == "25006" || state == "42501")
+    return make_error(ErrorCode::BackendDenied, "the engine backstop denied the statement (" + message + ")",
+                      "FIX: send one read-only SELECT over the tables the schema description lists");
+  if (state == "54001")
+    return make_error(ErrorCode::ValidationTooDeep, message,
+                      "FIX: nest less: compute inner values in a subquery or CTE, and use IN (...) instead of long OR "
+                      "chains.");
+  if (state.starts_with("53") || state == "54000")
+    return make_error(ErrorCode::LimitRowTooLarge, message,
+                      "FIX: ask for less: aggregate with GROUP BY, select fewer or shorter columns, or add a LIMIT");
+  if (state.starts_with("08") || state.starts_with("57P")) return pg::unavailable_error("PostgreSQL", e.what());
+  return make_error(ErrorCode::BackendError, message);
+}
+
+template <typename Fn>
+auto guarded(Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const std::exception& e) {
+    return make_error(ErrorCode::Internal, std::string("PostgreSQL executor: ") + e.what());
+  }
+}
+
+class PostgresExecutor final : public Executor {
+ public:
+  PostgresExecutor(catalog::Catalog found, std::unique_ptr<Pool> pool, pg::PlanPolicy policy,
+                   std::unordered_map<unsigned, std::string> type_names, std::string schema, std::string work_mem,
+                   std::string what)
+      : catalog_(std::move(found)),
+        pool_(std::move(pool)),
+        policy_(std::move(policy)),
+        type_names_(std::move(type_names)),
+        schema_(std::move(schema)),
+        work_mem_(std::move(work_mem)),
+        what_(std::move(what)) {}
+
+  const catalog::Catalog& catalog() const override { return catalog_; }
+
+  Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline) override {
+    // Planned and started under LIMIT 0: the columns, with no rows read.
+    auto rows = execute("SELECT * FROM (" + sql + ") AS qg_validate LIMIT 0", sql,
+                        RunOptions{.max_rows = 0, .deadline = deadline}, false);
+    if (!rows) return rows.error();
+    return std::move(rows->columns);
+  }
+
+  Result<Rows> run(const std::string& sql, const RunOptions& options) override {
+    return execute(sql, sql, options, true);
+  }
+
+  Status ping() override {
+    auto rows = run("SELECT 1", RunOptions{.max_rows = 1, .deadline = Clock::now() + kPingBudget});
+    if (!rows) return rows.error();
+    return {};
+  }
+
+ private:
+  // Everything a statement may change is SET LOCAL, so ROLLBACK undoes it.
+  std::string preamble(std::chrono::milliseconds budget) const {
+    const std::string ms = std::to_string(std::max<long long>(1, budget.count()));
+    return "BEGIN READ ONLY; SET LOCAL statement_timeout = " + ms + "; SET LOCAL lock_timeout = " + ms +
+           "; SET LOCAL search_path = " + quote_identifier(schema_) +
+           "; SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, MDY'; SET LOCAL IntervalStyle = 'postgres'"
+           "; SET LOCAL bytea_output = 'hex'; SET LOCAL extra_float_digits = 1; SET LOCAL work_mem = " +
+           quote_literal(work_mem_);
+  }
+
+  // `gated` is the statement the plan gate looks at (the rendered SQL; for
+  // prepare(), without the LIMIT 0 wrapper).
+  Result<Rows> execute(const std::string& sql, const std::string& gated, const RunOptions& options,
+                       bool want_estimate) {
+    return guarded([&]() -> Result<Rows> {
+      if (options.cancelled != nullptr && options.cancelled->load()) return cancelled_error();
+      auto lease = pool_->borrow(options.deadline);
+      if (!lease) return lease.error();
+      // A connection that died while idle (server restart) fails in the
+      // preamble, before anything ran: reconnect once and go on.
+      for (int attempt = 0;; ++attempt) {
+        bool started = false;
+        auto result = attempt_once(*lease, sql, gated, options, want_estimate, started);
+        if (result || result.error().code != ErrorCode::BackendUnavailable || started || attempt > 0) return result;
+        if (auto s = lease->reconnect(); !s) return s.error();
+      }
+    });
+  }
+
+  Result<Rows> attempt_once(Pool::Lease& lease, const std::string& sql, const std::string& gated,
+                            const RunOptions& options, bool want_estimate, bool& started) {
+    const auto budget = std::chrono::duration_cast<std::chrono::milliseconds>(options.deadline - Clock::now());
+    if (budget.count() <= 0) return deadline_error();
+    const bool cancellable = options.cancelled != nullptr;
+    try {
+      pqxx::nontransaction tx(lease.conn());
+      tx.exec(preamble(budget));
+      auto outcome = [&]() -> Result<Rows> {
+        try {
+          const std::string shape = parse::fingerprint(gated);
+          std::optional<double> estimate;
+          if (shape.empty() || !plan_cache_.admitted(shape)) {
+            auto gate = check_plan(tx, gated);
+            if (!gate) return gate.error();
+            estimate = gate->estimated_rows;
+            if (!shape.empty()) plan_cache_.remember_admitted(shape);
+          }
+          if (cancellable) lease.slot().watch(options.cancelled);
+          started = true;
+          const pqxx::result r = tx.exec_params(sql);
+          lease.slot().unwatch();
+          Rows rows = read_rows(r, options.max_rows);
+          const bool truncated = options.max_rows > 0 && static_cast<std::int64_t>(r.size()) >= options.max_rows;
+          if (truncated && want_estimate) {
+            if (!estimate) estimate = estimate_rows(tx, gated);
+            rows.estimated_rows = estimate;
+          }
+          return rows;
+        } catch (const pqxx::broken_connection&) {
+          throw;
+        } catch (const pqxx::sql_error& e) {
+          lease.slot().unwatch();
+          return sql_error(e, cancellable && options.cancelled->load());
+        }
+      }();
+      tx.exec("ROLLBACK");
+      return outcome;
+    } catch (const pqxx::broken_connection& e) {
+      lease.slot().unwatch();
+      lease.discard();
+      return pg::unavailable_error(what_, e.what());
+    } catch (const pqxx::sql_error& e) {
+      // The preamble or ROLLBACK failed: the session's state is unknown.
+      lease.slot().unwatch();
+      lease.discard();
+      return sql_error(e, cancellable && options.cancelled->load());
+    } catch (const std::exception& e) {
+      lease.slot().unwatch();
+      lease.discard();
+      return make_error(ErrorCode::Internal, std::string("PostgreSQL executor: ") + e.what());
+    }
+  }
+
+  Result<pg::PlanFacts> check_plan(pqxx::nontransaction& tx, const std::string& sql) {
+    const pqxx::result r = tx.exec_params("EXPLAIN (FORMAT JSON, VERBOSE) " + sql);
+    if (r.empty()) return make_error(ErrorCode::Internal, "EXPLAIN returned no plan");
+    auto facts = pg::read_plan(r[0][0].c_str());
+    if (!facts) return facts.error();
+    if (auto violation = pg::plan_violation(*facts, policy_)) {
+      // Admission let through what the plan shows it should not have: a defect to fix, said loudly.
+      std::cerr << "querygate: ADMISSION DEFECT caught by the plan gate on " << what_ << ": " << *violation
+                << "; statement fingerprint " << parse::fingerprint(sql) << "\n";
+      return make_error(ErrorCode::BackendPlanGate, "the plan gate refused the statement: " + *violation,
+                        "FIX: query only the tables and functions the schema description lists; this refusal is "
+                        "also reported to the operator as a gateway defect");
+    }
+    return facts;
+  }
+
+  std::optional<double> estimate_rows(pqxx::nontransaction& tx, const std::string& sql) {
+    const pqxx::result r = tx.exec_params("EXPLAIN (FORMAT JSON) " + sql);
+    if (r.empty()) return std::nullopt;
+    auto facts = pg::read_plan(r[0][0].c_str());
+    return facts ? facts->estimated_rows : std::nullopt;
+  }
+
+  Rows read_rows(const pqxx::result& r, std::int64_t max_rows) const {
+    Rows out;
+    const auto n = r.columns();
+    std::vector<unsigned> types;
+    for (pqxx::row::size_type i = 0; i < n; ++i) {
+      const unsigned type = r.column_type(i);
+      types.push_back(type);
+      auto it = type_names_.find(type);
+      out.columns.push_back({r.column_name(i), it == type_names_.end() ? std::string() : it->second});
+    }
+    const std::size_t keep =
+        max_rows > 0 ? std::min<std::size_t>(r.size(), static_cast<std::size_t>(max_rows)) : r.size();
+    out.rows.reserve(keep);
+    for (std::size_t i = 0; i < keep; ++i) {
+      const auto row = r[static_cast<pqxx::result::size_type>(i)];
+      std::vector<Value> values;
+      values.reserve(n);
+      for (pqxx::row::size_type j = 0; j < n; ++j) {
+        const auto field = row[j];
+        if (field.is_null())
+          values.emplace_back(std::monostate{});
+        else
+          values.push_back(pg::read_value(types[j], std::string_view(field.c_str(), field.size())));
+      }
+      out.rows.push_back(std::move(values));
+    }
+    return out;
+  }
+
+  catalog::Catalog catalog_;
+  std::unique_ptr<Pool> pool_;
+  pg::PlanPolicy policy_;
+  pg::PlanCache plan_cache_;
+  std::unordered_map<unsigned, std::string> type_names_;
+  std::string schema_;
+  std::string work_mem_;
+  std::string what_;
+};
+
+Result<std::unique_ptr<Executor>> open(const config::Database& db, PostgresOptions options) {
+  const std::string what = "PostgreSQL database '" + db.name + "'";
+  std::unique_ptr<pqxx::connection> conn;
+  try {
+    conn = std::make_unique<pqxx::connection>(options.dsn);
+  } catch (const std::exception& e) {
+    Error error = pg::unavailable_error(what, e.what());
+    error.fix = "FIX: check databases." + db.name +
+                (db.dsn_env.empty() ? ".dsn" : " (environment variable " + db.dsn_env + ")") +
+                " and that the server is running and reachable";
+    return error;
+  }
+  auto found = pg::introspect(*conn, db);
+  if (!found) return found.error();
+
+  const pg::Posture posture = pg::check_posture(*conn, *found, db.schema);
+  for (const auto& w : posture.warnings) std::cerr << "querygate: warning: " << what << ": " << w << "\n";
+  if (!posture.problems.empty()) {
+    std::string list;
+    for (const auto& p : posture.problems) list += (list.empty() ? "" : "; ") + p;
+    if (!db.allow_privileged_role)
+      return make_error(ErrorCode::ConfigInvalid,
+                        what + ": refusing to start, because the role can do more than read: " + list,
+                        "FIX: connect as a role that may only SELECT the allowlisted tables (CREATE ROLE reader "
+                        "LOGIN; GRANT USAGE ON SCHEMA " +
+                            db.schema + " TO reader; GRANT SELECT ON <each table> TO reader), or set databases." +
+                            db.name + ".allow_privileged_role: true to accept the risk");
+    std::cerr << "querygate: WARNING: " << what
+              << " runs with a PRIVILEGED role (allow_privileged_role: true): " << list
+              << ". Only the gateway's own checks stand between agents and writes.\n";
+  }
+
+  std::unordered_map<unsigned, std::string> type_names;
+  {
+    pqxx::nontransaction tx(*conn);
+    for (const auto& row : tx.exec("SELECT oid::int8, format_type(oid, NULL) FROM pg_catalog.pg_type"))
+      type_names.emplace(static_cast<unsigned>(row[0].as<long long>()), row[1].c_str());
+  }
+  conn.reset();  // the pool opens its own, lazily, and heals them
+
+  pg::PlanPolicy policy;
+  policy.schema = db.schema;
+  for (const auto& t : found->tables) policy.tables.insert(t.name);
+  policy.functions = std::move(options.functions);
+  auto pool = std::make_unique<Pool>(options.dsn, options.connections, what);
+  return std::unique_ptr<Executor>(std::make_unique<PostgresExecutor>(
+      std::move(*found), std::move(pool), std::move(policy), std::move(type_names), db.schema, options.work_mem, what));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Executor>> open_postgres(const config::Database& db, PostgresOptions options) {
+  return guarded([&]() -> Result<std::unique_ptr<Executor>> { return open(db, std::move(options)); });
+}
+
+}  // namespace qg::exec

@@ -1,0 +1,96 @@
+#include "executors/postgres/pg_values.hpp"
+
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
+
+namespace qg::exec::pg {
+namespace {
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// bytea_output = hex (the default since 9.0): "\x" then two digits per byte.
+Value read_bytea(std::string_view text) {
+  if (text.size() < 2 || text[0] != '\\' || text[1] != 'x') return std::string(text);
+  Blob out;
+  out.bytes.reserve((text.size() - 2) / 2);
+  for (std::size_t i = 2; i + 1 < text.size(); i += 2) {
+    const int hi = hex_digit(text[i]), lo = hex_digit(text[i + 1]);
+    if (hi < 0 || lo < 0) return std::string(text);
+    out.bytes.push_back(static_cast<char>(hi * 16 + lo));
+  }
+  return out;
+}
+
+std::optional<std::int64_t> exact_integer(std::string_view text) {
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
+// NaN and the infinities have no JSON number; they stay text, as PostgreSQL spells them.
+Value read_float(std::string_view text) {
+  const std::string s(text);
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || s == "NaN" || s.find("Infinity") != std::string::npos) return s;
+  return v;
+}
+
+// numeric: a whole number that fits stays an exact integer (sum() over integers
+// is numeric in PostgreSQL), anything else is read as a double like SQLite's REAL.
+Value read_numeric(std::string_view text) {
+  if (text.find_first_of(".eE") == std::string_view::npos)
+    if (auto i = exact_integer(text)) return *i;
+  return read_float(text);
+}
+
+}  // namespace
+
+std::string iso_timestamp(std::string_view text, bool with_zone) {
+  // "YYYY-MM-DD HH:MM:SS[.ffffff][+00]"; anything else (infinity, BC dates) as is.
+  if (text.size() < 19 || text[10] != ' ' || text[4] != '-' || text[13] != ':') return std::string(text);
+  std::string out(text);
+  out[10] = 'T';
+  if (with_zone) {
+    if (out.ends_with("+00"))
+      out.replace(out.size() - 3, 3, "Z");
+    else if (out.ends_with("+00:00"))
+      out.replace(out.size() - 6, 6, "Z");
+  }
+  return out;
+}
+
+Value read_value(unsigned type_oid, std::string_view text) {
+  switch (type_oid) {
+    case oid::kBool:
+      return text == "t";
+    case oid::kInt2:
+    case oid::kInt4:
+    case oid::kInt8:
+    case oid::kOid:
+      if (auto i = exact_integer(text)) return *i;
+      return std::string(text);
+    case oid::kFloat4:
+    case oid::kFloat8:
+      return read_float(text);
+    case oid::kNumeric:
+      return read_numeric(text);
+    case oid::kBytea:
+      return read_bytea(text);
+    case oid::kTimestamp:
+      return iso_timestamp(text, false);
+    case oid::kTimestamptz:
+      return iso_timestamp(text, true);
+    default:
+      return std::string(text);
+  }
+}
+
+}  // namespace qg::exec::pg

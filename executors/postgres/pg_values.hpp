@@ -1,0 +1,28 @@
+#pragma once
+// PostgreSQL's text output turned into querygate's cell values. Results come
+// back in text format; the column's type OID says how to read each cell, so
+// integers stay exact, floats become doubles (rounded later, at the envelope),
+// timestamps become ISO-8601 in UTC and bytea becomes bytes.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "executors/executor.hpp"
+
+namespace qg::exec::pg {
+
+// Built-in type OIDs (pg_type.dat); stable across PostgreSQL versions.
+namespace oid {
+inline constexpr unsigned kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kOid = 26, kFloat4 = 700,
+                          kFloat8 = 701, kNumeric = 1700, kDate = 1082, kTimestamp = 1114, kTimestamptz = 1184,
+                          kJson = 114, kJsonb = 3802;
+}
+
+// One non-NULL cell of a column of type `type_oid`, from its text form.
+Value read_value(unsigned type_oid, std::string_view text);
+
+// "2024-03-01 12:00:00+00" (TimeZone UTC) → "2024-03-01T12:00:00Z"; a
+// timestamp without time zone gets the T but no zone. Other text is returned as is.
+std::string iso_timestamp(std::string_view text, bool with_zone);
+
+}  // namespace qg::exec::pg

@@ -1,0 +1,98 @@
+// The plan gate reads PostgreSQL's EXPLAIN (FORMAT JSON, VERBOSE) output:
+// relations scanned and functions called, from deparsed expression text.
+#include <gtest/gtest.h>
+
+#include "admission/capability/capability.hpp"
+#include "executors/postgres/pg_plan_gate.hpp"
+
+namespace qg::exec::pg {
+namespace {
+
+using Names = std::vector<std::string>;
+
+TEST(PlanGateFunctions, CallsAreFoundInDeparsedExpressions) {
+  EXPECT_EQ(called_functions("lower((t.name)::text)"), Names({"lower"}));
+  EXPECT_EQ(called_functions("count(*)"), Names({"count"}));
+  EXPECT_EQ(called_functions("pg_catalog.upper(x)"), Names({"upper"}));
+  EXPECT_EQ(called_functions("\"substring\"((name)::text, 1, 3)"), Names({"substring"}));
+  EXPECT_EQ(called_functions("public.evil(x)"), Names({"public.evil"}));
+  EXPECT_EQ(called_functions("percentile_cont('0.5'::double precision) WITHIN GROUP (ORDER BY track.milliseconds)"),
+            Names({"percentile_cont"}));
+}
+
+TEST(PlanGateFunctions, CastsKeywordsAndLiteralsAreNotCalls) {
+  EXPECT_EQ(called_functions("(x)::numeric(10,2)"), Names{});
+  EXPECT_EQ(called_functions("(x)::character varying(20)"), Names{});
+  EXPECT_EQ(called_functions("(t)::timestamp(3) without time zone"), Names{});
+  EXPECT_EQ(called_functions("CASE WHEN (a > 1) THEN COALESCE(b, 0) ELSE NULLIF(c, 0) END"), Names{});
+  EXPECT_EQ(called_functions("(x = ANY ('{1,2}'::integer[]))"), Names{});
+  EXPECT_EQ(called_functions("'pg_read_file(x)'::text"), Names{});
+  EXPECT_EQ(called_functions("'it''s pg_sleep(1)'::text"), Names{});
+  EXPECT_EQ(called_functions("(hashed SubPlan 1)"), Names{});
+  EXPECT_EQ(called_functions("EXTRACT(year FROM invoicedate)"), Names{});
+  // A cast to a type followed by a real call: the call is still seen.
+  EXPECT_EQ(called_functions("((x)::text || md5((y)::text))"), Names({"md5"}));
+}
+
+TEST(PlanGateRead, RelationsFunctionsAndTheEstimateBelowTheLimit) {
+  const std::string plan = R"json([{"Plan": {"Node Type": "Limit", "Plan Rows": 3, "Output": ["a.title"],
+    "Plans": [{"Node Type": "Hash Join", "Parent Relationship": "Outer", "Plan Rows": 347,
+      "Output": ["a.title", "lower((ar.name)::text)"], "Hash Cond": "(a.artistid = ar.artistid)",
+      "Plans": [
+        {"Node Type": "Seq Scan", "Relation Name": "album", "Schema": "public", "Alias": "a", "Plan Rows": 347},
+        {"Node Type": "Hash", "Plans": [{"Node Type": "Seq Scan", "Relation Name": "artist", "Schema": "public",
+          "Alias": "ar", "Plan Rows": 275}]}]}]}}])json";
+  auto facts = read_plan(plan);
+  ASSERT_TRUE(facts) << facts.error().message;
+  EXPECT_EQ(facts->relations, Names({"public.album", "public.artist"}));
+  EXPECT_EQ(facts->functions, Names({"lower"}));
+  ASSERT_TRUE(facts->estimated_rows);
+  EXPECT_EQ(*facts->estimated_rows, 347);
+}
+
+TEST(PlanGateRead, FunctionScansAreCalls) {
+  auto facts = read_plan(
+      R"json([{"Plan": {"Node Type": "Function Scan", "Function Name": "pg_ls_dir", "Schema": "pg_catalog",
+           "Alias": "d", "Plan Rows": 1000, "Function Call": "pg_ls_dir('.'::text)"}}])json");
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(facts->functions, Names({"pg_ls_dir", "pg_ls_dir"}));
+  EXPECT_EQ(*facts->estimated_rows, 1000);
+}
+
+TEST(PlanGateRead, NotAPlanIsAnError) {
+  EXPECT_FALSE(read_plan("not json"));
+  EXPECT_FALSE(read_plan("[]"));
+  EXPECT_FALSE(read_plan(R"json([{"Nope": 1}])json"));
+}
+
+TEST(PlanGateViolation, OnlyAllowlistedRelationsAndAdmittedFunctions) {
+  PlanPolicy policy{"public", {"album", "artist"}, capability::postgres_plan_functions()};
+  PlanFacts ok{{"public.album"}, {"lower", "count", "percentile_cont"}, std::nullopt};
+  EXPECT_FALSE(plan_violation(ok, policy));
+  // A view over a table nobody allowlisted: the plan shows the table.
+  PlanFacts hidden{{"public.album", "public.secrets"}, {}, std::nullopt};
+  EXPECT_EQ(plan_violation(hidden, policy).value_or(""), "the plan reads public.secrets, which is not allowlisted");
+  PlanFacts other_schema{{"private.album"}, {}, std::nullopt};
+  EXPECT_TRUE(plan_violation(other_schema, policy));
+  PlanFacts system{{"pg_catalog.pg_authid"}, {}, std::nullopt};
+  EXPECT_TRUE(plan_violation(system, policy));
+  for (const char* fn : {"pg_read_file", "pg_sleep", "dblink", "lo_import", "set_config", "public.evil", "version"}) {
+    PlanFacts call{{"public.album"}, {fn}, std::nullopt};
+    EXPECT_TRUE(plan_violation(call, policy)) << fn;
+  }
+}
+
+TEST(PlanGateCache, RemembersAdmittedShapesUntilTheyExpire) {
+  PlanCache cache(std::chrono::seconds(0), 2);
+  EXPECT_FALSE(cache.admitted("a"));
+  cache.remember_admitted("a");
+  // ttl 0: stale at once, so looked at again.
+  EXPECT_FALSE(cache.admitted("a"));
+  PlanCache lasting(std::chrono::seconds(3600), 2);
+  lasting.remember_admitted("a");
+  EXPECT_TRUE(lasting.admitted("a"));
+  EXPECT_FALSE(lasting.admitted("b"));
+}
+
+}  // namespace
+}  // namespace qg::exec::pg

@@ -1,0 +1,60 @@
+// How PostgreSQL's text output becomes cell values: exact integers, doubles,
+// ISO-8601 timestamps in UTC, bytes, booleans; non-finite floats stay text.
+#include <gtest/gtest.h>
+
+#include "executors/postgres/pg_values.hpp"
+
+namespace qg::exec::pg {
+namespace {
+
+TEST(PgValues, IntegersStayExact) {
+  EXPECT_EQ(read_value(oid::kInt8, "9223372036854775807"), Value(std::int64_t{9223372036854775807}));
+  EXPECT_EQ(read_value(oid::kInt4, "-42"), Value(std::int64_t{-42}));
+  EXPECT_EQ(read_value(oid::kInt2, "7"), Value(std::int64_t{7}));
+}
+
+TEST(PgValues, NumericIsAnIntegerWhenWholeElseADouble) {
+  // sum() over integers is numeric in PostgreSQL: it must not turn into a float.
+  EXPECT_EQ(read_value(oid::kNumeric, "123456789012345"), Value(std::int64_t{123456789012345}));
+  EXPECT_EQ(read_value(oid::kNumeric, "5.6519417475728155"), Value(5.6519417475728155));
+  EXPECT_EQ(read_value(oid::kNumeric, "1e3"), Value(1000.0));
+  // Beyond int64: a double, not a wrapped integer.
+  EXPECT_EQ(read_value(oid::kNumeric, "99999999999999999999"), Value(1e20));
+  EXPECT_EQ(read_value(oid::kNumeric, "NaN"), Value(std::string("NaN")));
+}
+
+TEST(PgValues, FloatsAreDoublesAndNonFiniteStaysText) {
+  EXPECT_EQ(read_value(oid::kFloat8, "0.1"), Value(0.1));
+  EXPECT_EQ(read_value(oid::kFloat4, "-2.5"), Value(-2.5));
+  EXPECT_EQ(read_value(oid::kFloat8, "Infinity"), Value(std::string("Infinity")));
+  EXPECT_EQ(read_value(oid::kFloat8, "-Infinity"), Value(std::string("-Infinity")));
+}
+
+TEST(PgValues, BooleansStayBooleans) {
+  EXPECT_EQ(read_value(oid::kBool, "t"), Value(true));
+  EXPECT_EQ(read_value(oid::kBool, "f"), Value(false));
+}
+
+TEST(PgValues, TimestampsBecomeIsoInUtc) {
+  EXPECT_EQ(read_value(oid::kTimestamptz, "2024-03-01 12:00:00+00"), Value(std::string("2024-03-01T12:00:00Z")));
+  EXPECT_EQ(read_value(oid::kTimestamptz, "2024-03-01 12:00:00.123456+00"),
+            Value(std::string("2024-03-01T12:00:00.123456Z")));
+  EXPECT_EQ(read_value(oid::kTimestamp, "2024-03-01 12:00:00"), Value(std::string("2024-03-01T12:00:00")));
+  EXPECT_EQ(read_value(oid::kDate, "2024-03-01"), Value(std::string("2024-03-01")));
+  EXPECT_EQ(read_value(oid::kTimestamptz, "infinity"), Value(std::string("infinity")));
+}
+
+TEST(PgValues, ByteaHexBecomesBytes) {
+  EXPECT_EQ(read_value(oid::kBytea, "\\x00ff41"), Value(Blob{std::string("\0\xff"
+                                                                         "A",
+                                                                         3)}));
+  EXPECT_EQ(read_value(oid::kBytea, "\\x"), Value(Blob{}));
+}
+
+TEST(PgValues, OtherTypesAreTheirText) {
+  EXPECT_EQ(read_value(oid::kJsonb, "{\"a\": 1}"), Value(std::string("{\"a\": 1}")));
+  EXPECT_EQ(read_value(25, "plain text"), Value(std::string("plain text")));
+}
+
+}  // namespace
+}  // namespace qg::exec::pg
