@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace qg::observability {
 
@@ -24,6 +25,14 @@ struct RequestRecord {
   std::size_t bytes = 0;    // response body bytes
   std::string fingerprint;  // libpg_query's fingerprint of the statement
   std::string sql;          // only when log_sql is on
+
+  // For metrics (observability/metrics.hpp), not in the line.
+  std::chrono::microseconds elapsed{0};                // `duration`, finer: most statements take under 1 ms
+  std::optional<std::chrono::microseconds> execution;  // time in the engine, when the statement reached it
+  std::vector<std::string> rewrites;                   // rewrites that fired (names fixed in code)
+  std::string truncated_by;                            // "rows" or "bytes" when the answer was cut short
+  bool cells_cut = false;                              // some value was cut to max_cell_bytes
+  std::int64_t untrusted_rows = 0;                     // returned rows flagged as holding untrusted text
 };
 
 // The line (without newline): {"time":"2026-11-30T07:00:00.123Z","request_id":...}

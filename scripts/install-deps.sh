@@ -11,7 +11,7 @@ packages=(
   sqlite3 curl
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(postgresql)
+  packages+=(postgresql prometheus docker-compose) # promtool and offline compose validation (check-observability.sh)
 fi
 
 missing=()

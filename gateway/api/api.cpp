@@ -4,8 +4,11 @@
 #include "admission/pipeline.hpp"
 #include "gateway/api/envelope.hpp"
 #include "gateway/api/json_writer.hpp"
+#include "gateway/api/openapi.hpp"
 #include "gateway/api/query_request.hpp"
+#include "gateway/api/routes.hpp"
 #include "gateway/api/schema_text.hpp"
+#include "observability/build_info.hpp"
 
 namespace qg::gateway {
 namespace {
@@ -136,6 +139,12 @@ Api::Api(config::Config config, ServedDatabases databases, int workers, const pe
     queues_.emplace(name, std::move(queue));
   }
   expiry_ = std::make_unique<permits::ExpiryTimer>(std::move(all));
+  openapi_ = openapi_json(config_);
+  observability::MetricsSetup metrics{.version = std::string(observability::build_version()),
+                                      .commit = std::string(observability::build_commit())};
+  for (const auto& [name, served] : databases_) metrics.databases.push_back(name);
+  for (const Route& r : all_routes()) metrics.routes.emplace_back(r.path);
+  metrics_ = std::make_unique<observability::Metrics>(std::move(metrics));
 }
 
 Api::~Api() {
@@ -144,11 +153,15 @@ Api::~Api() {
   for (auto& [name, queue] : queues_) queue->close();
 }
 
+// Dispatch goes by the route list (routes.hpp), which the OpenAPI document is
+// generated from: a path, its one method and whether it is logged live there.
 void Api::handle(HttpRequest request, Reply reply) {
   const Target t = split_target(request.target);
-  if (t.path == "/healthz") {
-    if (auto r = wrong_method(request, t.path, "GET")) return reply(*r);
-    return reply(json_response(200, "{\"status\":\"ok\"}\n"));
+  const Route* route = find_route(t.path);
+  // /healthz and /metrics: a probe's or a scraper's polling is neither logged nor counted.
+  if (route && !route->logged) {
+    if (auto r = wrong_method(request, t.path, route->method)) return reply(*r);
+    return reply(route->id == RouteId::Metrics ? metrics() : json_response(200, "{\"status\":\"ok\"}\n"));
   }
   // From here on the request counts as in flight until its reply closure is gone.
   if (!request.cancellation) request.cancellation = permits::Cancellation::make();
@@ -164,28 +177,35 @@ void Api::handle(HttpRequest request, Reply reply) {
     record->status = r.status;
     record->outcome = r.outcome;
     record->bytes = r.body.size();
-    record->duration =
-        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+    record->elapsed = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
+    record->duration = std::chrono::duration_cast<std::chrono::milliseconds>(record->elapsed);
     log_.write(*record);
+    metrics_->observe(*record);
     reply(std::move(r));
   };
 
-  if (t.path == "/readyz") {
-    if (auto r = wrong_method(request, t.path, "GET")) return reply(*r);
-    return workers_.post([this, reply] { reply(ready()); });
+  if (!route)
+    return reply(error_response(
+        make_error(ErrorCode::RequestNotFound, "no route " + t.path, "FIX: use " + route_list_text() + ".")));
+  if (auto r = wrong_method(request, t.path, route->method)) return reply(*r);
+  if (draining_ && !route->served_while_draining) return reply(shutting_down());
+  switch (route->id) {
+    case RouteId::Readyz:
+      return workers_.post([this, reply] { reply(ready()); });
+    case RouteId::OpenApi: {
+      HttpResponse r = json_response(200, openapi_);
+      r.content_type = std::string(route->content_type);
+      return reply(std::move(r));
+    }
+    case RouteId::Query:
+      return submit_query(std::move(request), std::move(reply), std::move(record));
+    case RouteId::Schema:
+      if (auto refused = check_schema_access(request)) return reply(*refused);
+      return workers_.post([this, request = std::move(request), reply] { reply(schema(request)); });
+    case RouteId::Healthz:
+    case RouteId::Metrics:
+      break;  // answered above, unlogged
   }
-  if (draining_) return reply(shutting_down());
-  if (t.path == "/v1/query") {
-    if (auto r = wrong_method(request, t.path, "POST")) return reply(*r);
-    return submit_query(std::move(request), std::move(reply), std::move(record));
-  }
-  if (t.path == "/v1/schema") {
-    if (auto r = wrong_method(request, t.path, "GET")) return reply(*r);
-    if (auto refused = check_schema_access(request)) return reply(*refused);
-    return workers_.post([this, request = std::move(request), reply] { reply(schema(request)); });
-  }
-  reply(error_response(make_error(ErrorCode::RequestNotFound, "no route " + t.path,
-                                  "FIX: use POST /v1/query, GET /v1/schema, GET /healthz or GET /readyz.")));
 }
 
 // On the I/O thread, and cheap: authentication, the JSON envelope (bounded by
@@ -265,10 +285,17 @@ HttpResponse Api::run_query(QueryJob& job) {
   exec::Executor& engine = *job.served->executor;
   auto statement = admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit);
   if (!statement) return error_response(statement.error());
+  job.record->rewrites = statement->rewrites;
 
   exec::Rows rows;
+  const auto engine_started = std::chrono::steady_clock::now();
+  const auto engine_done = [&] {
+    job.record->execution =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - engine_started);
+  };
   if (job.request.validate_only) {
     auto columns = engine.prepare(statement->sql, ctx.deadline);
+    engine_done();
     if (!columns) return error_response(columns.error());
     rows.columns = std::move(columns).value();
   } else {
@@ -277,6 +304,7 @@ HttpResponse Api::run_query(QueryJob& job) {
     options.cancelled = &ctx.cancellation->flag();
     options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
     auto result = engine.run(statement->sql, options);
+    engine_done();
     if (!result) {
       if (result.error().code == ErrorCode::RequestCancelled && draining_)
         return refusal_response(make_error(ErrorCode::LimitShuttingDown,
@@ -292,11 +320,16 @@ HttpResponse Api::run_query(QueryJob& job) {
     rows = std::move(result).value();
   }
   permit.reset();  // the engine is done; shaping the answer needs no permit
-  job.record->rows = static_cast<std::int64_t>(
-      std::min<std::size_t>(rows.rows.size(), static_cast<std::size_t>(statement->limit.row_cap)));
   EnvelopeInput in{job.request.sql, &statement.value(), &rows, &config_.limits, &job.served->catalog};
   if (job.served->spotlight) in.spotlight_marker = new_spotlight_marker();
-  return json_response(200, build_envelope(in));
+  EnvelopeFacts facts;
+  in.facts = &facts;
+  std::string body = build_envelope(in);
+  job.record->rows = static_cast<std::int64_t>(facts.rows_written);  // the byte cap may have stopped earlier
+  job.record->truncated_by = facts.truncated_by;
+  job.record->cells_cut = facts.cells_cut;
+  job.record->untrusted_rows = static_cast<std::int64_t>(facts.untrusted_rows);
+  return json_response(200, std::move(body));
 }
 
 // With keys configured, the schema is served only to a key that may use the
@@ -350,8 +383,25 @@ HttpResponse Api::schema(const HttpRequest& request) {
   if (!wanted) return error_response(wanted.error());
   wanted->spotlight = (*database)->spotlight;
   HttpResponse r;
-  r.content_type = "text/plain; charset=utf-8";
+  r.content_type = std::string(route(RouteId::Schema).content_type);
   r.body = describe_schema(db_name, (*database)->catalog, config_.limits, *wanted);
+  return r;
+}
+
+// Admission gauges are read from the queues now; everything else was counted as replies left.
+HttpResponse Api::metrics() {
+  std::vector<observability::QueueSnapshot> queues;
+  for (const auto& [name, queue] : queues_) {
+    const permits::QueueStats s = queue->stats();
+    queues.push_back({.database = name,
+                      .permits = s.permits,
+                      .in_use = s.in_use,
+                      .queue_capacity = s.queue_depth,
+                      .queued = s.queued});
+  }
+  HttpResponse r;
+  r.content_type = std::string(observability::Metrics::kContentType);
+  r.body = metrics_->scrape(queues);
   return r;
 }
 

@@ -23,6 +23,7 @@
 #include "gateway/api/worker_pool.hpp"
 #include "gateway/auth/keys.hpp"
 #include "gateway/http/http_types.hpp"
+#include "observability/metrics.hpp"
 #include "observability/request_log.hpp"
 
 namespace qg::gateway {
@@ -71,6 +72,7 @@ class Api {
   HttpResponse run_query(QueryJob& job);
   HttpResponse schema(const HttpRequest& request);
   HttpResponse ready();
+  HttpResponse metrics();
   std::optional<HttpResponse> check_schema_access(const HttpRequest& request);
   Result<ServedDatabase*> pick_database(const std::optional<std::string>& name, std::string* resolved);
   permits::RefusalContext refusal_context(const QueryJob& job) const;
@@ -80,10 +82,12 @@ class Api {
   auth::KeyRing keys_;
   const permits::Clock& clock_;
   std::atomic<bool> draining_{false};
+  std::string openapi_;  // GET /openapi.json: generated once, from the route and error-code lists
   // Destroyed in reverse order: workers first (their jobs hold permits and
   // tickets), then the timer, the queues and the gate those point into.
   permits::Gate gate_;
   observability::RequestLog log_;
+  std::unique_ptr<observability::Metrics> metrics_;  // observed next to log_, by the same replies
   std::map<std::string, std::unique_ptr<permits::PermitQueue>, std::less<>> queues_;
   std::unique_ptr<permits::ExpiryTimer> expiry_;
   WorkerPool workers_;

@@ -218,6 +218,7 @@ std::string build_envelope(const EnvelopeInput& in) {
     w.end_array();
   }
   w.end_object();
+  if (in.facts) *in.facts = EnvelopeFacts{written, truncated_by, cut_any, untrusted_rows.size()};
   std::string out = w.take();
   out.push_back('\n');
   return out;

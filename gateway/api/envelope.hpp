@@ -10,6 +10,14 @@
 
 namespace qg::gateway {
 
+// What one answer amounted to, as the caller sees it.
+struct EnvelopeFacts {
+  std::size_t rows_written = 0;
+  std::string truncated_by;  // "rows" (the row cap), "bytes" (the response byte cap), or empty
+  bool cells_cut = false;    // some value was cut to max_cell_bytes
+  std::size_t untrusted_rows = 0;
+};
+
 struct EnvelopeInput {
   std::string_view caller_sql;
   const AdmittedStatement* statement = nullptr;
@@ -18,6 +26,8 @@ struct EnvelopeInput {
   const catalog::Catalog* catalog = nullptr;  // for notices that name real columns
   // Non-empty: untrusted text values are wrapped in <<untrusted:MARKER>>...<</untrusted:MARKER>>.
   std::string spotlight_marker;
+  // When set, build_envelope says here what it cut and flagged (for metrics).
+  EnvelopeFacts* facts = nullptr;
 };
 
 // A fresh random marker for one response (hex), so injected text cannot guess it.

@@ -1,0 +1,44 @@
+#pragma once
+// The one list of HTTP routes. Api::handle dispatches on it (and builds the
+// 404 FIX text and the 405 Allow header from it); the OpenAPI document is
+// generated from it. A route added here is served and documented, or neither.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/error_code.hpp"
+
+namespace qg::gateway {
+
+enum class RouteId : std::uint8_t { Query, Schema, Healthz, Readyz, Metrics, OpenApi };
+
+// Who may call a route: anyone, or (when keys are configured) a Bearer API key.
+enum class Access : std::uint8_t { Open, ApiKey };
+
+struct Route {
+  RouteId id;
+  std::string_view method;  // exactly one per path
+  std::string_view path;
+  std::string_view operation_id;  // stable: agent frameworks name their tools after it
+  std::string_view summary;       // one line
+  std::string_view description;   // for a model deciding whether and how to call it
+  Access access;
+  std::string_view content_type;  // of the success answer
+  bool served_while_draining;     // false: 503 limit:shutting-down once shutdown began
+  bool logged;                    // false: a probe or scrape, answered without a log line, metrics or X-Request-Id
+  // Every code this route can answer with, including those every route shares
+  // (malformed HTTP, wrong method, connection limit, internal error).
+  std::vector<ErrorCode> errors;
+};
+
+std::span<const Route> all_routes();
+const Route& route(RouteId id);
+// The route serving `path` (any method), or nullptr.
+const Route* find_route(std::string_view path);
+
+// "POST /v1/query, GET /v1/schema, ... or GET /openapi.json": for the 404 FIX.
+std::string route_list_text();
+
+}  // namespace qg::gateway
