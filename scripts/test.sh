@@ -8,12 +8,22 @@ build="${QG_BUILD_DIR:-$root/build}"
 "$root/scripts/build.sh"
 
 # Services the tests need are started here and stopped on every exit path.
-cleanup() { :; }
+# PostgreSQL: a throwaway cluster (scripts/pg-test-cluster.sh; QG_PG_PORT picks
+# another port). One that was already running there is reused and left running.
+pg_stop=1
+if "$root/scripts/pg-test-cluster.sh" status; then pg_stop=0; fi
+cleanup() { if ((pg_stop)); then "$root/scripts/pg-test-cluster.sh" stop || true; fi; }
 trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+"$root/scripts/pg-test-cluster.sh" start
+eval "$("$root/scripts/pg-test-cluster.sh" env)"
+export QG_REQUIRE_PG=1 # PG tests fail, not skip, when the server is missing
 
 cd "$build"
 ctest_log="$build/ctest-summary.log"
 ctest --output-on-failure -j "$(nproc)" --timeout 300 | tee "$ctest_log"
+"$root/scripts/check-observability.sh" "$build" # live /metrics, dashboard PromQL, prometheus.yml, compose file
+"$root/scripts/check-openapi.sh" "$build"       # live /openapi.json through redocly lint (skips loudly offline)
 
 # Fuzzing (clang + libFuzzer, its own build), bounded in time.
 if [[ -x "$root/scripts/fuzz.sh" ]]; then

@@ -15,7 +15,10 @@ struct GoldQuery {
   std::string db_id;
   std::string sql;
   std::filesystem::path db_path;  // the SQLite file; may not exist (a DB left out of the snapshot)
-  std::string note;               // probes only: what the statement exercises
+  std::string note;               // probes: what the statement exercises; defog: file, row, category, variant
+  // PostgreSQL datasets (defog): the libpq connection string of the gold
+  // query's database; db_path is then empty. Empty for SQLite datasets.
+  std::string pg_dsn;
 };
 
 struct Dataset {

@@ -61,29 +61,47 @@ bool admitted_after_fix(Outcome o) {
   return o == Outcome::FixedIdentical || o == Outcome::FixedDifferent || o == Outcome::FixedEngineError;
 }
 
+qg::Result<qg::exec::Rows> Evaluator::direct(const GoldQuery& query, bool& db_missing) {
+  db_missing = false;
+  if (!query.pg_dsn.empty()) {
+    auto it = direct_pg_.find(query.pg_dsn);
+    if (it == direct_pg_.end()) {
+      auto opened = DirectPostgres::open(query.pg_dsn);
+      if (!opened) {
+        db_missing = true;
+        return std::move(opened).error();
+      }
+      it = direct_pg_.emplace(query.pg_dsn, std::move(opened).value()).first;
+    }
+    return it->second->run(query.sql);
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(query.db_path, ec)) {
+    db_missing = true;
+    return qg::make_error(qg::ErrorCode::BackendUnavailable, "no file " + query.db_path.filename().string());
+  }
+  auto direct_db = DirectSqlite::open(query.db_path);
+  return direct_db ? direct_db->run(query.sql) : qg::Result<qg::exec::Rows>(direct_db.error());
+}
+
 Record Evaluator::evaluate(const std::string& dataset, const GoldQuery& query) {
   Record r;
   r.dataset = dataset;
   r.query = &query;
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(query.db_path, ec)) {
-    r.outcome = Outcome::DbMissing;
-    r.direct_error = "no file " + query.db_path.filename().string();
-    return r;
-  }
 
-  // The reference first: a gold query SQLite itself rejects measures nothing.
-  auto direct_db = DirectSqlite::open(query.db_path);
-  auto direct = direct_db ? direct_db->run(query.sql) : qg::Result<qg::exec::Rows>(direct_db.error());
+  // The reference first: a gold query its own engine rejects measures nothing.
+  bool db_missing = false;
+  auto direct = this->direct(query, db_missing);
   if (!direct) {
-    r.outcome = Outcome::NotRunnable;
+    r.outcome = db_missing ? Outcome::DbMissing : Outcome::NotRunnable;
     r.direct_error = direct.error().message;
     return r;
   }
 
-  auto executor = gateway_.executor(query.db_id, query.db_path);
+  auto executor = query.pg_dsn.empty() ? gateway_.executor(query.db_id, query.db_path)
+                                       : gateway_.postgres_executor(query.db_id, query.pg_dsn);
   if (!executor) {
-    // The gateway cannot open a DB SQLite opens: every query of it is a gateway failure.
+    // The gateway cannot open a DB the direct side opens: every query of it is a gateway failure.
     r.outcome = Outcome::EngineError;
     r.engine_error = executor.error();
     return r;

@@ -2,6 +2,8 @@
 // One gold query, end to end: run it directly (the reference), through the
 // gateway, and, when the gateway refuses with a mechanical FIX, again with the
 // FIX applied. The outcome is one of a few classes the report counts.
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,13 +11,14 @@
 #include "common/result.hpp"
 #include "compare.hpp"
 #include "dataset.hpp"
+#include "direct_postgres.hpp"
 #include "gateway_side.hpp"
 
 namespace fidelity {
 
 enum class Outcome {
-  DbMissing,         // the dataset's DB file is not in the snapshot: not runnable
-  NotRunnable,       // the gold SQL fails on SQLite directly: excluded from denominators
+  DbMissing,         // the dataset's DB file is not in the snapshot (PostgreSQL: cannot connect): not runnable
+  NotRunnable,       // the gold SQL fails on its engine directly: excluded from denominators
   Identical,         // admitted as sent, same result
   Different,         // admitted as sent, different result: a gateway bug
   EngineError,       // admitted as sent, the gateway's executor failed
@@ -54,7 +57,11 @@ class Evaluator {
   Record evaluate(const std::string& dataset, const GoldQuery& query);
 
  private:
+  // The reference answer: SQLite opened per query, PostgreSQL connections kept per DSN.
+  qg::Result<qg::exec::Rows> direct(const GoldQuery& query, bool& db_missing);
+
   GatewaySide gateway_;
+  std::map<std::string, std::unique_ptr<DirectPostgres>> direct_pg_;
 };
 
 }  // namespace fidelity

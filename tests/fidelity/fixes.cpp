@@ -271,6 +271,52 @@ std::optional<std::string> subquery_alias(std::string_view sql, const qg::Error&
   return splice(sql, tokens[close].end, tokens[close].end, " AS " + name);
 }
 
+// validation:qualified-name, FIX "write the bare table name users." (a table)
+// or "write u.uid." (a column written schema.table.column): the dotted name the
+// refusal points at becomes its last part (table) or last two parts (column),
+// as written. The gateway serves one schema and fixes search_path to it, so when
+// the dropped prefix is that schema (defog's ewallet: consumer_div.users, served
+// with schema: consumer_div) the bare name is the same table; when it is not,
+// the FIX would change the table read, and the comparison with the direct run
+// is what shows it.
+std::optional<std::string> schema_prefix(std::string_view sql, const qg::Error& e) {
+  if (e.code != ErrorCode::ValidationQualifiedName || !e.position) return {};
+  std::string want;  // the FIX's spelling, compared part by part below
+  if (const auto table = between(e.fix, "FIX: write the bare table name ", "."); table && e.fix.ends_with(*table + "."))
+    want = *table;
+  else if (e.fix.starts_with("FIX: write ") && e.fix.ends_with(".") && !contains(e.fix, "(...)"))
+    want = e.fix.substr(11, e.fix.size() - 12);
+  else
+    return {};
+  const auto tokens = tokenize(sql);
+  auto k = token_at(tokens, *e.position);
+  if (k == tokens.size() || tokens[k].begin != *e.position) return {};
+  // The dotted name: part (. part)*, a part a word or a "quoted" name, the last may be *.
+  std::vector<std::size_t> parts{k};
+  while (parts.back() + 2 < tokens.size() && tokens[parts.back() + 1].upper == "." &&
+         (tokens[parts.back() + 2].kind == TokenKind::Word ||
+          tokens[parts.back() + 2].kind == TokenKind::DoubleQuoted || tokens[parts.back() + 2].upper == "*"))
+    parts.push_back(parts.back() + 2);
+  for (const auto p : parts)
+    if (tokens[p].kind != TokenKind::Word && tokens[p].kind != TokenKind::DoubleQuoted && tokens[p].upper != "*")
+      return {};
+  const std::size_t keep = static_cast<std::size_t>(std::count(want.begin(), want.end(), '.')) + 1;
+  if (parts.size() <= keep) return {};
+  // What the kept parts mean: a word folds to lower case, a quoted name is exact.
+  std::string kept;
+  for (std::size_t i = parts.size() - keep; i < parts.size(); ++i) {
+    const Token& t = tokens[parts[i]];
+    std::string name = t.kind == TokenKind::DoubleQuoted ? unquote(sql.substr(t.begin, t.end - t.begin), '"')
+                                                         : std::string(sql.substr(t.begin, t.end - t.begin));
+    if (t.kind == TokenKind::Word)
+      for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    kept += (kept.empty() ? "" : ".") + name;
+  }
+  if (kept != want) return {};
+  const Token& first_kept = tokens[parts[parts.size() - keep]];
+  return splice(sql, tokens[k].begin, first_kept.begin, "");
+}
+
 const std::vector<Transformer>& transformers() {
   static const std::vector<Transformer> all{
       {{"double-quoted-text", "validation:unknown-column",
@@ -297,6 +343,9 @@ const std::vector<Transformer>& transformers() {
       {{"subquery-alias", "parse:sqlite-spelling",
         "FROM (SELECT …) → FROM (SELECT …) AS sub (a name the statement does not use)"},
        subquery_alias},
+      {{"schema-prefix", "validation:qualified-name",
+        "consumer_div.users → users (table), s.t.c → t.c (column): the dotted name loses the prefix the FIX drops"},
+       schema_prefix},
   };
   return all;
 }

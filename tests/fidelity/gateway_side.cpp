@@ -2,7 +2,9 @@
 
 #include "admission/capability/capability.hpp"
 #include "admission/pipeline.hpp"
+#include "direct_postgres.hpp"
 #include "direct_sqlite.hpp"
+#include "executors/postgres/pg_executor.hpp"
 #include "executors/sqlite/sqlite_executor.hpp"
 
 namespace fidelity {
@@ -50,6 +52,37 @@ qg::Result<qg::exec::Executor*> GatewaySide::executor(const std::string& db_id, 
   if (!opened) return std::move(opened).error();
   auto* raw = opened->get();
   executors_.emplace(db_path, std::move(opened).value());
+  return raw;
+}
+
+qg::Result<qg::exec::Executor*> GatewaySide::postgres_executor(const std::string& db_id, const std::string& dsn) {
+  if (auto it = pg_executors_.find(dsn); it != pg_executors_.end()) return it->second.get();
+
+  auto direct = DirectPostgres::open(dsn);
+  if (!direct) return std::move(direct).error();
+  auto found = (*direct)->tables();
+  if (!found) return std::move(found).error();
+
+  qg::config::Database db;
+  db.name = db_id;
+  db.backend = qg::Dialect::Postgres;
+  db.dsn = dsn;
+  db.schema = found->schema;
+  for (const auto& t : found->tables) {
+    qg::config::TableCuration table;
+    table.name = t;
+    db.tables.push_back(std::move(table));
+  }
+
+  // As gateway/startup.cpp opens a `backend: postgres` database.
+  qg::exec::PostgresOptions options;
+  options.dsn = dsn;
+  options.connections = 1;  // one statement at a time here
+  options.functions = qg::capability::postgres_plan_functions();
+  auto opened = qg::exec::open_postgres(db, std::move(options));
+  if (!opened) return std::move(opened).error();
+  auto* raw = opened->get();
+  pg_executors_.emplace(dsn, std::move(opened).value());
   return raw;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The gateway side: each gold query goes through querygate's own admission
-// (qg::admit_statement) and its SQLite executor with every backstop on, the
+// (qg::admit_statement) and its SQLite or PostgreSQL executor with every backstop on, the
 // way the HTTP API runs a request, with limits wide enough never to truncate.
 #include <filesystem>
 #include <map>
@@ -28,12 +28,17 @@ class GatewaySide {
 
   // Opens (once per file) an executor whose allowlist is every table of the database.
   qg::Result<qg::exec::Executor*> executor(const std::string& db_id, const std::filesystem::path& db_path);
+  // PostgreSQL: opens (once per DSN) the real executor as gateway/startup.cpp
+  // does, with the allowlist = every table of the one schema the role reads,
+  // and that schema as the configured `schema:` (ewallet: consumer_div).
+  qg::Result<qg::exec::Executor*> postgres_executor(const std::string& db_id, const std::string& dsn);
 
   GatewayRun run(qg::exec::Executor& executor, const std::string& sql) const;
 
  private:
   qg::config::Limits limits_;
   std::map<std::filesystem::path, std::unique_ptr<qg::exec::Executor>> executors_;
+  std::map<std::string, std::unique_ptr<qg::exec::Executor>> pg_executors_;  // by DSN
 };
 
 }  // namespace fidelity

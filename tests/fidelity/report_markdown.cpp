@@ -2,6 +2,7 @@
 // (refusal classes with their FIX, every difference, the not-fixable list).
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include "fixes.hpp"
@@ -11,6 +12,9 @@ namespace fidelity {
 namespace {
 
 constexpr std::size_t kExamplesPerCode = 2;
+// Refusal classes get more examples, of distinct messages first, so a class
+// that mixes causes shows them.
+constexpr std::size_t kRefusalExamplesPerCode = 4;
 constexpr std::size_t kMessagesPerCode = 12;
 
 std::string fmt_pct(double v) {
@@ -42,7 +46,7 @@ void figures(std::ostringstream& out, const Summary& s, const std::vector<Floor>
   out << "| figure | value |\n|---|---|\n";
   out << "| gold queries | " << s.total << " |\n";
   out << "| DB missing from the snapshot | " << s.db_missing << " |\n";
-  out << "| gold SQL fails on SQLite directly (excluded) | " << s.not_runnable << " |\n";
+  out << "| gold SQL fails on its engine directly (excluded) | " << s.not_runnable << " |\n";
   out << "| **runnable** | **" << s.runnable << "** |\n";
   out << "| **admitted as sent** | **" << s.admitted << " (" << fmt_pct(s.admitted_pct()) << " of runnable)** |\n";
   out << "| refused as sent | " << s.refused << " |\n";
@@ -75,8 +79,17 @@ void refusals(std::ostringstream& out, const Summary& s) {
     int fixed = 0;
     for (const auto* r : records) fixed += admitted_after_fix(r->outcome) ? 1 : 0;
     out << "- **" << code_name << "**: " << records.size() << " (" << fixed << " admitted after the FIX)\n";
-    for (std::size_t i = 0; i < std::min(kExamplesPerCode, records.size()); ++i) {
-      const Record& r = *records[i];
+    std::vector<const Record*> shown;
+    std::set<std::string> messages;
+    for (const auto* r : records)
+      if (shown.size() < kRefusalExamplesPerCode && messages.insert(r->first_refusal->message).second)
+        shown.push_back(r);
+    for (const auto* r : records)
+      if (shown.size() < std::min(kRefusalExamplesPerCode, records.size()) &&
+          std::find(shown.begin(), shown.end(), r) == shown.end())
+        shown.push_back(r);
+    for (const auto* shown_record : shown) {
+      const Record& r = *shown_record;
       out << "  - " << cite(r) << ": " << code(r.query->sql) << "\n";
       refusal_lines(out, *r.first_refusal);
     }
@@ -121,7 +134,7 @@ void differences(std::ostringstream& out, const Summary& s) {
 // Not part of "identical": the values are the answer. But the envelope shows
 // these names to the agent, so a difference is worth seeing.
 void column_names(std::ostringstream& out, const Summary& s) {
-  out << "### Result column names that differ from SQLite's (not asserted)\n\n";
+  out << "### Result column names that differ from the direct side's (not asserted)\n\n";
   out << s.names_case_only.size() << " differ only in letter case, " << s.names_different.size() << " otherwise.";
   for (const auto* group : {&s.names_case_only, &s.names_different})
     for (std::size_t i = 0; i < std::min(kExamplesPerCode, group->size()); ++i) {
@@ -161,8 +174,8 @@ std::string markdown_report(const std::vector<Summary>& summaries, const std::ve
                             std::chrono::milliseconds elapsed) {
   std::ostringstream out;
   out << "# querygate fidelity run\n\n";
-  out << "Gold SQL from public text-to-SQL datasets, run through querygate's admission and SQLite executor, "
-         "compared with the same SQL run on SQLite directly. Run time "
+  out << "Gold SQL from public text-to-SQL datasets, run through querygate's admission and executor, "
+         "compared with the same SQL run on the same engine directly (SQLite; PostgreSQL for defog). Run time "
       << elapsed.count() << " ms.\n\n";
   out << "FIX transformers (applied to the token the refusal points at, as the FIX text says):\n";
   for (const auto& d : fix_descriptions()) out << "- `" << d.name << "` (" << d.code << "): " << d.applies << "\n";

@@ -104,6 +104,45 @@ Command run_command(const std::vector<std::string>& argv) {
   return Command{WIFEXITED(status) ? WEXITSTATUS(status) : -1, ss.str()};
 }
 
+std::optional<PgTestServer> pg_test_server() {
+  const char* host = std::getenv("QG_TEST_PG_HOST");
+  const char* port = std::getenv("QG_TEST_PG_PORT");
+  if (!host || !*host || !port || !*port) return std::nullopt;
+  PgTestServer s{host, 0};
+  try {
+    s.port = std::stoi(port);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (s.port <= 0 || s.port > 65535) return std::nullopt;
+  return s;
+}
+
+std::string pg_dsn(const PgTestServer& server, const std::string& role, const std::string& database) {
+  return "postgresql://" + role + ":" + role + "@" + server.host + ":" + std::to_string(server.port) + "/" + database;
+}
+
+bool pg_required() {
+  const char* v = std::getenv("QG_REQUIRE_PG");
+  return v && std::string(v) == "1";
+}
+
+std::string pg_unreachable_reason(const PgTestServer& server) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(server.port));
+  if (inet_pton(AF_INET, server.host.c_str(), &addr.sin_addr) != 1) {
+    close(fd);
+    return "QG_TEST_PG_HOST '" + server.host + "' is not an IPv4 address";
+  }
+  const bool ok = connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  close(fd);
+  if (ok) return {};
+  return "nothing accepts connections on " + server.host + ":" + std::to_string(server.port) +
+         " (scripts/pg-test-cluster.sh start)";
+}
+
 GatewayProcess::GatewayProcess(const std::filesystem::path& config_file) {
   log_file_ = config_file.parent_path() / "querygate.log";
   pid_ = fork();

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,4 +53,38 @@ class GatewayProcess {
 std::filesystem::path make_temp_dir(const std::string& prefix);
 void write_file(const std::filesystem::path& path, const std::string& text);
 
+// The throwaway PostgreSQL of scripts/pg-test-cluster.sh (test.sh starts it and
+// exports QG_TEST_PG_HOST / QG_TEST_PG_PORT). Its roles: qg_reader (read-only,
+// the gateway's role), qg_writer (owns posture.notes), qg_owner (owns the data);
+// databases: chinook, defog_<name>, posture.
+struct PgTestServer {
+  std::string host;
+  int port = 0;
+};
+// nullopt when QG_TEST_PG_HOST or QG_TEST_PG_PORT is unset (or the port is not a number).
+std::optional<PgTestServer> pg_test_server();
+// postgresql://ROLE:ROLE@HOST:PORT/DB (the cluster's passwords equal the role names).
+std::string pg_dsn(const PgTestServer& server, const std::string& role, const std::string& database);
+// QG_REQUIRE_PG=1: a missing server fails PostgreSQL tests instead of skipping them (CI sets it).
+bool pg_required();
+// Empty when something accepts TCP connections at the server's address, else why not.
+std::string pg_unreachable_reason(const PgTestServer& server);
+
 }  // namespace qg::testing
+
+// In a TEST body: declares `const qg::testing::PgTestServer& var`, or ends the
+// test when there is no server: GTEST_SKIP with a loud message, but FAIL when
+// QG_REQUIRE_PG=1 (so CI cannot go green by silently skipping), and FAIL when the
+// variables are set but nothing listens there.
+#define QG_PG_TEST_SERVER(var)                                                                            \
+  const auto var##_found = ::qg::testing::pg_test_server();                                               \
+  if (!var##_found) {                                                                                     \
+    if (::qg::testing::pg_required())                                                                     \
+      FAIL() << "QG_REQUIRE_PG=1 but QG_TEST_PG_HOST/QG_TEST_PG_PORT are not set: start the server with " \
+                "scripts/pg-test-cluster.sh start && eval \"$(scripts/pg-test-cluster.sh env)\"";         \
+    GTEST_SKIP() << "*** SKIPPED: no PostgreSQL for tests (QG_TEST_PG_HOST/QG_TEST_PG_PORT unset). Run "  \
+                    "scripts/pg-test-cluster.sh start && eval \"$(scripts/pg-test-cluster.sh env)\" ***"; \
+  }                                                                                                       \
+  if (const auto why = ::qg::testing::pg_unreachable_reason(*var##_found); !why.empty())                  \
+    FAIL() << "QG_TEST_PG_HOST/QG_TEST_PG_PORT are set but " << why;                                      \
+  const ::qg::testing::PgTestServer& var = *var##_found
