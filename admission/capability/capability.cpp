@@ -303,6 +303,8 @@ constexpr std::array kFunctions{
     pg_only("reverse", Scalar, ArgumentText,
             "FIX: on SQLite, test the end of the text without reversing it: x LIKE '%suffix' or substr(x, -n)."),
     pg_only("to_char", Scalar, Nothing, kPgOnlyToChar),
+    pg_only("to_date", Scalar, Nothing,
+            "FIX: on SQLite, dates are ISO-8601 text: compare the text, or write date(x) for 'YYYY-MM-DD' text."),
     pg_only("regexp_replace", Scalar, ArgumentText, "FIX: on SQLite, use replace(x, from, to) or LIKE patterns."),
     pg_only("regexp_match", Scalar, ArgumentText, "FIX: on SQLite, use LIKE patterns."),
     // Admitted on SQLite although a width can be huge (printf('%.*c', 1000000000, 'x')): the
@@ -326,7 +328,10 @@ constexpr std::array kFunctions{
     sqlite_only("ifnull", Scalar, ArgumentText, kSqliteOnlyIfnull),
     sqlite_only("iif", Scalar, ArgumentText, kSqliteOnlyIif),
     // ---- date and time
-    sqlite_only("date", Scalar, Nothing, kSqliteOnlyDate),
+    // date(x) exists on both: SQLite's date(timestring) and PostgreSQL's date(timestamp), the
+    // function form of CAST(x AS date). SQLite's modifiers (date(t, '+1 day')) fail on PostgreSQL
+    // with the engine's own "function does not exist".
+    both("date", Scalar, Nothing),
     // TIME is a type name in the PostgreSQL grammar: the function is reachable only as "time"(t).
     sqlite_only("time", Scalar, Nothing, "FIX: on PostgreSQL, cast instead: CAST(t AS time)."),
     sqlite_only("datetime", Scalar, Nothing, kSqliteOnlyDate),

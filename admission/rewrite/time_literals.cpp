@@ -152,11 +152,14 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
   TimeLiteralDecision out;
   auto t = parse_iso_time(literal);
   if (!t) return out;  // not a time: the engine compares it as written
-  // A column that stores text without an offset holds naive times: literals are
-  // compared as written, like the data (nothing says which zone either is in).
+  // A column that stores times without an offset holds naive times: a naive
+  // literal is compared as written, like the data. A literal WITH an offset
+  // names an instant; the engine would drop the offset (PostgreSQL's timestamp
+  // input ignores it) and silently compare the wrong time, so it is converted
+  // to UTC in the stored format below (times here are UTC: see the preamble).
   if (!sample.empty()) {
     auto stored = parse_iso_time(sample);
-    if (stored && stored->has_time && !stored->offset_minutes) return out;
+    if (stored && stored->has_time && !stored->offset_minutes && !t->offset_minutes) return out;
   }
   if (t->has_time && !t->offset_minutes) {
     std::string fixed(literal);

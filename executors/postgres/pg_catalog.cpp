@@ -105,7 +105,12 @@ Result<catalog::Catalog> introspect(pqxx::connection& conn, const config::Databa
       c.not_null = row[2].as<bool>(false);
       c.primary_key = row[3].as<bool>(false);
       c.engine_comment = text(row[4]);
-      c.timestamp = temporal(static_cast<unsigned>(row[5].as<long long>(0)));
+      const auto type_oid = static_cast<unsigned>(row[5].as<long long>(0));
+      c.timestamp = temporal(type_oid);
+      // A timestamp without time zone is naive: literals with an offset are
+      // converted to UTC in this (the session's ISO, UTC) format, because
+      // PostgreSQL would otherwise drop their offset. See rewrite/time_literals.
+      if (type_oid == oid::kTimestamp) c.timestamp_sample = "2000-01-01 00:00:00.000000";
       table.columns.push_back(std::move(c));
     }
     for (const auto& row : tx.exec_params("SELECT pg_get_indexdef(i.indexrelid) FROM pg_catalog.pg_index i "

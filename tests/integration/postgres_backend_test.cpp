@@ -132,6 +132,19 @@ TEST_F(PostgresBackendTest, ValuesArriveWithTheirTypes) {
   EXPECT_EQ(doc.at("columns").at(1).at("type").as_string(), "timestamp with time zone");
 }
 
+TEST_F(PostgresBackendTest, OffsetLiteralsOnNaiveTimestampsMeanTheirInstant) {
+  start_gateway();
+  // local_time is 08:30 (naive, read as UTC) in every row. PostgreSQL alone
+  // would drop the +02:00 and compare with 09:00 (500 rows); the instant is 07:00 UTC.
+  auto r = query("SELECT count(*) FROM spans WHERE local_time < '2026-01-01T09:00:00+02:00'");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body).at("rows").at(0).at(0).as_int64(), 0) << r.body;
+  // A naive literal against the naive column is compared as written.
+  auto naive = query("SELECT count(*) FROM spans WHERE local_time < '2026-01-01 09:00:00'");
+  ASSERT_EQ(naive.status, 200) << naive.body;
+  EXPECT_EQ(json::parse(naive.body).at("rows").at(0).at(0).as_int64(), 500);
+}
+
 TEST_F(PostgresBackendTest, TruncationCarriesThePlannerEstimate) {
   start_gateway();
   auto r = query("SELECT id FROM spans WHERE id > 100", "\"limit\": 10");
