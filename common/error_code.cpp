@@ -74,6 +74,8 @@ constexpr std::array kErrorCodes{
     ErrorCodeInfo{LimitShuttingDown, "limit:shutting-down", 503,
                   "The gateway is shutting down; the request was not run, or was cancelled after the grace period."},
     ErrorCodeInfo{LimitRowTooLarge, "limit:row-too-large", 422, "One row alone exceeds the response byte cap."},
+    ErrorCodeInfo{LimitBinaryValue, "limit:binary-value", 422,
+                  "A result holds binary data (BLOB, bytea) and this gateway refuses binary values."},
     ErrorCodeInfo{BackendError, "backend:error", 422,
                   "The database engine rejected the statement; its message is passed on."},
     ErrorCodeInfo{BackendUnavailable, "backend:unavailable", 503, "The database cannot be reached or opened."},

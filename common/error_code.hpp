@@ -59,6 +59,7 @@ enum class ErrorCode : std::uint8_t {
   LimitQueueFull,
   LimitShuttingDown,
   LimitRowTooLarge,
+  LimitBinaryValue,
   // backend:* — the engine said no or is away
   BackendError,
   BackendUnavailable,

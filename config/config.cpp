@@ -91,7 +91,7 @@ constexpr int kMiB = 1 << 20;
 // The top level.
 constexpr OwnKey kTopOwn[] = {
     {"listen", "host:port, e.g. 127.0.0.1:8080 or [::1]:8080 (default 127.0.0.1:8080; port 0 = any free port)"},
-    {"limits", "a mapping of limit names to integers"},
+    {"limits", "a mapping of limit names to integers (refuse_blobs: true/false)"},
     {"databases", "a mapping of database names to their settings"},
     {"keys", "a list of API keys: - { name: NAME, sha256: HEX, databases: [NAME, ...] }"},
 };
@@ -122,7 +122,10 @@ constexpr IntKey<Limits> kLimitInts[] = {
     {"float_digits", &Limits::float_digits, 6, 0, 17},
     {"max_body_bytes", &Limits::max_body_bytes, 65536, 1024, 16 * kMiB},
 };
-constexpr KeyTable<Limits> kLimitKeys{.ints = kLimitInts};
+constexpr BoolKey<Limits> kLimitBools[] = {
+    {"refuse_blobs", &Limits::refuse_blobs, false},  // refuse binary values rather than send base64
+};
+constexpr KeyTable<Limits> kLimitKeys{.ints = kLimitInts, .bools = kLimitBools};
 
 // The header documents these defaults for operators; the table must not drift from it.
 constexpr bool limit_defaults_match_header() {

@@ -23,6 +23,9 @@ struct Limits {
   int max_response_bytes = 1 << 20;
   int float_digits = 6;        // significant digits; 0 disables rounding
   int max_body_bytes = 65536;  // HTTP request body cap
+  // A result holding a binary value (BLOB, bytea) is refused with limit:binary-value
+  // instead of sent as base64: for deployments where bytes should never reach a model.
+  bool refuse_blobs = false;
 };
 
 struct ColumnCuration {

@@ -66,7 +66,16 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           Relation r;
           r.name = n.name;
           bool found = false;
-          for (const CteEnv* env = ctes; env && !found; env = env->parent)
+          if (!n.schema.empty() && (catalog_.schema.empty() || !same(n.schema, catalog_.schema)))
+            return make_error(
+                ErrorCode::ValidationQualifiedName,
+                "'" + n.schema + "." + n.name + "' names schema '" + n.schema + "'" +
+                    (catalog_.schema.empty() ? std::string()
+                                             : ": this database serves schema '" + catalog_.schema + "'") +
+                    ", and only its allowlisted tables are visible",
+                "FIX: write the bare table name " + n.name + ".", pos(n.location));
+          // A qualified name never means a CTE.
+          for (const CteEnv* env = n.schema.empty() ? ctes : nullptr; env && !found; env = env->parent)
             for (auto it = env->ctes.rbegin(); it != env->ctes.rend(); ++it)
               if (same(it->name, n.name)) {
                 r.columns = it->columns;

@@ -243,7 +243,10 @@ struct TableRef {  // a base table or a CTE name
   std::string name;
   std::optional<Alias> alias;
   int location = -1;
-  bool operator==(const TableRef& o) const { return name == o.name && alias == o.alias; }
+  // `public.spans`: admitted only when it names the schema the database serves
+  // (a qualified name never means a CTE). Empty when unqualified.
+  std::string schema;
+  bool operator==(const TableRef& o) const { return name == o.name && alias == o.alias && schema == o.schema; }
 };
 
 struct DerivedTable {  // (SELECT ...) AS alias

@@ -61,6 +61,9 @@ struct Table {
 
 struct Catalog {
   Dialect dialect = Dialect::Sqlite;
+  // The one schema whose tables these are (PostgreSQL's configured schema,
+  // SQLite's "main"): `schema.table` is admitted for it. Empty: never.
+  std::string schema;
   std::vector<Table> tables;  // only allowlisted tables
 
   const Table* find_table(std::string_view name) const;

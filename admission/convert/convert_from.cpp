@@ -29,7 +29,7 @@ Result<ast::FromItem> Converter::from_item(element e) {
     const std::string rel(string_field(o, "relname"));
     const auto schema = string_field(o, "schemaname");
     const auto catalog = string_field(o, "catalogname");
-    if (!schema.empty() || !catalog.empty()) {
+    if (!catalog.empty()) {
       std::string written = catalog.empty() ? "" : std::string(catalog) + ".";
       written += std::string(schema) + "." + rel;
       return make_error(ErrorCode::ValidationQualifiedName,
@@ -41,7 +41,9 @@ Result<ast::FromItem> Converter::from_item(element e) {
     if (!bool_field(o, "inh")) return unsupported("FROM ONLY", loc, "FIX: write FROM " + rel + " without ONLY.");
     auto a = alias(o);
     if (!a) return std::move(a).error();
-    return ast::FromItem{ast::TableRef{rel, std::move(a).value(), loc}, loc};
+    // A schema prefix is kept for admission, which knows the schema the
+    // database serves (PostgreSQL's schema:, SQLite's main).
+    return ast::FromItem{ast::TableRef{rel, std::move(a).value(), loc, std::string(schema)}, loc};
   }
 
   if (n->kind == "RangeSubselect") {

@@ -40,6 +40,10 @@ struct FromPrinter {
   Printer& p;
 
   void operator()(const ast::TableRef& t) const {
+    if (!t.schema.empty()) {
+      p.identifier(t.schema);
+      p.word(".");
+    }
     p.identifier(t.name);
     alias(p, t.alias);
   }

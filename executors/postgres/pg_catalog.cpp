@@ -64,6 +64,7 @@ std::string text(const pqxx::field& f) {
 Result<catalog::Catalog> introspect(pqxx::connection& conn, const config::Database& config) {
   catalog::Catalog result;
   result.dialect = Dialect::Postgres;
+  result.schema = config.schema;
   pqxx::nontransaction tx(conn);
 
   std::vector<Relation> relations;

@@ -116,6 +116,7 @@ bool read_sample(sqlite3* db, const std::string& table, const std::string& colum
 Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config, const std::filesystem::path& path) {
   catalog::Catalog result;
   result.dialect = Dialect::Sqlite;
+  result.schema = "main";
 
   std::vector<SchemaEntry> schema;
   if (!read_schema(db, schema)) return engine_error(db, config, "listing its tables");

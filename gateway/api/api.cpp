@@ -104,6 +104,24 @@ constexpr std::chrono::seconds kCancelledWorkBound{2};
 // Retry-After for backend:unavailable; matches the executors' "retry in 2 s".
 constexpr std::chrono::seconds kBackendRetryAfter{2};
 
+// limits.refuse_blobs: the first column holding a binary value, named, with
+// what to select instead.
+std::optional<Error> binary_value_refusal(const exec::Rows& rows, Dialect dialect) {
+  for (const auto& row : rows.rows)
+    for (std::size_t c = 0; c < row.size() && c < rows.columns.size(); ++c)
+      if (std::holds_alternative<exec::Blob>(row[c])) {
+        const std::string& name = rows.columns[c].name;
+        return make_error(ErrorCode::LimitBinaryValue,
+                          "column '" + name +
+                              "' holds binary data, and this gateway is configured to refuse binary "
+                              "values (limits.refuse_blobs)",
+                          "FIX: leave " + name + " out of the select list, or select length(" + name +
+                              ") for its size" +
+                              (dialect == Dialect::Sqlite ? " or hex(" + name + ") for its bytes as text" : "") + ".");
+      }
+  return std::nullopt;
+}
+
 }  // namespace
 
 // One query from acceptance to answer. Shared by the queue's callback and the
@@ -320,6 +338,8 @@ HttpResponse Api::run_query(QueryJob& job) {
     rows = std::move(result).value();
   }
   permit.reset();  // the engine is done; shaping the answer needs no permit
+  if (config_.limits.refuse_blobs)
+    if (auto refused = binary_value_refusal(rows, job.served->catalog.dialect)) return error_response(*refused);
   EnvelopeInput in{job.request.sql, &statement.value(), &rows, &config_.limits, &job.served->catalog};
   if (job.served->spotlight) in.spotlight_marker = new_spotlight_marker();
   EnvelopeFacts facts;

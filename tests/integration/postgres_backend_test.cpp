@@ -88,13 +88,13 @@ class PostgresBackendTest : public ::testing::Test {
     return exec::open_postgres(database(role, allow_privileged), options);
   }
 
-  void start_gateway(const std::string& extra_config = {}) {
+  void start_gateway(const std::string& extra_config = {}, const std::string& extra_limits = {}) {
     dir_ = make_temp_dir("qg-pg");
-    write_file(dir_ / "querygate.yaml",
-               "limits:\n  deadline_ms: 5000\ndatabases:\n  app:\n    backend: postgres\n"
-               "    dsn: \"" +
-                   pg_dsn(server_, "qg_reader", db_) + "\"\n" + extra_config +
-                   "    tables:\n      spans: {}\n      leaky: {}\n      versioned: {}\n");
+    write_file(dir_ / "querygate.yaml", "limits:\n  deadline_ms: 5000\n" + extra_limits +
+                                            "databases:\n  app:\n    backend: postgres\n"
+                                            "    dsn: \"" +
+                                            pg_dsn(server_, "qg_reader", db_) + "\"\n" + extra_config +
+                                            "    tables:\n      spans: {}\n      leaky: {}\n      versioned: {}\n");
     gateway_ = std::make_unique<GatewayProcess>(dir_ / "querygate.yaml");
   }
 
@@ -143,6 +143,18 @@ TEST_F(PostgresBackendTest, OffsetLiteralsOnNaiveTimestampsMeanTheirInstant) {
   auto naive = query("SELECT count(*) FROM spans WHERE local_time < '2026-01-01 09:00:00'");
   ASSERT_EQ(naive.status, 200) << naive.body;
   EXPECT_EQ(json::parse(naive.body).at("rows").at(0).at(0).as_int64(), 500);
+}
+
+TEST_F(PostgresBackendTest, BinaryValuesCanBeRefusedByConfig) {
+  start_gateway({}, "  refuse_blobs: true\n");
+  auto r = query("SELECT id, payload FROM spans WHERE id = 1");
+  EXPECT_EQ(r.status, 422) << r.body;
+  EXPECT_EQ(code_of(r), "limit:binary-value");
+  EXPECT_NE(r.body.find("length(payload)"), std::string::npos) << r.body;
+  // Without the bytes the same row is served.
+  auto ok = query("SELECT id, length(payload) AS bytes FROM spans WHERE id = 1");
+  ASSERT_EQ(ok.status, 200) << ok.body;
+  EXPECT_EQ(json::parse(ok.body).at("rows").at(0).at(1).as_int64(), 3);
 }
 
 TEST_F(PostgresBackendTest, TruncationCarriesThePlannerEstimate) {

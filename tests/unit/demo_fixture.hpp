@@ -37,6 +37,7 @@ class Demo {
     databases_ = std::move(dbs).value();
     postgres_ = served().executor->catalog();
     postgres_.dialect = Dialect::Postgres;
+    postgres_.schema = "public";
     for (auto& t : postgres_.tables) t.virtual_columns.clear();
     for (auto& t : postgres_.tables)
       for (auto& c : t.columns) c.timestamp_sample.clear();  // PostgreSQL would store timestamptz
