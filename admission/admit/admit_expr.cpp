@@ -1,4 +1,7 @@
 // Expressions: every node is visited and checked against the capability table.
+#include <algorithm>
+#include <cctype>
+
 #include "admission/admit/admitter.hpp"
 
 namespace qg::admit::detail {
@@ -15,6 +18,23 @@ Status Admitter::construct(capability::Construct c, int location) {
   return make_error(code, std::string(row.sql_words) + " is not available on " + std::string(dialect_name(dialect_)),
                     std::string(cell.note), pos(location));
 }
+
+namespace {
+
+// generate_series(start, stop, step) whose step is written as an interval:
+// INTERVAL '1 month', '1 month'::interval, or a bare '1 month' (PostgreSQL types
+// it from the timestamps). A bare literal must name a unit: '1' would be an
+// integer step.
+bool interval_step(const ast::FuncCall& f) {
+  if (f.args.size() != 3) return false;
+  if (const auto* cast = std::get_if<ast::Cast>(&f.args[2].node)) return cast->type.name == "interval";
+  const auto* lit = std::get_if<ast::Literal>(&f.args[2].node);
+  return lit != nullptr && lit->kind == ast::LiteralKind::String &&
+         std::any_of(lit->text.begin(), lit->text.end(),
+                     [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+}
+
+}  // namespace
 
 Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx) {
   const auto* row = capability::find_function(f.name);
@@ -41,6 +61,15 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
     return make_error(ErrorCode::CapabilityNotOnPostgres, f.name + "() with several arguments is SQLite's scalar form",
                       std::string("FIX: on PostgreSQL, write ") + (f.name == "max" ? "greatest" : "least") +
                           "(a, b) (it skips NULLs; SQLite's form returns NULL when any argument is NULL).",
+                      pos(location));
+  // generate_series is admitted as a calendar (an interval step): a numeric
+  // series of any length would only make the engine count until the deadline.
+  if (f.name == "generate_series" && !interval_step(f))
+    return make_error(ErrorCode::ValidationFunctionNotAllowed,
+                      "generate_series() is admitted only as a calendar, with an interval step",
+                      "FIX: pass the step as an interval, e.g. generate_series(date_trunc('month', min(t)), "
+                      "date_trunc('month', max(t)), INTERVAL '1 month'); to number rows, use row_number() OVER "
+                      "(ORDER BY ...).",
                       pos(location));
   if (auto s = exprs(f.args, ctx); !s) return s;
   if (f.filter) {

@@ -418,7 +418,13 @@ constexpr std::array kFunctions{
     never("last_insert_rowid", kNeverSession),
     never("randomblob", kNeverBlob),
     never("zeroblob", kNeverBlob),
-    never("generate_series", kNeverBlob),
+    // A calendar to LEFT JOIN totals onto (so empty months show 0) is ordinary analytics. Each
+    // row is small; how many there are is bounded by the deadline (statement_timeout), and a
+    // materialised CTE by work_mem and the role's temp_file_limit (the posture check warns
+    // when that is unlimited). SQLite has no series function in the library.
+    pg_only("generate_series", Scalar, Nothing,
+            "FIX: on SQLite there is no series generator: GROUP BY strftime('%Y-%m', t) over the existing rows (months "
+            "without rows are absent), or list the periods with SELECT '2026-09' AS m UNION ALL SELECT '2026-10'."),
 };
 
 constexpr std::string_view kDoubleEquals = "FIX: write = (a single equals sign).";
