@@ -87,6 +87,53 @@ std::optional<Error> join_without_on(const std::vector<Token>& tokens, std::size
   return std::nullopt;
 }
 
+// A chain where an earlier JOIN has no condition: `A JOIN B JOIN C ON x WHERE`
+// reads as A JOIN (B JOIN C ON x), and the grammar then wants A's ON. Counts,
+// from the last FROM before `at` at the same parenthesis depth, the joins that
+// need a condition against the ON/USING clauses; points at the first JOIN
+// directly followed (before any ON/USING) by another JOIN.
+std::optional<Error> chained_join_without_on(const std::vector<Token>& tokens, std::size_t at) {
+  std::size_t from = at;
+  int depth = 0;
+  for (std::size_t k = at; k-- > 0;) {
+    if (tokens[k].upper == ")") ++depth;
+    if (tokens[k].upper == "(") {
+      if (depth == 0) break;
+      --depth;
+    }
+    if (depth == 0 && tokens[k].upper == "FROM") {
+      from = k;
+      break;
+    }
+  }
+  if (from == at) return std::nullopt;
+  int needing = 0, conditions = 0;
+  std::optional<std::size_t> first_bare;
+  std::optional<std::size_t> open_join;  // a JOIN still waiting for its condition
+  depth = 0;
+  for (std::size_t k = from + 1; k < at; ++k) {
+    const std::string& w = tokens[k].upper;
+    if (w == "(") ++depth;
+    if (w == ")") --depth;
+    if (depth != 0) continue;
+    if (w == "JOIN") {
+      const std::string& before = tokens[k - 1].upper;
+      if (before == "CROSS" || before == "NATURAL" || (k >= 2 && tokens[k - 2].upper == "NATURAL")) continue;
+      ++needing;
+      if (open_join && !first_bare) first_bare = open_join;
+      open_join = k;
+    } else if (w == "ON" || w == "USING") {
+      ++conditions;
+      open_join.reset();
+    }
+  }
+  if (needing <= conditions || !first_bare) return std::nullopt;
+  return spelling("JOIN without ON or USING (an earlier join in the chain has no condition)",
+                  "FIX: give every JOIN its own condition right after it: FROM a JOIN b ON b.key = a.key JOIN c ON "
+                  "c.key = b.key, or write CROSS JOIN where every pairing is meant.",
+                  tokens[*first_bare].begin);
+}
+
 }  // namespace
 
 std::string near_text(std::string_view sql, int position) {
@@ -152,6 +199,7 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
     if (tokens[k].begin <= pos && pos < std::max(tokens[k].end, tokens[k].begin + 1)) at = k;
   if (at == tokens.size()) {
     if (auto e = join_without_on(tokens, tokens.size(), static_cast<int>(sql.size()))) return e;
+    if (auto e = chained_join_without_on(tokens, tokens.size())) return e;
     // The message for LIMIT a, b points at the LIMIT clause; look back for it.
     for (std::size_t k = 0; k + 2 < tokens.size(); ++k)
       if (tokens[k].upper == "LIMIT" && tokens[k + 2].upper == ",")
@@ -163,7 +211,8 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
   const std::string prev = at > 0 ? tokens[at - 1].upper : "";
   const std::string prev2 = at > 1 ? tokens[at - 2].upper : "";
 
-  if (t.upper == "LIMIT" || (t.upper == "," && (prev2 == "LIMIT"))) {
+  const bool limit_comma = at + 2 < tokens.size() && tokens[at + 2].upper == ",";
+  if ((t.upper == "LIMIT" && limit_comma) || (t.upper == "," && (prev2 == "LIMIT"))) {
     const int p = t.upper == "LIMIT" ? t.begin : tokens[at - 2].begin;
     return spelling("LIMIT a, b is a SQLite/MySQL spelling", "FIX: write LIMIT b OFFSET a.", p);
   }
@@ -195,8 +244,10 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
   static constexpr std::string_view kClauseStart[] = {"WHERE",  "GROUP", "ORDER",  "LIMIT",     "JOIN",
                                                       "LEFT",   "INNER", "RIGHT",  "FULL",      "CROSS",
                                                       "HAVING", "UNION", "EXCEPT", "INTERSECT", ";"};
-  if (std::find(std::begin(kClauseStart), std::end(kClauseStart), t.upper) != std::end(kClauseStart))
+  if (std::find(std::begin(kClauseStart), std::end(kClauseStart), t.upper) != std::end(kClauseStart)) {
     if (auto e = join_without_on(tokens, at, t.begin)) return e;
+    if (auto e = chained_join_without_on(tokens, at)) return e;
+  }
   if (prev == "IS" || (prev == "NOT" && prev2 == "IS")) {
     const bool negated = prev == "NOT";
     return spelling(std::string("a IS ") + (negated ? "NOT " : "") + "b compares two values only on SQLite",
