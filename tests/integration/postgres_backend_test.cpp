@@ -205,6 +205,22 @@ TEST_F(PostgresBackendTest, DeadlineIs504AndTheConnectionStaysUsable) {
   EXPECT_EQ(json::parse(next.body).at("rows").at(0).at(0).as_int64(), 500);
 }
 
+TEST_F(PostgresBackendTest, AClientThatHangsUpCancelsItsRunningStatement) {
+  start_gateway("    permits: 1\n");
+  // A statement that would run until its 5 s deadline; the client leaves after 300 ms.
+  const std::string body = R"({"sql": "SELECT count(*) FROM spans a, spans b, spans c, spans d"})";
+  raw_exchange(gateway_->port(),
+               "POST /v1/query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " +
+                   std::to_string(body.size()) + "\r\n\r\n" + body,
+               std::chrono::milliseconds(300));
+  // The only permit comes back when the server-side cancel lands, not at the deadline.
+  const auto started = std::chrono::steady_clock::now();
+  auto next = query("SELECT count(*) FROM spans");
+  EXPECT_EQ(next.status, 200) << next.body;
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(3));
+  EXPECT_NE(gateway_->log().find("\"outcome\":\"request:cancelled\""), std::string::npos) << gateway_->log();
+}
+
 TEST_F(PostgresBackendTest, EngineCommentsAreShownAsUntrusted) {
   start_gateway();
   auto r = http(gateway_->port(), "GET", "/v1/schema?detail=detailed");
