@@ -54,6 +54,29 @@ std::string quote_literal(const std::string& text) {
   return out + "'";
 }
 
+// What to do about the engine errors agents meet most, by SQLSTATE. The
+// engine's message is passed on as well; this says how to change the statement.
+std::string fix_for_sqlstate(const std::string& state) {
+  if (state == "42803")
+    return "FIX: every selected column must be in GROUP BY or inside an aggregate: add it to GROUP BY, or write "
+           "max(column) / min(column).";
+  if (state == "42883")
+    return "FIX: no function or operator takes these argument types: cast the arguments, e.g. round(CAST(x AS "
+           "numeric), 2), CAST(t AS date), or compare text with text.";
+  if (state == "42804" || state == "42846")
+    return "FIX: the types do not match: CAST one side to the other's type (see the column types in GET "
+           "/v1/schema).";
+  if (state == "22012") return "FIX: guard the divisor: x / NULLIF(y, 0).";
+  if (state == "22P02" || state == "22007" || state == "22008")
+    return "FIX: a literal does not read as the column's type: write numbers bare and times as ISO-8601 "
+           "('2026-11-01T10:00:00Z').";
+  if (state == "21000")
+    return "FIX: the scalar subquery returned several rows: add a condition, aggregate, or LIMIT 1.";
+  if (state == "42702") return "FIX: qualify the column with its table or alias (t.column).";
+  if (state == "22003") return "FIX: a number overflowed its type: CAST to bigint or numeric before the arithmetic.";
+  return {};
+}
+
 // The engine's refusal, mapped by SQLSTATE to the code an agent can act on.
 Error sql_error(const pqxx::sql_error& e, bool cancelled) {
   const std::string state = e.sqlstate();
@@ -70,7 +93,7 @@ Error sql_error(const pqxx::sql_error& e, bool cancelled) {
     return make_error(ErrorCode::LimitRowTooLarge, message,
                       "FIX: ask for less: aggregate with GROUP BY, select fewer or shorter columns, or add a LIMIT");
   if (state.starts_with("08") || state.starts_with("57P")) return pg::unavailable_error("PostgreSQL", e.what());
-  return make_error(ErrorCode::BackendError, message);
+  return make_error(ErrorCode::BackendError, message, fix_for_sqlstate(state));
 }
 
 template <typename Fn>

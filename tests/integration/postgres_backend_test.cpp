@@ -221,6 +221,19 @@ TEST_F(PostgresBackendTest, AClientThatHangsUpCancelsItsRunningStatement) {
   EXPECT_NE(gateway_->log().find("\"outcome\":\"request:cancelled\""), std::string::npos) << gateway_->log();
 }
 
+TEST_F(PostgresBackendTest, EngineErrorsComeWithAFix) {
+  start_gateway();
+  auto zero = query("SELECT id / 0 AS x FROM spans WHERE id = 1");
+  EXPECT_EQ(zero.status, 422) << zero.body;
+  EXPECT_EQ(code_of(zero), "backend:error");
+  EXPECT_NE(zero.body.find("division by zero"), std::string::npos) << zero.body;
+  EXPECT_NE(zero.body.find("NULLIF(y, 0)"), std::string::npos) << zero.body;
+  auto grouping = query("SELECT name, count(*) FROM spans");
+  EXPECT_EQ(grouping.status, 422) << grouping.body;
+  EXPECT_NE(grouping.body.find("must appear in the GROUP BY clause"), std::string::npos) << grouping.body;
+  EXPECT_NE(grouping.body.find("add it to GROUP BY"), std::string::npos) << grouping.body;
+}
+
 TEST_F(PostgresBackendTest, EngineCommentsAreShownAsUntrusted) {
   start_gateway();
   auto r = http(gateway_->port(), "GET", "/v1/schema?detail=detailed");
