@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "executors/postgres/demo_pg_script.hpp"
 #include "gateway/auth/keys.hpp"
 #include "gateway/auth/sha256.hpp"
 #include "gateway/startup.hpp"
@@ -23,6 +24,9 @@ constexpr const char* kUsage =
     "      (its SQLite database is generated in DIR, default: <binary's folder>/demo)\n"
     "  querygate --check-config FILE   validate FILE and the databases it names, then exit\n"
     "  querygate demo-db PATH          (re)create the demo SQLite database at PATH\n"
+    "  querygate demo-db --postgres FILE.sql\n"
+    "      write the same demo as a psql script (- for standard output); load it into an empty\n"
+    "      database with: psql -v ON_ERROR_STOP=1 -1 -d DBNAME -f FILE.sql\n"
     "  querygate hash-key [TOKEN]      print the SHA-256 (hex) of an API token for the config's keys:\n"
     "      (reads the token from standard input when not given; prefer that: arguments show in ps)\n"
     "  querygate --version\n";
@@ -77,6 +81,14 @@ int main(int argc, char** argv) {
       return 0;
     } else if (a == "demo-db") {
       if (i + 1 >= args.size()) return fail("demo-db needs a PATH\n" + std::string(kUsage));
+      if (args[i + 1] == "--postgres") {
+        if (i + 3 != args.size()) return fail("demo-db --postgres needs exactly one FILE\n" + std::string(kUsage));
+        auto s = qg::exec::create_demo_pg_script(args[i + 2]);
+        if (!s) return fail(s.error().message);
+        // With "-" the script is on standard output, so the note goes to standard error.
+        (args[i + 2] == "-" ? std::cerr : std::cout) << "demo PostgreSQL script written to " << args[i + 2] << "\n";
+        return 0;
+      }
       auto s = qg::gateway::create_demo_database(args[i + 1]);
       if (!s) return fail(s.error().message);
       std::cout << "demo database written to " << args[i + 1] << "\n";

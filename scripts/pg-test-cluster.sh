@@ -5,6 +5,9 @@
 #   scripts/pg-test-cluster.sh stop     stop it and remove its folder
 #   scripts/pg-test-cluster.sh status   exit 0 when our cluster is running there, 1 otherwise
 #   scripts/pg-test-cluster.sh env      print: export QG_TEST_PG_HOST=127.0.0.1 QG_TEST_PG_PORT=...
+#   scripts/pg-test-cluster.sh load-demo FILE.sql
+#                                       (re)load database demo from `querygate demo-db --postgres FILE.sql`
+#                                       (test.sh runs it after the build; skipped when FILE is loaded already)
 #
 # Port ${QG_PG_PORT:-5499} (private: other jobs on these machines use 5432), folder
 # ${QG_PG_DIR:-/tmp/querygate-pg-$PORT}. Listens on 127.0.0.1 only, trust auth, fsync off:
@@ -22,6 +25,8 @@
 #   chinook        /work/shared/data/chinook/Chinook_PostgreSql_v1.4.2.sql (album, albumid, invoiceline ...)
 #   defog_<db>     the 11 files in shared/data/defog/pg (ewallet lives in schema consumer_div)
 #   posture        notes (owned by qg_writer), readable (owned by qg_owner); both readable by qg_reader
+#   demo           (load-demo only) the querygate demo; qg_reader may read projects, traces, spans and
+#                  span_annotations but NOT users and api_keys: the demo shows the gateway keeping them out
 #
 # Must run as root (initdb runs as the postgres user via runuser) or as postgres itself.
 set -euo pipefail
@@ -57,13 +62,25 @@ running_here() {
 
 port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; }
 
+# True when every entry of $dir is one this script makes (a leftover of a failed start).
+only_our_files() {
+  local f
+  for f in "$dir"/* "$dir"/.[!.]*; do
+    [[ -e "$f" ]] || continue
+    case "${f##*/}" in
+      data | server.log | initdb.log | loaded | load-*.log | .s.PGSQL.*) ;;
+      *) return 1 ;;
+    esac
+  done
+}
+
 do_stop() {
   if [[ -d "$pgdata" ]] && running_here; then
     as_pg "$bin/pg_ctl" -D "$pgdata" -m fast -w -t 30 stop >/dev/null
   fi
-  # Only remove a folder that is ours (an initdb folder, or an empty leftover), never an arbitrary path.
+  # Only remove a folder that is ours (an initdb folder, or a leftover of ours), never an arbitrary path.
   if [[ -d "$dir" ]]; then
-    if [[ -f "$pgdata/PG_VERSION" || -z "$(ls -A "$dir" 2>/dev/null | grep -vxE 'data|server.log|initdb.log|loaded|load-.*\.log|\.s\.PGSQL\..*')" ]]; then
+    if [[ -f "$pgdata/PG_VERSION" ]] || only_our_files; then
       rm -rf "$dir"
     else
       die "not removing $dir: it does not look like a cluster folder made by this script"
@@ -193,13 +210,39 @@ SQL
     $((ms / 1000)) $((ms % 1000 / 100))
 }
 
+# The demo database from FILE. Loaded under a temporary name and renamed into
+# place, so tests reading demo never see half of it; its sha256 is kept as the
+# database's comment, so loading the same script again costs one query.
+do_load_demo() {
+  local file="${1:-}" sum current tmp="demo_loading_$$"
+  [[ -n "$file" && -f "$file" ]] || die "load-demo needs FILE.sql, written by: querygate demo-db --postgres FILE.sql"
+  { running_here && pg_isready -q -h 127.0.0.1 -p "$port"; } || die "no cluster running on 127.0.0.1:$port: run $0 start first"
+  sum="sha256:$(sha256sum "$file" | cut -d' ' -f1)"
+  current=$(psql_su -d postgres -At -c "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = 'demo'")
+  if [[ "$current" == "$sum" ]]; then
+    echo "pg-test-cluster: database demo already holds $file"
+    return 0
+  fi
+  psql_su -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS $tmp"
+  load_db "$tmp" "$file" || die "loading $file failed (log: $dir/load-$tmp.log)"
+  # Owner's grants, as in a deployment: users and api_keys get none.
+  psql -X -h 127.0.0.1 -p "$port" -U qg_owner -d "$tmp" -v ON_ERROR_STOP=1 -q \
+    -c "REVOKE ALL ON DATABASE $tmp FROM PUBLIC" -c "GRANT CONNECT ON DATABASE $tmp TO qg_reader" \
+    -c "GRANT USAGE ON SCHEMA public TO qg_reader" \
+    -c "GRANT SELECT ON projects, traces, spans, span_annotations TO qg_reader"
+  psql_su -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS demo WITH (FORCE)" -c "ALTER DATABASE $tmp RENAME TO demo" \
+    -c "COMMENT ON DATABASE demo IS '$sum'"
+  echo "pg-test-cluster: database demo loaded from $file ($(psql_su -d demo -At -c 'SELECT count(*) FROM spans') spans)"
+}
+
 case "${1:-}" in
   start) do_start ;;
   stop) do_stop ;;
   status) running_here && pg_isready -q -h 127.0.0.1 -p "$port" ;;
   env) echo "export QG_TEST_PG_HOST=127.0.0.1 QG_TEST_PG_PORT=$port" ;;
+  load-demo) do_load_demo "${2:-}" ;;
   *)
-    echo "usage: $0 start|stop|status|env   (QG_PG_PORT=${port}, QG_PG_DIR=${dir})" >&2
+    echo "usage: $0 start|stop|status|env|load-demo FILE.sql   (QG_PG_PORT=${port}, QG_PG_DIR=${dir})" >&2
     exit 2
     ;;
 esac

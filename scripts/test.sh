@@ -17,6 +17,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 "$root/scripts/pg-test-cluster.sh" start
 eval "$("$root/scripts/pg-test-cluster.sh" env)"
+# The demo as PostgreSQL database `demo`, converted by the binary just built.
+"$build/querygate" demo-db --postgres "$build/demo-postgres.sql" >/dev/null
+"$root/scripts/pg-test-cluster.sh" load-demo "$build/demo-postgres.sql"
 export QG_REQUIRE_PG=1 # PG tests fail, not skip, when the server is missing
 
 cd "$build"
