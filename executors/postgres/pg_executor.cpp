@@ -56,7 +56,12 @@ std::string quote_literal(const std::string& text) {
 
 // What to do about the engine errors agents meet most, by SQLSTATE. The
 // engine's message is passed on as well; this says how to change the statement.
-std::string fix_for_sqlstate(const std::string& state) {
+std::string fix_for_sqlstate(const std::string& state, const std::string& message) {
+  if (state == "42883" && message.find("jsonb") != std::string::npos)
+    return "FIX: a jsonb value is not text: read a key as text with col ->> 'key' (or col #>> '{a,b}'), or "
+           "CAST(col AS text) to search the whole document with LIKE.";
+  if (state == "42883" && message.find("round(double precision") != std::string::npos)
+    return "FIX: round(x, digits) takes numeric on PostgreSQL: write round(CAST(x AS numeric), 2).";
   if (state == "42803")
     return "FIX: every selected column must be in GROUP BY or inside an aggregate: add it to GROUP BY, or write "
            "max(column) / min(column).";
@@ -93,7 +98,7 @@ Error sql_error(const pqxx::sql_error& e, bool cancelled) {
     return make_error(ErrorCode::LimitRowTooLarge, message,
                       "FIX: ask for less: aggregate with GROUP BY, select fewer or shorter columns, or add a LIMIT");
   if (state.starts_with("08") || state.starts_with("57P")) return pg::unavailable_error("PostgreSQL", e.what());
-  return make_error(ErrorCode::BackendError, message, fix_for_sqlstate(state));
+  return make_error(ErrorCode::BackendError, message, fix_for_sqlstate(state, message));
 }
 
 template <typename Fn>

@@ -151,8 +151,11 @@ void check_on_engine(exec::Executor& executor, const Case& c, const AdmittedStat
     if (e.code == ErrorCode::BackendPlanGate || known == nullptr)
       ADD_FAILURE() << c.where << " [postgres] ADMITTED BUT REFUSED BY POSTGRESQL: " << name(e.code) << ": "
                     << e.message << "\n  sql: " << c.sql << "\n  rendered: " << st.sql;
-    else
+    else {
       ++tally.known;
+      // Refused by the engine, the agent still gets a next step.
+      EXPECT_TRUE(e.fix.starts_with("FIX: ")) << c.where << " [postgres] engine refusal without a FIX: " << e.message;
+    }
     return;
   }
   if (known != nullptr)
