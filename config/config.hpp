@@ -1,7 +1,8 @@
 #pragma once
 // The YAML configuration model. This shape is a public interface: operators
-// write it, tests rely on it. Every key is declared once (config.cpp) with its
-// type, default and range; unknown keys are start-up errors.
+// write it, tests rely on it. Every key is declared once (the key tables in
+// config.cpp and config/*_section.cpp) with its type, default and range; unknown
+// keys are start-up errors.
 #include <cstdint>
 #include <filesystem>
 #include <map>

@@ -1,0 +1,130 @@
+// keys: the key table for one API key, its readers (name, SHA-256 of the token,
+// databases) with the checks across keys (no repeated name or hash), and the check,
+// run last, that every database a key names is configured.
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "config/section_readers.hpp"
+#include "config/yaml_reader.hpp"
+
+namespace qg::config::detail {
+
+namespace {
+
+// keys: a list, because a key has no natural name to index it by in the file
+// (its name is a label for logs; two keys may be rotated under similar labels).
+
+// keys[i].* — all three are required; their readers check the values.
+constexpr OwnKey kApiKeyOwn[] = {
+    {"name", "a name for logs and metrics ([A-Za-z_][A-Za-z0-9_-]*)", true},
+    {"sha256", "the SHA-256 of the token in hex, as printed by `querygate hash-key`", true},
+    {"databases", "a list of database names this key may query, e.g. [demo]", true},
+};
+constexpr KeyTable<ApiKey> kApiKeyKeys{.own = kApiKeyOwn};
+
+char ascii_lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+bool is_hex(std::string_view text) {
+  return std::all_of(text.begin(), text.end(),
+                     [](char c) { return is_ascii_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); });
+}
+
+Status read_key_name(const Entry& entry, const OwnKey& key, ApiKey& out) {
+  Result<std::string> name = read_text(entry, key.expects);
+  if (!name) return std::move(name).error();
+  if (!is_identifier(*name, /*dash_allowed=*/true)) {
+    return config_error("'" + entry.path + "' must be " + std::string(key.expects) + "; got '" + clipped(*name) + "'" +
+                            position_of(entry),
+                        "Use letters, digits, '_' and '-', starting with a letter or '_'.");
+  }
+  out.name = std::move(*name);
+  return {};
+}
+
+Status read_key_hash(const Entry& entry, const OwnKey& key, ApiKey& out) {
+  Result<std::string> hash = read_text(entry, key.expects);
+  if (!hash) return std::move(hash).error();
+  if (hash->size() != 64 || !is_hex(*hash)) {
+    // Never echo the value: it may be the token itself, pasted by mistake.
+    return config_error("'" + entry.path + "' must be 64 hex digits (a SHA-256); got " + std::to_string(hash->size()) +
+                            " characters" + position_of(entry),
+                        "Put the token on querygate's standard input: `querygate hash-key < token-file`, and paste "
+                        "the 64 hex digits it prints. The file must never hold the token itself.");
+  }
+  std::transform(hash->begin(), hash->end(), hash->begin(), ascii_lower);
+  out.sha256 = std::move(*hash);
+  return {};
+}
+
+Status read_key_databases(const Entry& entry, const OwnKey& key, ApiKey& out) {
+  if (!entry.value.IsSequence() || entry.value.size() == 0) {
+    return config_error("'" + entry.path + "' must be " + std::string(key.expects) + "; got " + describe(entry.value) +
+                            position_of(entry),
+                        "List at least one database, e.g. databases: [demo].");
+  }
+  for (std::size_t i = 0; i < entry.value.size(); ++i) {
+    const Entry item{YAML::Node(), entry.value[i], entry.path + "[" + std::to_string(i) + "]"};
+    Result<std::string> name = read_text(item, "a database name");
+    if (!name) return std::move(name).error();
+    if (std::find(out.databases.begin(), out.databases.end(), *name) != out.databases.end())
+      return config_error("'" + item.path + "' repeats database '" + clipped(*name) + "'" + position_of(item),
+                          "List each database once.");
+    out.databases.push_back(std::move(*name));
+  }
+  return {};
+}
+
+}  // namespace
+
+Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& keys) {
+  if (entry.value.IsNull()) return {};
+  if (!entry.value.IsSequence()) {
+    return config_error("'" + entry.path + "' must be " + std::string(key.expects) + "; got " + describe(entry.value) +
+                            position_of(entry),
+                        "Write each key as a list item starting with '- name: ...'.");
+  }
+  for (std::size_t i = 0; i < entry.value.size(); ++i) {
+    const Entry item{YAML::Node(), entry.value[i], entry.path + "[" + std::to_string(i) + "]"};
+    ApiKey api_key;
+    Status status = read_section(item, kApiKeyKeys, std::nullopt, api_key,
+                                 [&](const OwnKey& own, const Entry& own_entry) -> Status {
+                                   if (own.name == "name") return read_key_name(own_entry, own, api_key);
+                                   if (own.name == "sha256") return read_key_hash(own_entry, own, api_key);
+                                   if (own.name == "databases") return read_key_databases(own_entry, own, api_key);
+                                   return unhandled(own, own_entry);
+                                 });
+    if (!status) return status;
+    for (const ApiKey& earlier : keys) {
+      if (earlier.name == api_key.name)
+        return config_error("'" + item.path + ".name' repeats the key name '" + api_key.name + "'" + position_of(item),
+                            "Give every key its own name, so logs and metrics tell them apart.");
+      if (earlier.sha256 == api_key.sha256)
+        return config_error(
+            "'" + item.path + ".sha256' is the same hash as key '" + earlier.name + "'" + position_of(item),
+            "Give every key its own token; one token cannot stand for two keys.");
+    }
+    keys.push_back(std::move(api_key));
+  }
+  return {};
+}
+
+Status check_key_databases(const Config& config) {
+  std::vector<std::string_view> names;
+  for (const Database& database : config.databases) names.push_back(database.name);
+  for (std::size_t i = 0; i < config.keys.size(); ++i)
+    for (const std::string& name : config.keys[i].databases)
+      if (config.find_database(name) == nullptr) {
+        std::string message = "'keys[" + std::to_string(i) + "].databases' names '" + clipped(name) +
+                              "', which is not a configured database";
+        if (const auto match = closest_match(name, names)) message += " (did you mean '" + std::string(*match) + "'?)";
+        return config_error(message, "Use names from 'databases': " + joined(names) + ".");
+      }
+  return {};
+}
+
+}  // namespace qg::config::detail
