@@ -1,5 +1,6 @@
 #include "executors/postgres/pg_plan_gate.hpp"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <cctype>
 
@@ -118,14 +119,16 @@ void skip_type(const std::string& s, std::size_t& i) {
   }
 }
 
-void collect(const boost::json::value& v, const std::string& key, PlanFacts& facts, int depth) {
+// `remote`: inside Citus's "Distributed Query", where the worker plans scan
+// shards (album_102008) of the distributed tables.
+void collect(const boost::json::value& v, const std::string& key, PlanFacts& facts, int depth, bool remote) {
   if (depth > 200) return;
   if (const auto* o = v.if_object()) {
     const auto* rel = o->if_contains("Relation Name");
     if (rel && rel->is_string()) {
       const auto* schema = o->if_contains("Schema");
       const std::string s = schema && schema->is_string() ? std::string(schema->as_string()) : std::string("?");
-      facts.relations.push_back(s + "." + std::string(rel->as_string()));
+      (remote ? facts.shard_relations : facts.relations).push_back(s + "." + std::string(rel->as_string()));
     }
     const auto* fn = o->if_contains("Function Name");
     if (fn && fn->is_string()) {
@@ -138,10 +141,10 @@ void collect(const boost::json::value& v, const std::string& key, PlanFacts& fac
     for (const auto& [k, child] : *o) {
       const std::string child_key(k);
       if (name_keys().count(child_key)) continue;
-      collect(child, child_key, facts, depth + 1);
+      collect(child, child_key, facts, depth + 1, remote || child_key == "Distributed Query");
     }
   } else if (const auto* a = v.if_array()) {
-    for (const auto& child : *a) collect(child, key, facts, depth + 1);
+    for (const auto& child : *a) collect(child, key, facts, depth + 1, remote);
   } else if (const auto* s = v.if_string()) {
     for (auto& f : called_functions(std::string(*s))) facts.functions.push_back(std::move(f));
   }
@@ -207,7 +210,7 @@ Result<PlanFacts> read_plan(const std::string& explain_json) {
   if (plan == nullptr || !plan->is_object())
     return make_error(ErrorCode::Internal, "EXPLAIN (FORMAT JSON) did not return a plan");
   PlanFacts facts;
-  collect(*plan, "Plan", facts, 0);
+  collect(*plan, "Plan", facts, 0, false);
   const auto& root = plan->as_object();
   const boost::json::object* measured = &root;
   if (const auto* type = root.if_contains("Node Type"); type && type->is_string() && type->as_string() == "Limit")
@@ -225,6 +228,18 @@ std::optional<std::string> plan_violation(const PlanFacts& facts, const PlanPoli
     const std::string schema = rel.substr(0, dot), name = rel.substr(dot + 1);
     if (schema != policy.schema || !policy.tables.count(name))
       return "the plan reads " + rel + ", which is not allowlisted";
+  }
+  // A Citus shard is its table's name plus "_<shard id>".
+  for (const auto& rel : facts.shard_relations) {
+    const auto dot = rel.find('.');
+    const std::string schema = rel.substr(0, dot), name = rel.substr(dot + 1);
+    const auto underscore = name.rfind('_');
+    const bool shard_suffix = underscore != std::string::npos && underscore + 1 < name.size() &&
+                              std::all_of(name.begin() + static_cast<long>(underscore) + 1, name.end(),
+                                          [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+    const std::string table = shard_suffix ? name.substr(0, underscore) : name;
+    if (schema != policy.schema || !policy.tables.count(table))
+      return "the distributed plan reads " + rel + ", which is not a shard of an allowlisted table";
   }
   for (const auto& fn : facts.functions)
     if (!policy.functions.count(fn)) return "the plan calls " + fn + "(), which the capability table does not admit";

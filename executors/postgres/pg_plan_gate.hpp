@@ -22,6 +22,9 @@ struct PlanFacts {
   std::vector<std::string> functions;  // lower-case names of called functions, schema-qualified unless pg_catalog
   // The planner's row estimate below a top-level Limit (or of the whole plan without one).
   std::optional<double> estimated_rows;
+  // Citus: relations in the worker plans of a "Distributed Query" are shards,
+  // named <table>_<shard id>; each must be a shard of an allowlisted table.
+  std::vector<std::string> shard_relations;
 };
 
 // Reads EXPLAIN (FORMAT JSON[, VERBOSE]) output. InternalError when it is not a plan.

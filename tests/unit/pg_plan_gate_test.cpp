@@ -82,6 +82,28 @@ TEST(PlanGateViolation, OnlyAllowlistedRelationsAndAdmittedFunctions) {
   }
 }
 
+// Citus (not run here; the shape of its EXPLAIN (FORMAT JSON)): the worker
+// plans under "Distributed Query" scan shards named <table>_<shard id>.
+TEST(PlanGateRead, CitusShardsAreCheckedAgainstTheirTables) {
+  const std::string plan = R"json([{"Plan": {"Node Type": "Custom Scan", "Custom Plan Provider": "Citus Adaptive",
+    "Plan Rows": 100000, "Output": ["remote_scan.count"],
+    "Distributed Query": {"Job": {"Task Count": 32, "Tasks Shown": "One of 32", "Tasks": [
+      {"Node": "host=worker-1 port=5432 dbname=app", "Remote Plan": [[{"Plan": {"Node Type": "Aggregate",
+        "Output": ["count(*)"], "Plans": [{"Node Type": "Seq Scan", "Relation Name": "album_102008",
+        "Schema": "public", "Alias": "album", "Output": ["albumid"]}]}}]]}]}}}}])json";
+  auto facts = read_plan(plan);
+  ASSERT_TRUE(facts) << facts.error().message;
+  EXPECT_TRUE(facts->relations.empty());
+  EXPECT_EQ(facts->shard_relations, Names({"public.album_102008"}));
+  PlanPolicy policy{"public", {"album"}, capability::postgres_plan_functions()};
+  EXPECT_FALSE(plan_violation(*facts, policy));
+  PlanFacts secret{{}, {}, std::nullopt, {"public.secrets_102040"}};
+  EXPECT_TRUE(plan_violation(secret, policy));
+  // Outside a distributed query a numbered name is just a table, and not allowlisted.
+  PlanFacts local{{"public.album_102008"}, {}, std::nullopt};
+  EXPECT_TRUE(plan_violation(local, policy));
+}
+
 TEST(PlanGateCache, RemembersAdmittedShapesUntilTheyExpire) {
   PlanCache cache(std::chrono::seconds(0), 2);
   EXPECT_FALSE(cache.admitted("a"));
