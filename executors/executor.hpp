@@ -47,6 +47,10 @@ struct RunOptions {
   // disconnected, or shutdown's grace period ran out. Polled while the statement
   // runs; the statement then fails with ErrorCode::RequestCancelled. Null: never.
   const std::atomic<bool>* cancelled = nullptr;
+  // The libpg_query fingerprint of the statement the caller sent (the api has
+  // it for the log). It fixes the shape of the printed SQL for this database,
+  // so PostgreSQL's plan gate caches its verdicts by it. Empty: computed here.
+  std::string shape;
 };
 
 class Executor {

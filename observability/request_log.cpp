@@ -1,5 +1,6 @@
 #include "observability/request_log.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <random>
@@ -52,13 +53,13 @@ std::string request_id_from(const std::string& header) {
   bool printable = !header.empty() && header.size() <= 128;
   for (char c : header) printable = printable && c > 0x20 && c < 0x7f && c != '"' && c != '\\';
   if (printable) return header;
-  std::random_device random;
+  // Ids need to be unique, not secret: a generator per thread, seeded once.
+  // (Constructing std::random_device per request cost ~20 µs on the I/O thread.)
+  thread_local std::mt19937_64 generator{std::random_device{}()};
   static constexpr char kHex[] = "0123456789abcdef";
+  const std::uint64_t v = generator();
   std::string id;
-  for (int i = 0; i < 4; ++i) {
-    const unsigned v = random();
-    for (int k = 0; k < 4; ++k) id.push_back(kHex[(v >> (4 * k)) & 15]);
-  }
+  for (int k = 0; k < 16; ++k) id.push_back(kHex[(v >> (4 * k)) & 15]);
   return id;
 }
 

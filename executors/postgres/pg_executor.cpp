@@ -183,7 +183,7 @@ class PostgresExecutor final : public Executor {
       tx.exec(preamble(budget));
       auto outcome = [&]() -> Result<Rows> {
         try {
-          const std::string shape = parse::fingerprint(gated);
+          const std::string shape = options.shape.empty() ? parse::fingerprint(gated) : "caller:" + options.shape;
           std::optional<double> estimate;
           if (shape.empty() || !plan_cache_.admitted(shape)) {
             auto gate = check_plan(tx, gated);

@@ -320,6 +320,7 @@ HttpResponse Api::run_query(QueryJob& job) {
     exec::RunOptions options;
     options.deadline = ctx.deadline;  // what is left of the request's one deadline
     options.cancelled = &ctx.cancellation->flag();
+    options.shape = job.record->fingerprint;  // computed above for the log: no second parse
     options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
     auto result = engine.run(statement->sql, options);
     engine_done();

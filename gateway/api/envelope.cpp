@@ -1,6 +1,9 @@
 #include "gateway/api/envelope.hpp"
 
+#include <sys/random.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <random>
 
 #include "gateway/api/json_writer.hpp"
@@ -84,8 +87,8 @@ std::string truncation_notice(const EnvelopeInput& in, std::size_t written) {
     }
   std::string note = "Returned " + std::to_string(written) + " rows; more exist";
   if (in.rows && in.rows->estimated_rows && *in.rows->estimated_rows > static_cast<double>(written))
-    note += " (about " + std::to_string(static_cast<long long>(*in.rows->estimated_rows)) +
-            " by the planner's estimate)";
+    note +=
+        " (about " + std::to_string(static_cast<long long>(*in.rows->estimated_rows)) + " by the planner's estimate)";
   note += ". To narrow: ";
   note += time_column.empty() ? "add a WHERE filter" : "filter on " + time_column + " (a time range)";
   note += "; to summarise: GROUP BY with count/sum/avg; to page: ORDER BY ";
@@ -98,12 +101,24 @@ std::string truncation_notice(const EnvelopeInput& in, std::size_t written) {
 }  // namespace
 
 std::string new_spotlight_marker() {
-  std::random_device random;  // the OS's entropy: a marker injected text cannot predict
+  // The OS's entropy (getrandom), so injected text cannot predict the marker;
+  // one syscall rather than a std::random_device per response.
+  unsigned char bytes[8] = {};
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n > 0) {
+      got += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno != EINTR) {  // no getrandom: the slower path to the same entropy
+      std::random_device random;
+      for (; got < sizeof bytes; ++got) bytes[got] = static_cast<unsigned char>(random());
+    }
+  }
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out;
-  for (int i = 0; i < 4; ++i) {
-    const unsigned v = random();
-    for (int k = 0; k < 4; ++k) out.push_back(kHex[(v >> (4 * k)) & 15]);
+  for (unsigned char b : bytes) {
+    out.push_back(kHex[b >> 4]);
+    out.push_back(kHex[b & 15]);
   }
   return out;
 }
