@@ -2,6 +2,7 @@
 
 #include <pqxx/pqxx>
 
+#include "executors/executor_errors.hpp"
 #include "executors/postgres/pg_values.hpp"
 
 namespace qg::exec::pg {
@@ -14,20 +15,6 @@ struct Relation {
   double reltuples = -1;
   std::string comment;
 };
-
-std::string quoted_list(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
-  return out;
-}
-
-std::string suggestion(const std::string& wanted, const std::vector<std::string>& existing) {
-  const auto close = catalog::closest_names(wanted, existing);
-  if (!close.empty()) return "; did you mean " + quoted_list(close) + "?";
-  if (existing.empty()) return "; it has none";
-  if (existing.size() <= 12) return "; it has " + quoted_list(existing);
-  return "";
-}
 
 bool iequal(const std::string& a, const std::string& b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -80,12 +67,12 @@ Result<catalog::Catalog> introspect(pqxx::connection& conn, const config::Databa
   for (const auto& curation : config.tables) {
     const Relation* rel = match(relations, curation.name, [](const Relation& r) { return r.name; });
     if (rel == nullptr)
-      return make_error(ErrorCode::BackendUnavailable,
-                        "allowlisted table '" + curation.name + "' of database '" + config.name +
-                            "' does not exist in schema '" + config.schema + "'" + suggestion(curation.name, existing),
-                        "FIX: correct the name under databases." + config.name +
-                            ".tables in the configuration, or set databases." + config.name +
-                            ".schema to the schema that holds it");
+      return make_error(
+          ErrorCode::BackendUnavailable,
+          "allowlisted table '" + curation.name + "' of database '" + config.name + "' does not exist in schema '" +
+              config.schema + "'" + name_suggestion(curation.name, existing),
+          "FIX: correct the name under databases." + config.name + ".tables in the configuration, or set databases." +
+              config.name + ".schema to the schema that holds it");
     catalog::Table table;
     table.name = rel->name;
     table.comment = curation.comment;
@@ -127,7 +114,7 @@ Result<catalog::Catalog> introspect(pqxx::connection& conn, const config::Databa
         for (const auto& c : table.columns) names.push_back(c.name);
         return make_error(ErrorCode::BackendUnavailable,
                           "curated column '" + column_name + "' does not exist in table '" + table.name +
-                              "' of database '" + config.name + "'" + suggestion(column_name, names),
+                              "' of database '" + config.name + "'" + name_suggestion(column_name, names),
                           "FIX: correct databases." + config.name + ".tables." + curation.name + ".columns." +
                               column_name + " in the configuration");
       }

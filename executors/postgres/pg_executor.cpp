@@ -11,6 +11,7 @@
 #include <pqxx/pqxx>
 
 #include "admission/parse/parser.hpp"
+#include "executors/executor_errors.hpp"
 #include "executors/postgres/pg_catalog.hpp"
 #include "executors/postgres/pg_plan_gate.hpp"
 #include "executors/postgres/pg_pool.hpp"
@@ -23,17 +24,6 @@ namespace {
 using pg::Pool;
 
 constexpr auto kPingBudget = std::chrono::seconds(5);
-
-Error deadline_error() {
-  return make_error(ErrorCode::LimitDeadline, "the statement ran past its deadline",
-                    "FIX: narrow the time range with WHERE on a time column, aggregate with GROUP BY, "
-                    "or ask for fewer rows with LIMIT");
-}
-
-Error cancelled_error() {
-  return make_error(ErrorCode::RequestCancelled, "the statement was cancelled: nobody is waiting for its answer",
-                    "FIX: keep the connection open until the answer arrives");
-}
 
 std::string one_line(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();

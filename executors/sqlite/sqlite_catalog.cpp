@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "executors/executor_errors.hpp"
 #include "executors/sqlite/sqlite_handle.hpp"
 
 namespace qg::exec::sqlite {
@@ -39,21 +40,6 @@ bool query(sqlite3* db, const char* sql, const std::string* arg, RowFn&& row) {
   int rc;
   while ((rc = sqlite3_step(raw)) == SQLITE_ROW) row(raw);
   return rc == SQLITE_DONE;
-}
-
-std::string join(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
-  return out;
-}
-
-// "; did you mean 'items'?" or, with no close match, the names there are.
-std::string suggestion(const std::string& wanted, const std::vector<std::string>& existing) {
-  const auto close = catalog::closest_names(wanted, existing);
-  if (!close.empty()) return "; did you mean " + join(close) + "?";
-  if (existing.empty()) return "; it has none";
-  if (existing.size() <= 12) return "; it has " + join(existing);
-  return "";
 }
 
 // Tables and views as the engine spells them (internal sqlite_* tables left out).
@@ -135,7 +121,7 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
       return make_error(
           ErrorCode::BackendUnavailable,
           "allowlisted table '" + curation.name + "' of database '" + config.name + "' does not exist in '" +
-              path.string() + "'" + suggestion(curation.name, existing),
+              path.string() + "'" + name_suggestion(curation.name, existing),
           "FIX: correct the name under databases." + config.name + ".tables in the configuration, or create the table");
 
     if (entry->is_virtual)
@@ -166,7 +152,7 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
         for (const auto& c : table.columns) names.push_back(c.name);
         return make_error(ErrorCode::BackendUnavailable,
                           "curated column '" + column_name + "' does not exist in table '" + table.name +
-                              "' of database '" + config.name + "'" + suggestion(column_name, names),
+                              "' of database '" + config.name + "'" + name_suggestion(column_name, names),
                           "FIX: correct databases." + config.name + ".tables." + curation.name + ".columns." +
                               column_name + " in the configuration");
       }

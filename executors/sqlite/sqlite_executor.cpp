@@ -9,6 +9,7 @@
 #include <system_error>
 #include <vector>
 
+#include "executors/executor_errors.hpp"
 #include "executors/sqlite/sqlite_catalog.hpp"
 #include "executors/sqlite/sqlite_connection.hpp"
 #include "executors/sqlite/sqlite_pool.hpp"
@@ -21,17 +22,6 @@ using sqlite::Connection;
 using sqlite::StmtHandle;
 
 constexpr auto kPingBudget = std::chrono::seconds(5);
-
-Error deadline_error() {
-  return make_error(ErrorCode::LimitDeadline, "the statement ran past its deadline",
-                    "FIX: narrow the time range with WHERE on a time column, aggregate with GROUP BY, "
-                    "or ask for fewer rows with LIMIT");
-}
-
-Error cancelled_error() {
-  return make_error(ErrorCode::RequestCancelled, "the statement was cancelled: nobody is waiting for its answer",
-                    "FIX: keep the connection open until the answer arrives");
-}
 
 // The authorizer recorded what it refused; say that, plus the engine's words
 // when the engine itself refused (not so for a refusal by confirm_reads).
