@@ -27,8 +27,7 @@ for arg in "$@"; do
     *) seconds="$arg" ;;
   esac
 done
-budget_total=90   # --ci: build + fuzz
-min_seconds=20
+fuzz_guard_seconds=120  # --ci: the 100 000 inputs take about 40 s on 2 idle cores
 started=$SECONDS
 
 # ---- toolchain: clang + libFuzzer
@@ -68,9 +67,10 @@ echo "fuzz: build ${build_time} s ($build/admission_fuzzer)"
 
 if [[ -z "$seconds" ]]; then
   if ((ci)); then
-    seconds=$((budget_total - (SECONDS - started) - 5))  # 5 s: seeds, demo database, summary
-    ((seconds > 60)) && seconds=60
-    ((seconds < min_seconds)) && seconds=$min_seconds
+    # The run is a fixed number of inputs (below); this only guards the worst
+    # case. It does not shrink with a slow build: a cut-short run would not be
+    # the reproducible one (a loaded machine once left 20 s for 52 000 inputs).
+    seconds=$fuzz_guard_seconds
   else
     seconds=300
   fi
