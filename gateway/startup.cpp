@@ -86,11 +86,12 @@ Result<std::string> postgres_dsn(const config::Database& db) {
   if (!db.dsn.empty()) return db.dsn;
   const char* value = std::getenv(db.dsn_env.c_str());
   if (value == nullptr || *value == '\0')
-    return make_error(ErrorCode::ConfigInvalid,
-                      "databases." + db.name + ".dsn_env names the environment variable " + db.dsn_env +
-                          ", which is not set",
-                      "FIX: export " + db.dsn_env + "='postgresql://reader@host:5432/dbname' before starting "
-                      "querygate, or write dsn: in the configuration");
+    return make_error(
+        ErrorCode::ConfigInvalid,
+        "databases." + db.name + ".dsn_env names the environment variable " + db.dsn_env + ", which is not set",
+        "FIX: export " + db.dsn_env +
+            "='postgresql://reader@host:5432/dbname' before starting "
+            "querygate, or write dsn: in the configuration");
   return std::string(value);
 }
 

@@ -101,8 +101,8 @@ void Printer::func_call(const ast::FuncCall& f) {
   }
   // trim(x[, chars]) is SQLite's spelling; PostgreSQL has no plain trim() and
   // reads its keyword form as the same call (btrim), so that is what it gets.
-  if (f.name == "trim" && dialect() == Dialect::Postgres && !f.star && !f.distinct && f.order_by.empty() &&
-      !f.filter && !f.over && (f.args.size() == 1 || f.args.size() == 2)) {
+  if (f.name == "trim" && dialect() == Dialect::Postgres && !f.star && !f.distinct && f.order_by.empty() && !f.filter &&
+      !f.over && (f.args.size() == 1 || f.args.size() == 2)) {
     word(f.args.size() == 2 ? "TRIM(BOTH " : "TRIM(");
     if (f.args.size() == 2) {
       expr(f.args[1]);
