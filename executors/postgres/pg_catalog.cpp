@@ -16,12 +16,6 @@ struct Relation {
   std::string comment;
 };
 
-bool iequal(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 // Config names match the engine's spelling exactly, or, when exactly one name
 // differs only in case, that one: PostgreSQL folds unquoted names to lower
 // case, and an operator who writes `Album` for the table `album` means it.
@@ -31,7 +25,7 @@ const T* match(const std::vector<T>& items, const std::string& wanted, NameOf na
     if (name_of(item) == wanted) return &item;
   const T* found = nullptr;
   for (const auto& item : items)
-    if (iequal(name_of(item), wanted)) {
+    if (catalog::Catalog::same_name(name_of(item), wanted, Dialect::Sqlite)) {  // ASCII case-insensitive
       if (found != nullptr) return nullptr;
       found = &item;
     }
@@ -42,11 +36,11 @@ bool temporal(unsigned type_oid) {
   return type_oid == oid::kTimestamp || type_oid == oid::kTimestamptz || type_oid == oid::kDate;
 }
 
-std::string text(const pqxx::field& f) {
+}  // namespace
+
+std::string field_text(const pqxx::field& f) {
   return f.is_null() ? std::string() : std::string(f.c_str(), f.size());
 }
-
-}  // namespace
 
 Result<catalog::Catalog> introspect(pqxx::connection& conn, const config::Database& config) {
   catalog::Catalog result;
@@ -60,7 +54,8 @@ Result<catalog::Catalog> introspect(pqxx::connection& conn, const config::Databa
            "FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
            "WHERE n.nspname = $1 AND c.relkind IN ('r', 'v', 'm', 'p', 'f') ORDER BY c.relname",
            config.schema))
-    relations.push_back({text(row[0]), text(row[1]), text(row[2]), row[3].as<double>(-1), text(row[4])});
+    relations.push_back(
+        {field_text(row[0]), field_text(row[1]), field_text(row[2]), row[3].as<double>(-1), field_text(row[4])});
   std::vector<std::string> existing;
   for (const auto& r : relations) existing.push_back(r.name);
 
@@ -88,11 +83,11 @@ Result<catalog::Catalog> introspect(pqxx::connection& conn, const config::Databa
              "ORDER BY a.attnum",
              rel->oid)) {
       catalog::Column c;
-      c.name = text(row[0]);
-      c.type = text(row[1]);
+      c.name = field_text(row[0]);
+      c.type = field_text(row[1]);
       c.not_null = row[2].as<bool>(false);
       c.primary_key = row[3].as<bool>(false);
-      c.engine_comment = text(row[4]);
+      c.engine_comment = field_text(row[4]);
       const auto type_oid = static_cast<unsigned>(row[5].as<long long>(0));
       c.timestamp = temporal(type_oid);
       // A timestamp without time zone is naive: literals with an offset are
@@ -105,7 +100,7 @@ Result<catalog::Catalog> introspect(pqxx::connection& conn, const config::Databa
                                           "JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid "
                                           "WHERE i.indrelid = $1::oid ORDER BY c.relname",
                                           rel->oid))
-      table.indexes.push_back(text(row[0]));
+      table.indexes.push_back(field_text(row[0]));
 
     for (const auto& [column_name, column_curation] : curation.columns) {
       const catalog::Column* found = match(table.columns, column_name, [](const catalog::Column& c) { return c.name; });

@@ -11,6 +11,7 @@
 #include <pqxx/pqxx>
 
 #include "admission/parse/parser.hpp"
+#include "admission/render/render.hpp"
 #include "executors/executor_errors.hpp"
 #include "executors/postgres/pg_catalog.hpp"
 #include "executors/postgres/pg_plan_gate.hpp"
@@ -24,19 +25,6 @@ namespace {
 using pg::Pool;
 
 constexpr auto kPingBudget = std::chrono::seconds(5);
-
-std::string one_line(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  for (auto& c : s)
-    if (c == '\n') c = ' ';
-  return s;
-}
-
-std::string quote_identifier(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 std::string quote_literal(const std::string& text) {
   std::string out = "'";
@@ -75,7 +63,7 @@ std::string fix_for_sqlstate(const std::string& state, const std::string& messag
 // The engine's refusal, mapped by SQLSTATE to the code an agent can act on.
 Error sql_error(const pqxx::sql_error& e, bool cancelled) {
   const std::string state = e.sqlstate();
-  const std::string message = "PostgreSQL: " + one_line(e.what());
+  const std::string message = "PostgreSQL: " + pg::one_line(e.what());
   if (state == "57014") return cancelled ? cancelled_error() : deadline_error();
   if (state == "25006" || state == "42501")
     return make_error(ErrorCode::BackendDenied, "the engine backstop denied the statement (" + message + ")",
@@ -138,7 +126,7 @@ class PostgresExecutor final : public Executor {
   std::string preamble(std::chrono::milliseconds budget) const {
     const std::string ms = std::to_string(std::max<long long>(1, budget.count()));
     return "BEGIN READ ONLY; SET LOCAL statement_timeout = " + ms + "; SET LOCAL lock_timeout = " + ms +
-           "; SET LOCAL search_path = " + quote_identifier(schema_) +
+           "; SET LOCAL search_path = " + render::quote_identifier(schema_, Dialect::Postgres) +
            "; SET LOCAL TimeZone = 'UTC'; SET LOCAL DateStyle = 'ISO, MDY'; SET LOCAL IntervalStyle = 'postgres'"
            "; SET LOCAL bytea_output = 'hex'; SET LOCAL extra_float_digits = 1; SET LOCAL work_mem = " +
            quote_literal(work_mem_);

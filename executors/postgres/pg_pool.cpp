@@ -2,6 +2,8 @@
 
 #include <pqxx/pqxx>
 
+#include "executors/postgres/pg_values.hpp"
+
 namespace qg::exec::pg {
 namespace {
 
@@ -12,14 +14,6 @@ std::string with_connect_timeout(const std::string& dsn) {
   const bool url = dsn.starts_with("postgresql://") || dsn.starts_with("postgres://");
   if (!url) return dsn + (dsn.empty() ? "" : " ") + "connect_timeout=2";
   return dsn + (dsn.find('?') == std::string::npos ? "?" : "&") + "connect_timeout=2";
-}
-
-// libpq's messages end with a newline and may span lines; one line reads better.
-std::string one_line(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
-  for (auto& c : s)
-    if (c == '\n') c = ' ';
-  return s;
 }
 
 constexpr auto kWatchInterval = std::chrono::milliseconds(20);

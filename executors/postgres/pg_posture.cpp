@@ -2,12 +2,10 @@
 
 #include <pqxx/pqxx>
 
+#include "executors/postgres/pg_catalog.hpp"
+
 namespace qg::exec::pg {
 namespace {
-
-std::string text(const pqxx::field& f) {
-  return f.is_null() ? std::string() : std::string(f.c_str(), f.size());
-}
 
 std::string qualified(const std::string& schema, const std::string& table) {
   return schema + "." + table;
@@ -21,7 +19,7 @@ Posture check_posture(pqxx::connection& conn, const catalog::Catalog& catalog, c
   const auto role = tx.exec1(
       "SELECT current_user, rolsuper, rolcreaterole, rolcreatedb, rolbypassrls, rolreplication "
       "FROM pg_catalog.pg_roles WHERE rolname = current_user");
-  out.role = text(role[0]);
+  out.role = field_text(role[0]);
   if (role[1].as<bool>(false)) out.problems.push_back("role '" + out.role + "' is a superuser");
   if (role[2].as<bool>(false)) out.problems.push_back("role '" + out.role + "' may create roles (CREATEROLE)");
   if (role[4].as<bool>(false))
@@ -63,13 +61,13 @@ Posture check_posture(pqxx::connection& conn, const catalog::Catalog& catalog, c
   for (const auto& row :
        tx.exec("SELECT extname FROM pg_catalog.pg_extension WHERE extname IN ('dblink', 'file_fdw', 'adminpack', "
                "'postgres_fdw', 'lo', 'pageinspect', 'pg_buffercache') ORDER BY extname"))
-    out.warnings.push_back("extension " + text(row[0]) + " is installed in this database");
+    out.warnings.push_back("extension " + field_text(row[0]) + " is installed in this database");
   for (const auto& row :
        tx.exec("SELECT lanname FROM pg_catalog.pg_language WHERE NOT lanpltrusted AND lanname NOT IN ('internal', "
                "'c') ORDER BY lanname"))
-    out.warnings.push_back("untrusted language " + text(row[0]) + " is installed in this database");
+    out.warnings.push_back("untrusted language " + field_text(row[0]) + " is installed in this database");
   const auto limit = tx.exec1("SELECT current_setting('temp_file_limit')");
-  if (text(limit[0]) == "-1")
+  if (field_text(limit[0]) == "-1")
     out.warnings.push_back("temp_file_limit is unlimited for role '" + out.role +
                            "' (only a superuser may set it): ALTER ROLE " + out.role + " SET temp_file_limit = '1GB'");
   return out;

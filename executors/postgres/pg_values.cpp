@@ -53,6 +53,13 @@ Value read_numeric(std::string_view text) {
 
 }  // namespace
 
+std::string one_line(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  for (auto& c : s)
+    if (c == '\n') c = ' ';
+  return s;
+}
+
 std::string iso_timestamp(std::string_view text, bool with_zone) {
   // "YYYY-MM-DD HH:MM:SS[.ffffff][+00]"; anything else (infinity, BC dates) as is.
   if (text.size() < 19 || text[10] != ' ' || text[4] != '-' || text[13] != ':') return std::string(text);

@@ -21,6 +21,9 @@ inline constexpr unsigned kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4
 // One non-NULL cell of a column of type `type_oid`, from its text form.
 Value read_value(unsigned type_oid, std::string_view text);
 
+// libpq's message on one line (its messages end in a newline and may span several).
+std::string one_line(std::string message);
+
 // "2024-03-01 12:00:00+00" (TimeZone UTC) → "2024-03-01T12:00:00Z"; a
 // timestamp without time zone gets the T but no zone. Other text is returned as is.
 std::string iso_timestamp(std::string_view text, bool with_zone);
