@@ -44,7 +44,7 @@ std::vector<std::string> Admitter::name_outputs(ast::Query& q, std::vector<std::
   return duplicated;
 }
 
-Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes) {
+Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes, std::vector<StarColumn>& star) {
   const int loc = item.location;
   auto apply_alias = [&](Relation& r, const std::optional<ast::Alias>& alias) -> Status {
     if (!alias) return {};
@@ -58,6 +58,11 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
       std::copy(alias->columns.begin(), alias->columns.end(), r.columns.begin());
     }
     return {};
+  };
+  // The relation just added shows all its columns to an unqualified *.
+  auto show_all = [&] {
+    const std::size_t index = level.relations.size() - 1;
+    for (const auto& c : level.relations[index].columns) star.push_back(StarColumn{c, {{index, c}}});
   };
   return std::visit(
       [&](auto& n) -> Status {
@@ -79,7 +84,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             for (auto it = env->ctes.rbegin(); it != env->ctes.rend(); ++it)
               if (same(it->name, n.name)) {
                 r.columns = it->columns;
-                r.untrusted = it->untrusted;
+                r.lineage = it->lineage;
                 r.ambiguous = it->ambiguous;
                 found = true;
                 break;
@@ -103,12 +108,13 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             r.table = table;
             for (const auto& c : table->columns) r.columns.push_back(c.name);
             for (const auto& v : table->virtual_columns) r.columns.push_back(v.name);
-            r.untrusted = table_taint(*table);
+            r.lineage = table_lineage(*table);
           }
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
           if (auto s = apply_alias(r, n.alias); !s) return s;
           level.relations.push_back(std::move(r));
+          show_all();
           return {};
         } else if constexpr (std::is_same_v<T, ast::DerivedTable>) {
           if (n.lateral)
@@ -119,11 +125,12 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           Relation r;
           r.ambiguous = name_outputs(*n.query, *cols);
           r.columns = std::move(cols).value();
-          r.untrusted = query_taint(*n.query);
+          r.lineage = output_lineages(*n.query, r.columns.size());
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
           if (auto s = apply_alias(r, n.alias); !s) return s;
           level.relations.push_back(std::move(r));
+          show_all();
           return {};
         } else if constexpr (std::is_same_v<T, ast::ValuesTable>) {
           if (auto s = construct(capability::Construct::ValuesInFrom, loc); !s) return s;
@@ -133,9 +140,11 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           Relation r;
           const std::size_t width = n.rows.empty() ? 0 : n.rows.front().size();
           for (std::size_t i = 0; i < width; ++i) r.columns.push_back("column" + std::to_string(i + 1));
-          r.untrusted.assign(width, false);  // literals only: nothing an end user wrote
+          r.lineage = rows_lineage(n.rows, ctx);
+          r.lineage.resize(width, Lineage{Taint::Text, ValueKind::Other});
           if (auto s = apply_alias(r, n.alias); !s) return s;
           level.relations.push_back(std::move(r));
+          show_all();
           return {};
         } else if constexpr (std::is_same_v<T, ast::Join>) {
           if (n.kind == ast::JoinKind::Right)
@@ -143,22 +152,46 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           if (n.kind == ast::JoinKind::Full)
             if (auto s = construct(capability::Construct::FullJoin, loc); !s) return s;
           const std::size_t before = level.relations.size();
-          if (auto s = from_item(*n.left, level, ctes); !s) return s;
-          const std::size_t middle = level.relations.size();
-          if (auto s = from_item(*n.right, level, ctes); !s) return s;
+          std::vector<StarColumn> left, right;
+          if (auto s = from_item(*n.left, level, ctes, left); !s) return s;
+          if (auto s = from_item(*n.right, level, ctes, right); !s) return s;
+          // PostgreSQL shows the USING columns first, each merged from both sides
+          // (COALESCE: a RIGHT or FULL join has rows only the right side fills),
+          // then the left side's other columns, then the right side's.
+          std::vector<StarColumn> merged;
+          auto named = [&](const StarColumn& c) {
+            return std::any_of(n.using_columns.begin(), n.using_columns.end(),
+                               [&](const std::string& u) { return same(u, c.name); });
+          };
           for (const auto& u : n.using_columns) {
-            auto has = [&](std::size_t from, std::size_t to) {
-              for (std::size_t i = from; i < to; ++i)
-                for (const auto& c : level.relations[i].columns)
-                  if (same(c, u)) return true;
-              return false;
+            auto count = [&](const std::vector<StarColumn>& side) {
+              return std::count_if(side.begin(), side.end(), [&](const StarColumn& c) { return same(c.name, u); });
             };
-            if (!has(before, middle) || !has(middle, level.relations.size()))
+            const auto on_left = count(left), on_right = count(right);
+            if (on_left == 0 || on_right == 0)
               return make_error(ErrorCode::ValidationUnknownColumn,
                                 "USING (" + u + "): the column must exist on both sides of the join",
                                 "FIX: join with ON left.col = right.col naming the real columns.", pos(loc));
+            if (on_left > 1 || on_right > 1)
+              return make_error(ErrorCode::ValidationAmbiguousColumn,
+                                "USING (" + u + "): more than one column named " + u + " on the " +
+                                    (on_left > 1 ? "left" : "right") + " side of the join",
+                                "FIX: join with ON naming the qualified columns, e.g. ON a." + u + " = b." + u + ".",
+                                pos(loc));
+            if (std::any_of(merged.begin(), merged.end(), [&](const StarColumn& c) { return same(c.name, u); }))
+              return make_error(ErrorCode::ValidationUnsupported, "USING (" + u + "): the column is listed twice",
+                                "FIX: list each column once in USING (...).", pos(loc));
+            StarColumn m{u, {}};
+            for (const auto* side : {&left, &right})
+              for (const auto& c : *side)
+                if (same(c.name, u)) m.sources.insert(m.sources.end(), c.sources.begin(), c.sources.end());
+            merged.push_back(std::move(m));
             for (std::size_t i = before; i < level.relations.size(); ++i) level.relations[i].using_columns.push_back(u);
           }
+          for (auto& c : merged) star.push_back(std::move(c));
+          for (auto* side : {&left, &right})
+            for (auto& c : *side)
+              if (!named(c)) star.push_back(std::move(c));
           if (n.on) {
             ExprContext ctx{&level, ctes, nullptr};
             if (auto s = expr(**n.on, ctx); !s) return s;
@@ -183,19 +216,29 @@ Status Admitter::expand_stars(ast::Select& s, const Scope& level, int location) 
       return make_error(ErrorCode::ValidationStarWithoutFrom, "SELECT * has no FROM clause to expand",
                         "FIX: name the values you want, or add FROM <table>.", pos(loc));
     bool matched = false;
-    std::vector<std::string> seen_using;
+    if (ref->table.empty()) {
+      matched = true;
+      for (const auto& c : level.star) {
+        auto source = [&](const std::pair<std::size_t, std::string>& s) {
+          ast::ColumnRef col;
+          col.table = level.relations[s.first].name;
+          col.column = s.second;
+          return ast::make_expr(std::move(col), -1);
+        };
+        if (c.sources.size() == 1) {
+          out.push_back(ast::SelectItem{source(c.sources.front()), {}});
+          continue;
+        }
+        // A column merged by USING: COALESCE of its sources, as PostgreSQL computes it.
+        ast::Coalesce merged;
+        for (const auto& s : c.sources) merged.args.push_back(source(s));
+        out.push_back(ast::SelectItem{ast::make_expr(std::move(merged), -1), c.name});
+      }
+    }
     for (const auto& r : level.relations) {
-      if (!ref->table.empty() && !same(r.name, ref->table)) continue;
+      if (ref->table.empty() || !same(r.name, ref->table)) continue;
       matched = true;
       for (const auto& c : r.columns) {
-        // An unqualified * shows a USING-merged column once.
-        const bool merged = std::any_of(r.using_columns.begin(), r.using_columns.end(),
-                                        [&](const std::string& u) { return same(u, c); });
-        if (ref->table.empty() && merged) {
-          if (std::any_of(seen_using.begin(), seen_using.end(), [&](const std::string& u) { return same(u, c); }))
-            continue;
-          seen_using.push_back(c);
-        }
         ast::ColumnRef col;
         col.table = r.name;
         col.column = c;
@@ -242,7 +285,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   };
   for (const auto& f : s.from) collect(f);
   for (auto& f : s.from)
-    if (auto st = from_item(f, level, ctes); !st) return st.error();
+    if (auto st = from_item(f, level, ctes, level.star); !st) return st.error();
   from_names_ = std::move(saved_names);
   // OVER w must name a window of this SELECT (restored on the way out: subqueries have their own).
   struct RestoreWindows {
@@ -281,8 +324,10 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     if (auto st = window(w.spec, ctx, location); !st) return st.error();
   if (auto st = sort_items(order_by, with_outputs); !st) return st.error();
   // Lineage once every name is resolved and every substitution done.
-  select_taint_.clear();
-  for (const auto& item : s.items) select_taint_.push_back(carries_untrusted(item.expr, ctx));
+  lineage_windows_ = &s.windows;
+  select_lineage_.clear();
+  for (const auto& item : s.items) select_lineage_.push_back(lineage(item.expr, ctx));
+  lineage_windows_ = nullptr;
   return names;
 }
 
@@ -302,18 +347,19 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       std::copy(cte.columns.begin(), cte.columns.end(), names.begin());
     }
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
-    env.ctes.push_back(CteBinding{cte.name, std::move(names), query_taint(*cte.query), std::move(ambiguous)});
+    std::vector<Lineage> lineage = output_lineages(*cte.query, names.size());
+    env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
   std::vector<std::string> names;
-  std::vector<bool> taint;
+  std::vector<Lineage> lineage;
   if (auto* s = std::get_if<ast::Select>(&q.body)) {
     Scope level{outer, {}};
     auto r = select(*s, level, visible, q.order_by, q.location);
     if (!r) return std::move(r).error();
     names = std::move(r).value();
-    taint = select_taint_;
+    lineage = select_lineage_;
   } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
     if (set->all && set->kind != ast::SetOpKind::Union)
       if (auto st = construct(capability::Construct::SetOpIntersectAll, q.location); !st) return st.error();
@@ -323,10 +369,12 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     auto right = query(*set->right, outer, visible);
     if (!right) return std::move(right).error();
     names = std::move(left).value();
-    // Any branch can supply a row, so a column is untrusted when it is in any branch.
-    taint = query_taint(*set->left);
-    const auto& right_taint = query_taint(*set->right);
-    for (std::size_t i = 0; i < taint.size() && i < right_taint.size(); ++i) taint[i] = taint[i] || right_taint[i];
+    // Any branch can supply a row: a column's lineage joins every branch's.
+    lineage = output_lineages(*set->left, names.size());
+    const auto right_lineage = output_lineages(*set->right, names.size());
+    for (std::size_t i = 0; i < lineage.size(); ++i)
+      lineage[i] = {std::max(lineage[i].taint, right_lineage[i].taint),
+                    lineage[i].kind == right_lineage[i].kind ? lineage[i].kind : ValueKind::Other};
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {
@@ -336,11 +384,12 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       if (auto st = exprs(row, ctx); !st) return st.error();
     const std::size_t width = values.rows.empty() ? 0 : values.rows.front().size();
     for (std::size_t i = 0; i < width; ++i) names.push_back("column" + std::to_string(i + 1));
-    taint.assign(width, false);
+    lineage = rows_lineage(values.rows, ctx);
+    lineage.resize(width, Lineage{Taint::Text, ValueKind::Other});
     ExprContext order_ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
   }
-  query_taint_[&q] = std::move(taint);
+  query_lineage_[&q] = std::move(lineage);
   return names;
 }
 
@@ -351,9 +400,9 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   auto names = admitter.query(query, nullptr, nullptr);
   if (!names) return std::move(names).error();
   Admission out;
-  const auto& taint = admitter.taint_of(query);
+  const auto untrusted = admitter.untrusted_outputs(query, names->size());
   for (std::size_t i = 0; i < names->size(); ++i)
-    out.columns.push_back(OutputColumn{std::move((*names)[i]), i < taint.size() && taint[i]});
+    out.columns.push_back(OutputColumn{std::move((*names)[i]), untrusted[i]});
   // The leftmost base table of the outermost SELECT (CTE names are not base tables).
   if (const auto* select = std::get_if<ast::Select>(&query.body); select && !select->from.empty()) {
     const ast::FromItem* item = &select->from.front();

@@ -36,8 +36,8 @@ class Admitter {
 
   std::vector<std::string> rewrites;
   std::vector<std::string> notes;
-  // Per output column of an admitted query: may it carry untrusted text?
-  const std::vector<bool>& taint_of(const ast::Query& q) const { return query_taint(q); }
+  // Per output column of an admitted query: may it carry untrusted text (lineage Text)?
+  std::vector<bool> untrusted_outputs(const ast::Query& q, std::size_t width) const;
 
  private:
   const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);
@@ -52,7 +52,8 @@ class Admitter {
   Result<const Relation*> resolve_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx);
   Status substitute_virtual(ast::Expr& e, const Relation& relation, const ast::ColumnRef& ref, const ExprContext& ctx);
   Status function(ast::FuncCall& f, int location, const ExprContext& ctx);
-  Status from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes);
+  // Adds the item's relations to `level` and the columns an unqualified * shows to `star`.
+  Status from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes, std::vector<StarColumn>& star);
   Status expand_stars(ast::Select& s, const Scope& level, int location);
   // Names a subquery's output columns so that outer references and stars find
   // each by the name admission resolved; returns the names that were duplicated.
@@ -70,13 +71,17 @@ class Admitter {
   Status check_precedence(const ast::Expr& e);
   Status check_set_precedence(const ast::SetOp& set, int location);
   // Lineage of untrusted text (lineage.cpp).
-  bool carries_untrusted(const ast::Expr& e, const ExprContext& ctx);
-  bool column_untrusted(const ast::ColumnRef& ref, const ExprContext& ctx);
-  std::vector<bool> table_taint(const catalog::Table& table) const;
-  const std::vector<bool>& query_taint(const ast::Query& q) const;
-  // Output taint of every query admitted so far, by node (nodes do not move once admitted).
-  std::map<const ast::Query*, std::vector<bool>> query_taint_;
-  std::vector<bool> select_taint_;         // the last select()'s items
+  Lineage lineage(const ast::Expr& e, const ExprContext& ctx);
+  Lineage column_lineage(const ast::ColumnRef& ref, const ExprContext& ctx);
+  std::vector<Lineage> table_lineage(const catalog::Table& table) const;
+  std::vector<Lineage> rows_lineage(const std::vector<std::vector<ast::Expr>>& rows, const ExprContext& ctx);
+  // Column i of an admitted query (untrusted Text when unknown: lineage fails closed).
+  Lineage output_lineage(const ast::Query& q, std::size_t i) const;
+  std::vector<Lineage> output_lineages(const ast::Query& q, std::size_t width) const;
+  // Output lineage of every query admitted so far, by node (nodes do not move once admitted).
+  std::map<const ast::Query*, std::vector<Lineage>> query_lineage_;
+  std::vector<Lineage> select_lineage_;                             // the last select()'s items
+  const std::vector<ast::NamedWindow>* lineage_windows_ = nullptr;  // the WINDOW clause lineage reads for OVER w
   std::vector<std::string> from_names_;    // every relation name in the FROM being resolved (for better refusals)
   std::vector<std::string> window_names_;  // the WINDOW clause names of the SELECT being admitted
 

@@ -1,87 +1,277 @@
 // Lineage of untrusted content: which output values can carry text written by
-// end users. A value is untrusted when it can derive from an untrusted column
-// through expressions that pass text on (string functions, CASE/COALESCE
-// branches, casts, JSON extraction, string aggregates, min/max/lag over text,
-// scalar subqueries, CTEs, any set-operation branch). Values that only measure
-// or compare such text (count, length, =, LIKE, IS NULL) are not untrusted.
+// end users. Derivation-based and fail closed: a value is tainted when any
+// input to its computation is, at any depth and in any position (arguments,
+// format strings, CASE conditions, FILTER, ORDER BY inside aggregates, WITHIN
+// GROUP sort keys, window PARTITION BY / ORDER BY / frame offsets, named
+// windows, scalar and quantified subqueries, VALUES rows, set-operation
+// branches, CTEs, derived tables, columns merged by USING). A tainted value is
+// Measured when it is a number or boolean (count, length, =, LIKE, instr: the
+// capability table declares which functions and operators return those,
+// capability::Returns), and Text otherwise: text, JSON and bytes built from
+// untrusted input are untrusted however they were built, including text
+// rebuilt from measures (chr(ascii(substr(x, 1, 1)))). Output columns whose
+// values are Text are flagged. Unknown functions, operators and casts give
+// Text; every node kind has its own branch (a new one does not compile here
+// until it is handled).
+//
+// Not tracked: which rows a query returns. WHERE, JOIN ... ON, HAVING, GROUP
+// BY, DISTINCT, the query's ORDER BY and LIMIT choose rows; they do not derive
+// values, so a trusted column of rows chosen by an untrusted condition is not
+// flagged (see README, "What the untrusted flag guarantees").
+#include <algorithm>
+#include <cctype>
+#include <string>
+
 #include "admission/admit/admitter.hpp"
-#include "admission/ast/walk.hpp"
 
 namespace qg::admit::detail {
 namespace {
 
-bool any_of_children(const ast::Expr& e, const auto& pred) {
-  bool any = false;
-  ast::for_each_child(e, [&](const ast::Expr& child) { any = any || pred(child); });
-  return any;
+template <typename>
+inline constexpr bool kAlwaysFalse = false;
+
+ValueKind join_kind(ValueKind a, ValueKind b) {
+  if (a == ValueKind::Null) return b;
+  if (b == ValueKind::Null) return a;
+  return a == ValueKind::Number && b == ValueKind::Number ? ValueKind::Number : ValueKind::Other;
+}
+
+Lineage join(const Lineage& a, const Lineage& b) {
+  return {std::max(a.taint, b.taint), join_kind(a.kind, b.kind)};
+}
+
+ValueKind kind_of(capability::Returns r, ValueKind arguments) {
+  switch (r) {
+    case capability::Returns::Number:
+    case capability::Returns::Boolean:
+      return ValueKind::Number;
+    case capability::Returns::LikeArguments:
+      // No argument at all: nothing says it is a number.
+      return arguments == ValueKind::Null ? ValueKind::Other : arguments;
+    case capability::Returns::Text:
+      return ValueKind::Other;
+  }
+  return ValueKind::Other;
+}
+
+// Declared types whose values are numbers or booleans, as either engine names them.
+bool numeric_type(std::string type) {
+  std::transform(type.begin(), type.end(), type.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (auto paren = type.find('('); paren != std::string::npos) type.resize(paren);
+  while (!type.empty() && type.back() == ' ') type.pop_back();
+  static const char* const kNumeric[] = {
+      "int2", "int4",   "int8",   "smallint", "integer", "bigint",           "int",     "numeric", "decimal",
+      "real", "float4", "float8", "float",    "double",  "double precision", "boolean", "bool"};
+  return std::any_of(std::begin(kNumeric), std::end(kNumeric), [&](const char* t) { return type == t; });
 }
 
 }  // namespace
 
-const std::vector<bool>& Admitter::query_taint(const ast::Query& q) const {
-  static const std::vector<bool> kNone;
-  auto it = query_taint_.find(&q);
-  return it == query_taint_.end() ? kNone : it->second;
+Lineage Admitter::output_lineage(const ast::Query& q, std::size_t i) const {
+  auto it = query_lineage_.find(&q);
+  if (it == query_lineage_.end() || i >= it->second.size()) return {Taint::Text, ValueKind::Other};
+  return it->second[i];
 }
 
-std::vector<bool> Admitter::table_taint(const catalog::Table& table) const {
-  std::vector<bool> out;
-  for (const auto& c : table.columns) out.push_back(c.untrusted);
-  // attach_virtual_columns already folded the expression's lineage into the flag.
-  for (const auto& v : table.virtual_columns) out.push_back(v.untrusted);
+std::vector<Lineage> Admitter::output_lineages(const ast::Query& q, std::size_t width) const {
+  std::vector<Lineage> out;
+  for (std::size_t i = 0; i < width; ++i) out.push_back(output_lineage(q, i));
   return out;
 }
 
-bool Admitter::column_untrusted(const ast::ColumnRef& ref, const ExprContext& ctx) {
-  auto relation = column(ref, -1, ctx);
-  if (!relation || !*relation) {
-    // A select-list alias (ORDER BY / GROUP BY): not an output value here.
-    return false;
-  }
-  const Relation& r = **relation;
-  for (std::size_t i = 0; i < r.columns.size(); ++i)
-    if (same(r.columns[i], ref.column)) return i < r.untrusted.size() && r.untrusted[i];
-  return false;
+std::vector<bool> Admitter::untrusted_outputs(const ast::Query& q, std::size_t width) const {
+  std::vector<bool> out;
+  for (std::size_t i = 0; i < width; ++i) out.push_back(output_lineage(q, i).taint == Taint::Text);
+  return out;
 }
 
-bool Admitter::carries_untrusted(const ast::Expr& e, const ExprContext& ctx) {
-  auto recurse = [&](const ast::Expr& child) { return carries_untrusted(child, ctx); };
+std::vector<Lineage> Admitter::table_lineage(const catalog::Table& table) const {
+  std::vector<Lineage> out;
+  for (const auto& c : table.columns)
+    out.push_back(c.untrusted ? Lineage{Taint::Text, ValueKind::Other}
+                              : Lineage{Taint::None, numeric_type(c.type) ? ValueKind::Number : ValueKind::Other});
+  // attach_virtual_columns already folded the expression's lineage into the flag
+  // (untrusted when the expression reads any untrusted column).
+  for (const auto& v : table.virtual_columns)
+    out.push_back(v.untrusted ? Lineage{Taint::Text, ValueKind::Other} : Lineage{Taint::None, ValueKind::Other});
+  return out;
+}
+
+std::vector<Lineage> Admitter::rows_lineage(const std::vector<std::vector<ast::Expr>>& rows, const ExprContext& ctx) {
+  std::vector<Lineage> out;
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      const Lineage l = lineage(row[i], ctx);
+      if (i < out.size())
+        out[i] = join(out[i], l);
+      else
+        out.push_back(l);
+    }
+  return out;
+}
+
+Lineage Admitter::column_lineage(const ast::ColumnRef& ref, const ExprContext& ctx) {
+  auto relation = column(ref, -1, ctx);
+  // A select-list alias, or a name that does not resolve here: fail closed.
+  if (!relation || !*relation) return {Taint::Text, ValueKind::Other};
+  const Relation* r = *relation;
+  auto of = [&](const Relation& rel) -> Lineage {
+    for (std::size_t i = 0; i < rel.columns.size(); ++i)
+      if (same(rel.columns[i], ref.column))
+        return i < rel.lineage.size() ? rel.lineage[i] : Lineage{Taint::Text, ValueKind::Other};
+    return {Taint::Text, ValueKind::Other};
+  };
+  Lineage out = of(*r);
+  const bool merged = ref.table.empty() && std::any_of(r->using_columns.begin(), r->using_columns.end(),
+                                                       [&](const std::string& u) { return same(u, ref.column); });
+  if (!merged) return out;
+  // An unqualified column merged by USING is COALESCE of every side's column
+  // (a RIGHT or FULL join takes it from the right): the join of their lineages.
+  for (const Scope* s = ctx.scope; s; s = s->parent) {
+    const bool here = std::any_of(s->relations.begin(), s->relations.end(), [&](const Relation& x) { return &x == r; });
+    if (!here) continue;
+    for (const auto& other : s->relations)
+      if (std::any_of(other.using_columns.begin(), other.using_columns.end(),
+                      [&](const std::string& u) { return same(u, ref.column); }) &&
+          std::any_of(other.columns.begin(), other.columns.end(),
+                      [&](const std::string& c) { return same(c, ref.column); }))
+        out = join(out, of(other));
+    break;
+  }
+  return out;
+}
+
+Lineage Admitter::lineage(const ast::Expr& e, const ExprContext& ctx) {
+  Taint inputs = Taint::None;  // the most tainted input, in any position
+  auto in = [&](const ast::Expr& x) {
+    const Lineage l = lineage(x, ctx);
+    inputs = std::max(inputs, l.taint);
+    return l.kind;
+  };
+  auto sorts = [&](const std::vector<ast::SortItem>& items) {
+    ValueKind k = ValueKind::Null;
+    for (const auto& s : items) k = join_kind(k, in(*s.expr));
+    return k;
+  };
+  auto window = [&](const ast::WindowSpec& w) {
+    for (const auto& p : w.partition_by) in(p);
+    sorts(w.order_by);
+    if (w.frame.start.offset) in(**w.frame.start.offset);
+    if (w.frame.end && w.frame.end->offset) in(**w.frame.end->offset);
+  };
+  // The value of a node of kind `kind` computed from the inputs read so far.
+  auto derived = [&](ValueKind kind) -> Lineage {
+    if (inputs == Taint::None) return {Taint::None, kind};
+    return {kind == ValueKind::Other ? Taint::Text : Taint::Measured, kind};
+  };
   return std::visit(
-      [&](const auto& n) -> bool {
+      [&](const auto& n) -> Lineage {
         using T = std::decay_t<decltype(n)>;
         if constexpr (std::is_same_v<T, ast::ColumnRef>) {
-          return !n.star && column_untrusted(n, ctx);
+          if (n.star) return {Taint::Text, ValueKind::Other};  // refused inside expressions; fail closed
+          return column_lineage(n, ctx);
+        } else if constexpr (std::is_same_v<T, ast::Literal>) {
+          switch (n.kind) {
+            case ast::LiteralKind::Integer:
+            case ast::LiteralKind::Numeric:
+            case ast::LiteralKind::Boolean:
+              return {Taint::None, ValueKind::Number};
+            case ast::LiteralKind::Null:
+              return {Taint::None, ValueKind::Null};
+            case ast::LiteralKind::String:
+              return {Taint::None, ValueKind::Other};
+          }
+          return {Taint::Text, ValueKind::Other};
+        } else if constexpr (std::is_same_v<T, ast::SqlValue>) {
+          return {Taint::None, ValueKind::Other};  // the clock
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
+          ValueKind arguments = ValueKind::Null;
+          for (const auto& a : n.args) arguments = join_kind(arguments, in(a));
+          arguments = join_kind(arguments, sorts(n.within_group));  // mode() / percentile_disc() return a sort key
+          if (n.filter) in(**n.filter);
+          sorts(n.order_by);
+          if (n.over) {
+            window(*n.over);
+            // OVER w / OVER (w ...): the named window's clauses, and those of the window it refines.
+            std::string base = n.over->base_name;
+            for (std::size_t hops = 0; !base.empty() && lineage_windows_ && hops <= lineage_windows_->size(); ++hops) {
+              auto named = std::find_if(lineage_windows_->begin(), lineage_windows_->end(),
+                                        [&](const ast::NamedWindow& w) { return same(w.name, base); });
+              if (named == lineage_windows_->end()) break;
+              window(named->spec);
+              base = named->spec.base_name;
+            }
+            if (!base.empty()) inputs = Taint::Text;  // a window lineage could not read: fail closed
+          }
           const auto* row = capability::find_function(n.name);
-          if (!row || row->carries != capability::Carries::ArgumentText) return false;
-          for (const auto& a : n.args)
-            if (recurse(a)) return true;
-          return false;
+          return derived(row ? kind_of(row->returns, arguments) : ValueKind::Other);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {
+          ValueKind operands = n.left ? in(**n.left) : ValueKind::Null;
+          operands = join_kind(operands, in(*n.right));
           const auto* row = capability::find_operator(n.op);
-          if (!row || row->carries != capability::Carries::ArgumentText) return false;
-          return (n.left && recurse(**n.left)) || recurse(*n.right);
-        } else if constexpr (std::is_same_v<T, ast::Case>) {
-          // The conditions only decide; the results are what comes out.
-          for (const auto& w : n.whens)
-            if (recurse(*w.result)) return true;
-          return n.otherwise && recurse(**n.otherwise);
-        } else if constexpr (std::is_same_v<T, ast::Coalesce> || std::is_same_v<T, ast::MinMax>) {
-          for (const auto& a : n.args)
-            if (recurse(a)) return true;
-          return false;
+          if (!row) return derived(ValueKind::Other);
+          // A prefix form (-x, +x, ~x) returns its operand's kind: SQLite's +x is x itself.
+          return derived(kind_of(n.left ? row->returns : capability::Returns::LikeArguments, operands));
+        } else if constexpr (std::is_same_v<T, ast::BoolOp>) {
+          for (const auto& a : n.args) in(a);
+          return derived(ValueKind::Number);
+        } else if constexpr (std::is_same_v<T, ast::NullTest> || std::is_same_v<T, ast::BoolTest>) {
+          in(*n.arg);
+          return derived(ValueKind::Number);
+        } else if constexpr (std::is_same_v<T, ast::DistinctFrom>) {
+          in(*n.left);
+          in(*n.right);
+          return derived(ValueKind::Number);
+        } else if constexpr (std::is_same_v<T, ast::InList>) {
+          in(*n.arg);
+          for (const auto& i : n.items) in(i);
+          return derived(ValueKind::Number);
+        } else if constexpr (std::is_same_v<T, ast::Between>) {
+          in(*n.arg);
+          in(*n.low);
+          in(*n.high);
+          return derived(ValueKind::Number);
+        } else if constexpr (std::is_same_v<T, ast::Like>) {
+          in(*n.arg);
+          in(*n.pattern);
+          if (n.escape) in(**n.escape);
+          return derived(ValueKind::Number);
         } else if constexpr (std::is_same_v<T, ast::NullIf>) {
-          return recurse(*n.left);
+          const ValueKind k = in(*n.left);
+          in(*n.right);
+          return derived(k);
+        } else if constexpr (std::is_same_v<T, ast::Case>) {
+          // The conditions choose among the results, so they are inputs too:
+          // CASE WHEN x LIKE 'a%' THEN 'a' WHEN ... spells x out.
+          if (n.operand) in(**n.operand);
+          ValueKind results = ValueKind::Null;
+          for (const auto& w : n.whens) {
+            in(*w.condition);
+            results = join_kind(results, in(*w.result));
+          }
+          if (n.otherwise) results = join_kind(results, in(**n.otherwise));
+          return derived(results);
+        } else if constexpr (std::is_same_v<T, ast::Coalesce> || std::is_same_v<T, ast::MinMax>) {
+          ValueKind k = ValueKind::Null;
+          for (const auto& a : n.args) k = join_kind(k, in(a));
+          return derived(k);
         } else if constexpr (std::is_same_v<T, ast::Cast>) {
-          return recurse(*n.arg);
+          in(*n.arg);
+          const auto* row = capability::find_cast(n.type.name);
+          // CAST(ascii(x) AS text) rebuilds text from a measure: Text.
+          return derived(row ? kind_of(row->returns, ValueKind::Other) : ValueKind::Other);
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {
-          if (n.kind != ast::SubLinkKind::Scalar) return false;
-          const auto& taint = query_taint(*n.query);
-          return !taint.empty() && taint.front();
+          if (n.kind == ast::SubLinkKind::Scalar) return output_lineage(*n.query, 0);
+          // EXISTS / IN / ANY / ALL: a boolean computed from the test and every output column.
+          if (n.test) in(**n.test);
+          auto it = query_lineage_.find(&*n.query);
+          if (it == query_lineage_.end())
+            inputs = Taint::Text;
+          else
+            for (const auto& l : it->second) inputs = std::max(inputs, l.taint);
+          return derived(ValueKind::Number);
         } else {
-          // Literals, clock values, and predicates (comparisons, LIKE, IN, BETWEEN,
-          // IS NULL, boolean logic) produce values no end user wrote.
-          return false;
+          static_assert(kAlwaysFalse<T>, "lineage: every expression node kind needs its own branch");
         }
       },
       e.node);

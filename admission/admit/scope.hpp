@@ -1,18 +1,36 @@
 #pragma once
 // Name scopes used while admitting one statement. Private to admission/admit.
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "admission/catalog/catalog.hpp"
 
 namespace qg::admit::detail {
 
+// Lineage of untrusted content (lineage.cpp). A value is tainted when any input
+// to its computation, in any position, is: Measured when it is a number or
+// boolean (it can only measure what it read, e.g. a length), Text otherwise (it
+// can carry or rebuild what it read). Output columns whose values are Text are
+// flagged untrusted.
+enum class Taint : std::uint8_t { None, Measured, Text };
+// What a value is, as far as lineage can tell: a number or boolean, the NULL
+// literal (any type), or anything else (text, JSON, times, unknown).
+enum class ValueKind : std::uint8_t { Null, Number, Other };
+
+struct Lineage {
+  Taint taint = Taint::Text;  // fail closed: a value nobody derived is untrusted text
+  ValueKind kind = ValueKind::Other;
+  bool operator==(const Lineage&) const = default;
+};
+
 // A relation visible in a FROM clause: a base table, a CTE reference, a derived
 // table or VALUES list — anything with a name (maybe empty) and columns.
 struct Relation {
   std::string name;                  // alias, else the table/CTE name; empty for an unaliased subquery
   std::vector<std::string> columns;  // in order
-  std::vector<bool> untrusted;       // per column: may carry text written by end users (lineage)
+  std::vector<Lineage> lineage;      // per column
   // Names the source returned more than once (renamed apart so a star can read
   // each by position); a reference by such a name is ambiguous.
   std::vector<std::string> ambiguous;
@@ -20,17 +38,25 @@ struct Relation {
   std::vector<std::string> using_columns;  // columns merged by a USING join to the left of this relation
 };
 
+// A column an unqualified * shows, in PostgreSQL's order: one relation's column,
+// or a column a USING join merged (its sources, shown as COALESCE of them).
+struct StarColumn {
+  std::string name;
+  std::vector<std::pair<std::size_t, std::string>> sources;  // (index in Scope::relations, column)
+};
+
 // One query level's FROM scope, chained to the enclosing query's for
 // correlated references.
 struct Scope {
   const Scope* parent = nullptr;
   std::vector<Relation> relations;
+  std::vector<StarColumn> star;  // what an unqualified * expands to
 };
 
 struct CteBinding {
   std::string name;
   std::vector<std::string> columns;
-  std::vector<bool> untrusted;
+  std::vector<Lineage> lineage;
   std::vector<std::string> ambiguous;
 };
 

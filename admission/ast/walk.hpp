@@ -7,6 +7,11 @@
 
 namespace qg::ast {
 
+namespace detail {
+template <typename>
+inline constexpr bool kNoChildWalk = false;
+}  // namespace detail
+
 template <typename E, typename F>
 requires std::is_same_v<std::remove_const_t<E>, Expr>
 void for_each_child(E& e, F&& f) {
@@ -60,8 +65,12 @@ void for_each_child(E& e, F&& f) {
           if (n.otherwise) f(**n.otherwise);
         } else if constexpr (std::is_same_v<T, SubLink>) {
           if (n.test) f(**n.test);
+        } else if constexpr (std::is_same_v<T, ColumnRef> || std::is_same_v<T, Literal> ||
+                             std::is_same_v<T, SqlValue>) {
+          // leaves
+        } else {
+          static_assert(detail::kNoChildWalk<T>, "for_each_child: every expression node kind needs its own branch");
         }
-        // ColumnRef, Literal, SqlValue: leaves.
       },
       e.node);
 }

@@ -83,21 +83,40 @@ struct ConstructCapability {
 
 enum class FunctionKind : std::uint8_t { Scalar, Aggregate, Window };
 
-// Whether a function's result can carry the text of its arguments (lineage of
-// untrusted content): `lower(x)` carries x, `length(x)` only measures it.
-enum class Carries : std::uint8_t { ArgumentText, Nothing };
+// What a function, operator or cast returns, as far as the lineage of untrusted
+// content cares (admission/admit/lineage.cpp). A Number or Boolean only
+// measures its inputs: `length(x)` says how long x is but cannot spell it.
+// Anything else can carry or rebuild the text of its inputs however it is
+// built (`lower(x)`, `to_char(t, x)`, `chr(ascii(x))`, `jsonb - 'k'`), so it is
+// Text: text, JSON, bytes, dates, times and intervals alike. Declare Number or
+// Boolean only for results of that type whatever the arguments (checked on both
+// engines by tests/integration/lineage_oracle_test.cpp); when unsure, Text.
+enum class Returns : std::uint8_t {
+  Number,
+  Boolean,
+  // One of its value arguments, or their arithmetic: a number when every
+  // argument (and WITHIN GROUP sort key) is one, else Text. max(x), lag(x),
+  // coalesce-like functions, + - * / on numbers; on other types these
+  // operators return jsonb (PostgreSQL's `jsonb - 'k'`), dates, or (SQLite's
+  // unary `+x`) x itself.
+  LikeArguments,
+  Text,
+};
+constexpr bool measures(Returns r) {
+  return r == Returns::Number || r == Returns::Boolean;
+}
 
 struct FunctionCapability {
   std::string_view name;  // lower-case, as called
   FunctionKind kind;
-  Carries carries;
+  Returns returns;
   Cell sqlite;
   Cell postgres;
 };
 
 struct OperatorCapability {
   std::string_view op;
-  Carries carries;
+  Returns returns;  // of the binary form; a prefix form (`-x`, `~x`) returns LikeArguments
   Cell sqlite;
   Cell postgres;
   // Also valid with no left operand (`-x`). Every other operator is binary only:
@@ -108,6 +127,7 @@ struct OperatorCapability {
 
 struct CastCapability {
   std::string_view type;  // the grammar's normalised name: int8, float8, text, ...
+  Returns returns;
   Cell sqlite;
   Cell postgres;
 };
