@@ -69,6 +69,9 @@ struct CellWriter {
       cut_any = true;
       encoded = cut_text(encoded, limits.max_cell_bytes);
     }
+    // Bytes in a flagged column can hold untrusted text too: wrapped like text.
+    if (spotlight && !encoded.empty())
+      encoded = "<<untrusted:" + *spotlight + ">>" + encoded + "<</untrusted:" + *spotlight + ">>";
     w.string(encoded);
   }
 };
@@ -130,7 +133,8 @@ std::string build_envelope(const EnvelopeInput& in) {
   JsonWriter w;
   w.begin_object();
   // The engine's columns are the admitted statement's outputs, in order (it was printed from that tree).
-  std::vector<bool> untrusted(rows.columns.size(), false);
+  // A column admission did not describe is untrusted (fail closed).
+  std::vector<bool> untrusted(rows.columns.size(), true);
   for (std::size_t i = 0; i < untrusted.size() && i < st.admission.columns.size(); ++i)
     untrusted[i] = st.admission.columns[i].untrusted;
   w.key("columns").begin_array();
@@ -176,7 +180,8 @@ std::string build_envelope(const EnvelopeInput& in) {
     w.raw(row.text());
     for (std::size_t c = 0; c < rows.rows[r].size() && c < untrusted.size(); ++c) {
       const auto* text = std::get_if<std::string>(&rows.rows[r][c]);
-      if (untrusted[c] && text && !text->empty()) {
+      const auto* blob = std::get_if<exec::Blob>(&rows.rows[r][c]);
+      if (untrusted[c] && ((text && !text->empty()) || (blob && !blob->bytes.empty()))) {
         untrusted_rows.push_back(written);
         break;
       }

@@ -476,3 +476,63 @@ TEST(GatewaySpotlightTest, UntrustedTextIsWrappedInAPerResponseMarker) {
 
 }  // namespace
 }  // namespace qg::testing
+
+namespace qg::testing {
+namespace {
+
+// Issue #11: values rebuilt or passed through by functions, VALUES rows and
+// merged USING columns come back flagged, and with spotlight every text value
+// of a flagged column arrives wrapped; no unflagged cell holds the text.
+TEST(GatewaySpotlightTest, DerivedUntrustedTextIsFlaggedAndWrapped) {
+  const auto dir = make_temp_dir("qg-spotlight-derived");
+  ASSERT_EQ(run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()}).exit_code, 0);
+  write_file(dir / "q.yaml",
+             "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    spotlight: true\n    tables:\n"
+             "      span_annotations:\n        columns:\n          explanation: { untrusted: true }\n");
+  GatewayProcess gateway(dir / "q.yaml");
+  const std::string first =
+      "(SELECT explanation FROM span_annotations WHERE explanation IS NOT NULL ORDER BY id LIMIT 1)";
+  auto plain = http(gateway.port(), "POST", "/v1/query", R"({"sql": "SELECT )" + first + R"("})");
+  ASSERT_EQ(plain.status, 200) << plain.body;
+  const std::string wrapped(boost::json::parse(plain.body).at("rows").as_array()[0].as_array()[0].as_string());
+  const std::string text = wrapped.substr(wrapped.find(">>") + 2, wrapped.rfind("<</") - wrapped.find(">>") - 2);
+  ASSERT_GE(text.size(), 16u) << wrapped;
+  const std::string queries[] = {
+      "SELECT strftime(" + first + ", '2026-01-01') AS v",
+      "SELECT \\\"char\\\"(unicode(substr(" + first + ", 1, 1)), unicode(substr(" + first + ", 2, 1))) AS v",
+      "VALUES (" + first + ")",
+      "SELECT v.column1 FROM (VALUES (" + first + ")) AS v",
+      "SELECT * FROM (SELECT 'x' AS explanation) t RIGHT JOIN (SELECT " + first +
+          " AS explanation) u USING (explanation)",
+      "SELECT explanation FROM (SELECT 'x' AS explanation) t FULL JOIN (SELECT " + first +
+          " AS explanation) u USING (explanation)",
+      "SELECT CASE WHEN " + first + " LIKE 'C%' THEN 'C' ELSE 'other' END AS v",
+  };
+  for (const auto& sql : queries) {
+    auto r = http(gateway.port(), "POST", "/v1/query", R"({"sql": ")" + sql + R"("})");
+    ASSERT_EQ(r.status, 200) << sql << "\n" << r.body;
+    const auto body = boost::json::parse(r.body).as_object();
+    const auto& columns = body.at("columns").as_array();
+    ASSERT_TRUE(columns[0].as_object().contains("untrusted")) << sql << "\n" << r.body;
+    bool any_text = false;
+    for (const auto& row : body.at("rows").as_array())
+      for (std::size_t c = 0; c < row.as_array().size(); ++c) {
+        const auto& cell = row.as_array()[c];
+        if (!cell.is_string()) continue;
+        const std::string value(cell.as_string());
+        const bool flagged = columns[c].as_object().contains("untrusted");
+        if (flagged) {
+          any_text = any_text || c == 0;
+          EXPECT_TRUE(value.empty() || value.starts_with("<<untrusted:")) << sql << "\n" << value;
+        } else {
+          EXPECT_EQ(value.find(text.substr(0, 16)), std::string::npos) << "unflagged untrusted text: " << sql;
+        }
+      }
+    EXPECT_TRUE(any_text) << sql << "\n" << r.body;
+  }
+  EXPECT_EQ(gateway.stop(), 0);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace qg::testing
