@@ -25,6 +25,7 @@
 #include "admission/rewrite/virtual_columns.hpp"
 #include "config/config.hpp"
 #include "executors/postgres/pg_executor.hpp"
+#include "tests/integration/pg_demo.hpp"
 #include "tests/integration/test_support.hpp"
 #include "tests/unit/corpus_file.hpp"
 #include "tests/unit/demo_fixture.hpp"
@@ -34,44 +35,8 @@ namespace {
 
 namespace json = boost::json;
 
-const std::filesystem::path kConfig = std::filesystem::path(QG_SOURCE_DIR) / "config" / "demo-postgres.yaml";
+const std::filesystem::path& kConfig = kDemoPostgresConfig;
 constexpr auto kStatementBudget = std::chrono::seconds(2);
-const std::string kLoadFix =
-    "FIX: build, then `querygate demo-db --postgres demo.sql && scripts/pg-test-cluster.sh load-demo demo.sql` "
-    "(scripts/test.sh does both)";
-
-// The demo as querygate serves it from PostgreSQL: the executor and the catalog
-// admission uses (introspected, curated, with the virtual columns attached).
-struct RealDemo {
-  config::Database database;
-  std::unique_ptr<exec::Executor> executor;
-  catalog::Catalog catalog;
-};
-
-Result<RealDemo> open_real_demo(const PgTestServer& server) {
-  auto config = config::load_config(kConfig);
-  if (!config) return config.error();
-  RealDemo demo;
-  demo.database = config->databases.front();
-  exec::PostgresOptions options;
-  options.dsn = pg_dsn(server, "qg_reader", "demo");
-  options.connections = 1;
-  options.functions = capability::postgres_plan_functions();
-  auto executor = exec::open_postgres(demo.database, std::move(options));
-  if (!executor) return executor.error();
-  demo.executor = std::move(executor).value();
-  demo.catalog = demo.executor->catalog();
-  if (auto s = rewrite::attach_virtual_columns(demo.catalog, demo.database); !s) return s.error();
-  return demo;
-}
-
-#define QG_REAL_DEMO(var)                                                                                            \
-  QG_PG_TEST_SERVER(var##_server);                                                                                   \
-  auto var##_opened = open_real_demo(var##_server);                                                                  \
-  ASSERT_TRUE(var##_opened) << "cannot open the demo database of the test cluster: " << var##_opened.error().message \
-                            << "\n"                                                                                  \
-                            << kLoadFix;                                                                             \
-  RealDemo& var = *var##_opened
 
 struct Case {
   std::string where;
