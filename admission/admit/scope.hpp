@@ -11,6 +11,7 @@ namespace qg::admit::detail {
 // table or VALUES list — anything with a name (maybe empty) and columns.
 struct Relation {
   std::string name;                  // alias, else the table/CTE name; empty for an unaliased subquery
+  std::string source;                // as FROM wrote it, for refusals: "spans", "(SELECT ...)", "(VALUES ...)"
   std::vector<std::string> columns;  // in order
   std::vector<bool> untrusted;       // per column: may carry text written by end users (lineage)
   // Names the source returned more than once (renamed apart so a star can read

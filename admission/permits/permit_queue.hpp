@@ -88,6 +88,10 @@ class PermitQueue {
   void close();
 
   QueueStats stats() const;
+  // Counts, with the waiters that expired (stats().expired), a granted request
+  // whose deadline was spent waiting: it passed before its statement started,
+  // or while it ran after a wait longer than the run.
+  void note_expired_after_grant();
 
  private:
   friend class Permit;
