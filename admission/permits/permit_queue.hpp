@@ -60,9 +60,10 @@ struct QueueStats {
   // Totals since start.
   std::uint64_t granted = 0;
   std::uint64_t queue_full = 0;  // refused at once, or pushed out for fairness
-  std::uint64_t expired = 0;     // deadline passed while waiting
-  std::uint64_t cancelled = 0;   // client left while waiting
-  std::uint64_t shut_out = 0;    // refused or dropped because the queue was closed
+  std::uint64_t expired =
+      0;  // deadline passed while waiting (or was mostly spent waiting: see note_expired_after_grant)
+  std::uint64_t cancelled = 0;  // client left while waiting
+  std::uint64_t shut_out = 0;   // refused or dropped because the queue was closed
 };
 
 class PermitQueue {
