@@ -436,16 +436,14 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       // PostgreSQL: at most as many names as columns; SQLite: exactly as many.
       const bool too_many = cte.columns.size() > names.size();
       if (too_many || (dialect_ == Dialect::Sqlite && cte.columns.size() < names.size())) {
-        const std::string have = std::to_string(names.size());
-        return make_error(too_many ? ErrorCode::ValidationUnsupported : ErrorCode::CapabilityNotOnSqlite,
-                          "WITH " + cte.name + "(...) names " + std::to_string(cte.columns.size()) +
-                              " columns but its query returns " + have +
-                              (too_many ? std::string() : "; SQLite needs a name for every column"),
-                          "FIX: list " + std::string(dialect_ == Dialect::Sqlite ? "exactly " : "at most ") + have +
-                              " column names after " + cte.name +
-                              ", or leave the list out and name the columns "
-                              "with AS inside its query.",
-                          pos(cte.location));
+        const auto columns = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " column" : " columns"); };
+        return make_error(
+            too_many ? ErrorCode::ValidationUnsupported : ErrorCode::CapabilityNotOnSqlite,
+            "WITH " + cte.name + "(...) names " + columns(cte.columns.size()) + " but its query returns " +
+                columns(names.size()) + (too_many ? std::string() : "; SQLite needs a name for every column"),
+            "FIX: name " + std::string(dialect_ == Dialect::Sqlite ? "exactly " : "at most ") + columns(names.size()) +
+                " after " + cte.name + ", or leave the list out and name the columns with AS inside its query.",
+            pos(cte.location));
       }
       std::copy(cte.columns.begin(), cte.columns.end(), names.begin());
     }

@@ -85,13 +85,13 @@ TEST(RefusalMessagesTest, CteColumnListsThatDoNotFitAreRefusedBeforeTheEngine) {
   for (Dialect d : {Dialect::Sqlite, Dialect::Postgres}) {
     auto r = admit_on(d, "WITH c(a, b) AS (SELECT 1) SELECT * FROM c");
     ASSERT_FALSE(r);
-    EXPECT_TRUE(contains(r.error().message, "names 2 columns but its query returns 1")) << r.error().message;
-    EXPECT_TRUE(r.error().fix.starts_with("FIX: list ")) << r.error().fix;
+    EXPECT_TRUE(contains(r.error().message, "names 2 columns but its query returns 1 column")) << r.error().message;
+    EXPECT_TRUE(r.error().fix.starts_with("FIX: name ")) << r.error().fix;
   }
   auto fewer = admit_on(Dialect::Sqlite, "WITH c(a) AS (SELECT 1, 2) SELECT * FROM c");
   ASSERT_FALSE(fewer);
   EXPECT_EQ(fewer.error().code, ErrorCode::CapabilityNotOnSqlite);
-  EXPECT_TRUE(contains(fewer.error().fix, "exactly 2")) << fewer.error().fix;
+  EXPECT_TRUE(contains(fewer.error().fix, "exactly 2 columns")) << fewer.error().fix;
 }
 
 // The oracle is SQLite itself (the demo's executor, with the gateway's limits):
