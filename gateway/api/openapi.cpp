@@ -203,12 +203,11 @@ json::object query_result_schema() {
                     {"description", "A value: text, number or null. Binary values are base64 text."}};
   // Rows, or (validate_only) the mark that nothing ran: never both, so a
   // validation cannot be read as an empty result.
+  // (`false`: the property must be absent; `{}`: anything, as the properties above say.)
   json::object ran{{"required", strings({"rows", "row_count"})},
-                   {"not", json::object{{"required", strings({"validated"})}}}};
-  json::array rows_or_count{json::object{{"required", strings({"rows"})}},
-                            json::object{{"required", strings({"row_count"})}}};
+                   {"properties", {{"rows", json::object{}}, {"row_count", json::object{}}, {"validated", false}}}};
   json::object validated{{"required", strings({"validated"})},
-                         {"not", json::object{{"anyOf", std::move(rows_or_count)}}}};
+                         {"properties", {{"validated", json::object{}}, {"rows", false}, {"row_count", false}}}};
   return {
       {"type", "object"},
       {"required", strings({"columns"})},
