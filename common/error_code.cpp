@@ -26,6 +26,17 @@ constexpr std::array kErrorCodes{
     // 499 (nginx's "client closed request"): nobody reads it, but logs and
     // metrics can tell a client that left from a server that failed.
     ErrorCodeInfo{RequestCancelled, "request:cancelled", 499, "The client disconnected; its statement was cancelled."},
+    ErrorCodeInfo{RequestDuplicateField, "request:duplicate-field", 400,
+                  "The request body names the same field twice (at any level)."},
+    ErrorCodeInfo{RequestUnsupportedMediaType, "request:unsupported-media-type", 415,
+                  "The request body is not declared as Content-Type: application/json."},
+    ErrorCodeInfo{RequestMalformedHttp, "request:malformed-http", 400,
+                  "The bytes are not a well-formed HTTP/1.1 request (or its headers exceed the limit)."},
+    // 421 Misdirected Request: this server does not answer for that authority.
+    ErrorCodeInfo{RequestHostNotAllowed, "request:host-not-allowed", 421,
+                  "A loopback gateway got a Host header that does not name it (DNS rebinding defence)."},
+    ErrorCodeInfo{RequestOriginNotAllowed, "request:origin-not-allowed", 403,
+                  "A loopback gateway got a browser request from a foreign Origin."},
     ErrorCodeInfo{AuthMissing, "auth:missing", 401, "API keys are configured and the request carries no Bearer token."},
     ErrorCodeInfo{AuthInvalid, "auth:invalid", 401, "The Bearer token matches no configured API key."},
     ErrorCodeInfo{AuthForbidden, "auth:forbidden", 403, "The API key may not use the requested database."},
@@ -44,6 +55,8 @@ constexpr std::array kErrorCodes{
                   "A column name does not resolve in its scope."},
     ErrorCodeInfo{ValidationAmbiguousColumn, "validation:ambiguous-column", 422,
                   "A column name resolves to more than one source."},
+    ErrorCodeInfo{ValidationDuplicateAlias, "validation:duplicate-alias", 422,
+                  "One FROM clause uses the same table name or alias twice."},
     ErrorCodeInfo{ValidationQualifiedName, "validation:qualified-name", 422,
                   "A schema- or database-qualified table name."},
     ErrorCodeInfo{ValidationSystemColumn, "validation:system-column", 422,

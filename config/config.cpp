@@ -55,6 +55,7 @@ constexpr OwnKey kTopOwn[] = {
     {"limits", "a mapping of limit names to integers (refuse_blobs: true/false)"},
     {"databases", "a mapping of database names to their settings"},
     {"keys", "a list of API keys: - { name: NAME, sha256: HEX, databases: [NAME, ...] }"},
+    {"allowed_hosts", "a list of host names (no port) a loopback listener also answers to, e.g. [querygate.local]"},
 };
 constexpr IntKey<Config> kTopInts[] = {
     {"shutdown_grace_ms", &Config::shutdown_grace_ms, 10'000, 0, 600'000},
@@ -78,6 +79,28 @@ Status read_listen(const Entry& entry, const OwnKey& key, Config& config) {
   return {};
 }
 
+// Host names compare case-insensitively; they are stored lower-case.
+Status read_allowed_hosts(const Entry& entry, const OwnKey& key, Config& config) {
+  const std::string fix = "List host names without scheme or port, e.g. allowed_hosts: [querygate.local].";
+  if (!entry.value.IsSequence())
+    return config_error("'" + entry.path + "' must be " + std::string(key.expects) + position_of(entry), fix);
+  for (std::size_t i = 0; i < entry.value.size(); ++i) {
+    const Entry item{YAML::Node(), entry.value[i], entry.path + "[" + std::to_string(i) + "]"};
+    Result<std::string> name = read_text(item, "a host name");
+    if (!name) return std::move(name).error();
+    std::string host = std::move(name).value();
+    std::transform(host.begin(), host.end(), host.begin(),
+                   [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c); });
+    const bool plain = !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    });
+    if (!plain)
+      return config_error("'" + item.path + "' is not a host name: '" + clipped(host) + "'" + position_of(item), fix);
+    config.allowed_hosts.push_back(std::move(host));
+  }
+  return {};
+}
+
 Result<Config> read_config(const YAML::Node& root, const fs::path& base_dir) {
   Config config;
   const Entry top{YAML::Node(), root, ""};
@@ -87,6 +110,7 @@ Result<Config> read_config(const YAML::Node& root, const fs::path& base_dir) {
         if (key.name == "limits") return read_limits(entry, config.limits);
         if (key.name == "databases") return read_databases(entry, key, base_dir, config.databases);
         if (key.name == "keys") return read_keys(entry, key, config.keys);
+        if (key.name == "allowed_hosts") return read_allowed_hosts(entry, key, config);
         return unhandled(key, entry);
       });
   if (!status) return std::move(status).error();

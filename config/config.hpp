@@ -82,6 +82,11 @@ struct ApiKey {
 struct Config {
   std::string listen_host = "127.0.0.1";
   std::uint16_t listen_port = 8080;
+  // On a loopback listener, requests must name it in Host (and Origin, when a
+  // browser sends one): 127.0.0.1, localhost or [::1], any port. These host
+  // names are accepted too (e.g. the name a local reverse proxy passes on).
+  // Defeats DNS rebinding; not consulted on other listeners.
+  std::vector<std::string> allowed_hosts;
   Limits limits;
   std::vector<Database> databases;  // in file order
   // Empty: no authentication, and the gateway serves loopback only.

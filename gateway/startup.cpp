@@ -12,6 +12,7 @@
 #include "executors/sqlite/demo_db.hpp"
 #include "executors/sqlite/sqlite_executor.hpp"
 #include "gateway/api/api.hpp"
+#include "gateway/api/request_checks.hpp"
 #include "gateway/http/http_server.hpp"
 
 namespace qg::gateway {
@@ -51,10 +52,6 @@ class RunningGateway : public Running {
   std::chrono::milliseconds grace_;
   std::uint16_t port_ = 0;
 };
-
-bool is_loopback(const std::string& host) {
-  return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.starts_with("127.");
-}
 
 }  // namespace
 
@@ -149,7 +146,7 @@ Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
     config->listen_host = listen->first;
     config->listen_port = listen->second;
   }
-  if (!is_loopback(config->listen_host) && config->keys.empty())
+  if (!is_loopback_host(config->listen_host) && config->keys.empty())
     return make_error(ErrorCode::ConfigInvalid,
                       "refusing to listen on " + config->listen_host +
                           ": no API keys are configured, so anyone who can reach the port could query",

@@ -11,6 +11,7 @@
 #include <array>
 #include <chrono>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include "common/error_code.hpp"
@@ -121,6 +122,11 @@ struct Metrics::Impl {
                                         .Name("querygate_permits_capacity")
                                         .Help("Configured permits (statements running at once), by database.")
                                         .Register(registry);
+  // Read from the queues at scrape time (PermitQueue::stats, as /readyz shows it); advanced by the difference.
+  Family<Counter>& queue_expired = prometheus::BuildCounter()
+                                       .Name("querygate_queue_expired_total")
+                                       .Help("Requests whose deadline was spent waiting for a permit, by database.")
+                                       .Register(registry);
   Family<Gauge>& build_info = prometheus::BuildGauge()
                                   .Name("querygate_build_info")
                                   .Help("Always 1; the labels say which build is running.")
@@ -139,8 +145,11 @@ struct Metrics::Impl {
     Gauge* queue_capacity;
     Gauge* permits_in_use;
     Gauge* permits_capacity;
+    Counter* queue_expired;
   };
-  std::map<std::string, Series, std::less<>> per_database;  // its keys: the only database label values
+  std::mutex scrape_mu;                                            // concurrent scrapes advance queue_expired once
+  std::map<std::string, std::uint64_t, std::less<>> expired_seen;  // what queue_expired has counted so far
+  std::map<std::string, Series, std::less<>> per_database;         // its keys: the only database label values
 
   std::set<std::string, std::less<>> routes;
 
@@ -170,6 +179,7 @@ Metrics::Metrics(MetricsSetup setup) : impl_(std::make_unique<Impl>()) {
                                    .queue_capacity = &m.queue_capacity.Add(labels),
                                    .permits_in_use = &m.permits_in_use.Add(labels),
                                    .permits_capacity = &m.permits_capacity.Add(labels),
+                                   .queue_expired = &m.queue_expired.Add(labels),
                                });
     for (std::string_view outcome : kWatchedOutcomes)
       m.statements.Add({{"database", db}, {"outcome", std::string(outcome)}});
@@ -213,10 +223,14 @@ void Metrics::observe(const RequestRecord& r) {
 
 std::string Metrics::scrape(const std::vector<QueueSnapshot>& queues) {
   Impl& m = *impl_;
+  std::lock_guard lock(m.scrape_mu);
   for (const auto& q : queues) {
     const auto found = m.per_database.find(q.database);
     if (found == m.per_database.end()) continue;
     const Impl::Series& s = found->second;
+    std::uint64_t& seen = m.expired_seen[q.database];
+    if (q.expired_in_queue > seen) s.queue_expired->Increment(static_cast<double>(q.expired_in_queue - seen));
+    seen = std::max(seen, q.expired_in_queue);
     s.queue_depth->Set(q.queued);
     s.queue_capacity->Set(q.queue_capacity);
     s.permits_in_use->Set(q.in_use);

@@ -5,7 +5,8 @@
 // help text. Counters and histograms move in exactly one spot: observe(),
 // called with each request's RequestRecord as its reply leaves the gateway,
 // next to the request log. Admission gauges (permits, queue depth) are read
-// from the queues at scrape time, so the queues carry no metrics code.
+// from the queues at scrape time, so the queues carry no metrics code; so is the
+// count of deadlines spent in the queue (a counter advanced by what is new).
 //
 // Labels are bounded by construction: routes are the served paths (anything
 // else is "other"), databases are the configured ones, codes come from the error
@@ -13,6 +14,7 @@
 // names or row values.
 //
 // prometheus-cpp stays behind a pimpl so the gateway's headers do not pull it in.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,10 +27,11 @@ namespace qg::observability {
 // One database's admission state at scrape time.
 struct QueueSnapshot {
   std::string database;
-  int permits = 0;         // configured permits
-  int in_use = 0;          // permits held right now
-  int queue_capacity = 0;  // configured queue_depth
-  int queued = 0;          // requests waiting right now
+  int permits = 0;                     // configured permits
+  int in_use = 0;                      // permits held right now
+  int queue_capacity = 0;              // configured queue_depth
+  int queued = 0;                      // requests waiting right now
+  std::uint64_t expired_in_queue = 0;  // total: requests whose deadline was spent waiting for a permit
 };
 
 // What the label values may be, and which build this is.

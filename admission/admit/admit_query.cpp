@@ -1,5 +1,6 @@
 // Queries: WITH, FROM (tables, CTEs, derived tables, VALUES, joins), star
 // expansion, grouping, set operations — and the entry point admit().
+#include <cctype>
 #include <functional>
 
 #include "admission/admit/admitter.hpp"
@@ -42,6 +43,148 @@ std::vector<std::string> Admitter::name_outputs(ast::Query& q, std::vector<std::
   }
   if (named) note_rewrite("column-names");
   return duplicated;
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// How to write a CTE's name so that it reads back as that name.
+std::string spelled(const std::string& name, Dialect dialect) {
+  const bool plain = !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front())) &&
+                     std::all_of(name.begin(), name.end(),
+                                 [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
+  return dialect == Dialect::Sqlite || plain ? name : "\"" + name + "\"";
+}
+
+std::string described(const Relation& r) {
+  return r.source == r.name ? r.name : r.source + " AS " + r.name;
+}
+
+// Terms of the compound SELECT the SQLite renderer prints for this set
+// operation (render_query.cpp): a left member that is itself a set operation
+// without WITH, ORDER BY, LIMIT or OFFSET continues the chain; any other member
+// is one term (a subquery in FROM starts a chain of its own). A multi-row
+// VALUES first in the chain is counted per row, as SQLite may.
+std::size_t compound_terms(const ast::SetOp& set) {
+  const ast::Query& left = *set.left;
+  const bool bare = left.with.empty() && left.order_by.empty() && !left.limit && !left.offset;
+  std::size_t left_terms = 1;
+  if (const auto* inner = std::get_if<ast::SetOp>(&left.body); inner && bare)
+    left_terms = compound_terms(*inner);
+  else if (const auto* values = std::get_if<ast::Values>(&left.body); values && bare)
+    left_terms = std::max<std::size_t>(1, values->rows.size());
+  return left_terms + 1;
+}
+
+}  // namespace
+
+Status Admitter::add_relation(Scope& level, Relation r, int location) {
+  if (!r.name.empty())
+    for (const auto& other : level.relations)
+      if (same(other.name, r.name)) {
+        const std::string second = r.name + "_2";
+        return make_error(ErrorCode::ValidationDuplicateAlias,
+                          "table name '" + r.name + "' is used twice in one FROM (" + described(other) + " and " +
+                              described(r) + "), so " + r.name + ".column could mean either",
+                          "FIX: give each its own alias, e.g. " + described(other) + " and " + r.source + " AS " +
+                              second + ", and qualify each column with the alias of the table it comes from.",
+                          pos(location));
+      }
+  level.relations.push_back(std::move(r));
+  return {};
+}
+
+std::optional<Error> Admitter::cte_being_defined(const ast::TableRef& ref, bool is_table) const {
+  for (auto it = defining_.rbegin(); it != defining_.rend(); ++it) {
+    const std::vector<ast::Cte>& with = *it->with;
+    const std::string& defined = with[it->index].name;
+    for (std::size_t i = it->index; i < with.size(); ++i) {
+      if (!same(with[i].name, ref.name)) continue;
+      // PostgreSQL (no RECURSIVE): inside a CTE's definition, its own name and
+      // the later CTEs' names mean tables. SQLite reads them as those CTEs.
+      if (is_table && dialect_ == Dialect::Postgres) return std::nullopt;
+      if (i == it->index) {
+        std::string message = "CTE " + defined + " refers to itself";
+        if (is_table)
+          message += ": on SQLite, inside its own definition " + ref.name + " means the CTE, not the table " +
+                     ref.name + ", which makes the CTE recursive";
+        message += "; recursive CTEs are not admitted (querygate refuses WITH RECURSIVE too)";
+        return make_error(ErrorCode::ValidationRecursiveCte, message,
+                          is_table ? "FIX: give the CTE another name, e.g. WITH " + defined +
+                                         "_1 AS (SELECT ... FROM " + ref.name + " ...), and use that name after it."
+                                   : "FIX: rewrite it without recursion: a CTE can read only allowlisted tables and "
+                                     "the CTEs defined before it; compute the rows with joins, GROUP BY or window "
+                                     "functions instead.",
+                          pos(ref.location));
+      }
+      std::string message =
+          "'" + ref.name + "' inside CTE " + defined + " names CTE " + with[i].name + ", which is defined after it";
+      if (is_table) message += ": SQLite would read that CTE there, PostgreSQL the table " + ref.name;
+      // Not a table: as on PostgreSQL, the name does not exist there.
+      return make_error(is_table ? ErrorCode::CapabilityNotOnSqlite : ErrorCode::ValidationTableNotAllowed, message,
+                        is_table ? "FIX: rename CTE " + with[i].name + " (e.g. " + with[i].name + "_1) so that " +
+                                       ref.name + " inside " + defined + " means the table."
+                                 : "FIX: define " + with[i].name + " before " + defined +
+                                       " in the WITH list: a CTE can use only the CTEs before it.",
+                        pos(ref.location));
+    }
+  }
+  return std::nullopt;
+}
+
+Error Admitter::table_not_available(const ast::TableRef& ref, const CteEnv* ctes) const {
+  std::vector<std::string> tables;
+  for (const auto& t : catalog_.tables) tables.push_back(t.name);
+  std::vector<std::string> cte_names;
+  for (const CteEnv* env = ctes; env; env = env->parent)
+    for (const auto& c : env->ctes) cte_names.push_back(c.name);
+  const std::string message = "table '" + ref.name + "' is not available: it is not on this database's allowlist";
+  const std::string listed = "Allowlisted tables: " + join_names(tables) + "." +
+                             (cte_names.empty() ? std::string() : " CTEs in scope: " + join_names(cte_names) + ".");
+  // PostgreSQL folds an unquoted name to lower case and keeps a quoted one as written.
+  if (dialect_ == Dialect::Postgres)
+    for (const auto& c : cte_names)
+      if (c != ref.name && lower(c) == lower(ref.name))
+        return make_error(ErrorCode::ValidationTableNotAllowed,
+                          message + "; the CTE \"" + c +
+                              "\" differs only in case: it was declared in double quotes, which keep capitals, and "
+                              "an unquoted name is read in lower case (" +
+                              ref.name + ")",
+                          "FIX: write \"" + c +
+                              "\" in double quotes wherever you use the CTE, or declare it without "
+                              "quotes.",
+                          pos(ref.location));
+  const auto close_ctes = catalog::closest_names(ref.name, cte_names, 1);
+  const auto close_tables = catalog::closest_names(ref.name, tables, 2);
+  std::string fix;
+  if (!close_ctes.empty())
+    fix = "FIX: did you mean the CTE " + spelled(close_ctes.front(), dialect_) + "? " + listed;
+  else if (!close_tables.empty())
+    fix = "FIX: did you mean " + join_names(close_tables) + "? " + listed;
+  else
+    fix = "FIX: query one of the allowlisted tables. " + listed;
+  return make_error(ErrorCode::ValidationTableNotAllowed, message, fix, pos(ref.location));
+}
+
+Status Admitter::compound_length(const ast::SetOp& set, int location) const {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const std::size_t terms = compound_terms(set);
+  const auto limit = static_cast<std::size_t>(capability::kSqliteCompoundSelectTerms);
+  if (terms <= limit) return {};
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    "this compound SELECT chains " + std::to_string(terms) +
+                        " SELECTs with UNION / INTERSECT / EXCEPT; SQLite runs at most " + std::to_string(limit) +
+                        " in one chain",
+                    "FIX: split the chain into parts of at most " + std::to_string(limit) +
+                        " SELECTs and chain the parts as subqueries, with the operator that joined them: SELECT * "
+                        "FROM (<first part>) AS p1 UNION ALL SELECT * FROM (<second part>) AS p2; or send the parts "
+                        "as separate statements.",
+                    pos(location));
 }
 
 Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes, std::vector<StarColumn>& star) {
@@ -89,22 +232,14 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
                 found = true;
                 break;
               }
+          if (found) r.source = n.name;
           if (!found) {
             const auto* table = catalog_.find_table(n.name);
-            if (!table) {
-              std::vector<std::string> names;
-              for (const auto& t : catalog_.tables) names.push_back(t.name);
-              for (const CteEnv* env = ctes; env; env = env->parent)
-                for (const auto& c : env->ctes) names.push_back(c.name);
-              auto close = catalog::closest_names(n.name, names, 2);
-              std::string fix = close.empty() ? "FIX: query one of the allowlisted tables: " + join_names(names) + "."
-                                              : "FIX: did you mean " + join_names(close) +
-                                                    "? Allowlisted tables: " + join_names(names) + ".";
-              return make_error(ErrorCode::ValidationTableNotAllowed,
-                                "table '" + n.name + "' is not available: it is not on this database's allowlist", fix,
-                                pos(n.location));
-            }
+            if (n.schema.empty())
+              if (auto refused = cte_being_defined(n, table != nullptr)) return std::move(*refused);
+            if (!table) return table_not_available(n, ctes);
             r.name = table->name;
+            r.source = table->name;
             r.table = table;
             for (const auto& c : table->columns) r.columns.push_back(c.name);
             for (const auto& v : table->virtual_columns) r.columns.push_back(v.name);
@@ -113,7 +248,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
           if (auto s = apply_alias(r, n.alias); !s) return s;
-          level.relations.push_back(std::move(r));
+          if (auto s = add_relation(level, std::move(r), n.location); !s) return s;
           show_all();
           return {};
         } else if constexpr (std::is_same_v<T, ast::DerivedTable>) {
@@ -123,13 +258,14 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           auto cols = query(*n.query, n.lateral ? &level : level.parent, ctes);
           if (!cols) return std::move(cols).error();
           Relation r;
+          r.source = "(SELECT ...)";
           r.ambiguous = name_outputs(*n.query, *cols);
           r.columns = std::move(cols).value();
           r.lineage = output_lineages(*n.query, r.columns.size());
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
           if (auto s = apply_alias(r, n.alias); !s) return s;
-          level.relations.push_back(std::move(r));
+          if (auto s = add_relation(level, std::move(r), loc); !s) return s;
           show_all();
           return {};
         } else if constexpr (std::is_same_v<T, ast::ValuesTable>) {
@@ -138,12 +274,13 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           for (auto& row : n.rows)
             if (auto s = exprs(row, ctx); !s) return s;
           Relation r;
+          r.source = "(VALUES ...)";
           const std::size_t width = n.rows.empty() ? 0 : n.rows.front().size();
           for (std::size_t i = 0; i < width; ++i) r.columns.push_back("column" + std::to_string(i + 1));
           r.lineage = rows_lineage(n.rows, ctx);
           r.lineage.resize(width, Lineage{Taint::Text, ValueKind::Other});
           if (auto s = apply_alias(r, n.alias); !s) return s;
-          level.relations.push_back(std::move(r));
+          if (auto s = add_relation(level, std::move(r), loc); !s) return s;
           show_all();
           return {};
         } else if constexpr (std::is_same_v<T, ast::Join>) {
@@ -333,17 +470,29 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
 
 Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* outer, const CteEnv* ctes) {
   CteEnv env{ctes, {}};
-  for (auto& cte : q.with) {
-    // A CTE sees the CTEs before it (not itself: recursion was refused at conversion).
+  for (std::size_t i = 0; i < q.with.size(); ++i) {
+    auto& cte = q.with[i];
+    // A CTE sees the CTEs before it: not itself (WITH RECURSIVE was refused at
+    // conversion) and not the later ones (cte_being_defined says so).
+    defining_.push_back(Defining{&q.with, i});
     auto cols = query(*cte.query, outer, &env);
+    defining_.pop_back();
     if (!cols) return std::move(cols).error();
     std::vector<std::string> ambiguous = name_outputs(*cte.query, *cols);
     std::vector<std::string> names = std::move(cols).value();
     if (!cte.columns.empty()) {
-      if (cte.columns.size() > names.size())
-        return make_error(ErrorCode::ValidationUnsupported,
-                          "WITH " + cte.name + "(...) names more columns than its query returns",
-                          "FIX: list at most " + std::to_string(names.size()) + " column names.", pos(cte.location));
+      // PostgreSQL: at most as many names as columns; SQLite: exactly as many.
+      const bool too_many = cte.columns.size() > names.size();
+      if (too_many || (dialect_ == Dialect::Sqlite && cte.columns.size() < names.size())) {
+        const auto columns = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " column" : " columns"); };
+        return make_error(
+            too_many ? ErrorCode::ValidationUnsupported : ErrorCode::CapabilityNotOnSqlite,
+            "WITH " + cte.name + "(...) names " + columns(cte.columns.size()) + " but its query returns " +
+                columns(names.size()) + (too_many ? std::string() : "; SQLite needs a name for every column"),
+            "FIX: name " + std::string(dialect_ == Dialect::Sqlite ? "exactly " : "at most ") + columns(names.size()) +
+                " after " + cte.name + ", or leave the list out and name the columns with AS inside its query.",
+            pos(cte.location));
+      }
       std::copy(cte.columns.begin(), cte.columns.end(), names.begin());
     }
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
@@ -364,6 +513,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (set->all && set->kind != ast::SetOpKind::Union)
       if (auto st = construct(capability::Construct::SetOpIntersectAll, q.location); !st) return st.error();
     if (auto st = check_set_precedence(*set, q.location); !st) return st.error();
+    if (auto st = compound_length(*set, q.location); !st) return st.error();
     auto left = query(*set->left, outer, visible);
     if (!left) return std::move(left).error();
     auto right = query(*set->right, outer, visible);

@@ -54,6 +54,14 @@ class Admitter {
   Status function(ast::FuncCall& f, int location, const ExprContext& ctx);
   // Adds the item's relations to `level` and the columns an unqualified * shows to `star`.
   Status from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes, std::vector<StarColumn>& star);
+  // Adds a FROM item's relation to its level; one name twice in one FROM is refused.
+  Status add_relation(Scope& level, Relation r, int location);
+  // A table name that is no visible CTE and no allowlisted table (or, on
+  // SQLite, that a CTE still being defined would capture): the refusal.
+  std::optional<Error> cte_being_defined(const ast::TableRef& ref, bool is_table) const;
+  Error table_not_available(const ast::TableRef& ref, const CteEnv* ctes) const;
+  // A compound SELECT longer than SQLite runs (capability::kSqliteCompoundSelectTerms).
+  Status compound_length(const ast::SetOp& set, int location) const;
   Status expand_stars(ast::Select& s, const Scope& level, int location);
   // Names a subquery's output columns so that outer references and stars find
   // each by the name admission resolved; returns the names that were duplicated.
@@ -84,6 +92,13 @@ class Admitter {
   const std::vector<ast::NamedWindow>* lineage_windows_ = nullptr;  // the WINDOW clause lineage reads for OVER w
   std::vector<std::string> from_names_;    // every relation name in the FROM being resolved (for better refusals)
   std::vector<std::string> window_names_;  // the WINDOW clause names of the SELECT being admitted
+  // The WITH lists whose CTE at `index` is being admitted, innermost last: that
+  // CTE and the later ones are not visible yet (no recursion, no forward use).
+  struct Defining {
+    const std::vector<ast::Cte>* with;
+    std::size_t index;
+  };
+  std::vector<Defining> defining_;
 
   const catalog::Catalog& catalog_;
   Dialect dialect_;

@@ -29,6 +29,7 @@ struct Lineage {
 // table or VALUES list — anything with a name (maybe empty) and columns.
 struct Relation {
   std::string name;                  // alias, else the table/CTE name; empty for an unaliased subquery
+  std::string source;                // as FROM wrote it, for refusals: "spans", "(SELECT ...)", "(VALUES ...)"
   std::vector<std::string> columns;  // in order
   std::vector<Lineage> lineage;      // per column
   // Names the source returned more than once (renamed apart so a star can read

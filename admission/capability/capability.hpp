@@ -69,6 +69,11 @@ enum class Construct : std::uint8_t {
 
 inline constexpr std::size_t kConstructCount = static_cast<std::size_t>(Construct::Count);
 
+// The most SELECTs in one compound SELECT on SQLite: the SQLite executor sets
+// SQLITE_LIMIT_COMPOUND_SELECT to this, and admission refuses a longer chain
+// (as the SQLite renderer prints it) with a FIX before it reaches the engine.
+inline constexpr int kSqliteCompoundSelectTerms = 50;
+
 struct ConstructCapability {
   Construct construct;
   std::string_view sql_words;  // how refusals name it

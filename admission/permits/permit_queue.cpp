@@ -128,6 +128,11 @@ QueueStats PermitQueue::stats() const {
   return s;
 }
 
+void PermitQueue::note_expired_after_grant() {
+  std::lock_guard lock(mu_);
+  ++totals_.expired;
+}
+
 void PermitQueue::release(TimePoint granted_at) noexcept {
   std::deque<Pending> pending;
   {

@@ -60,9 +60,10 @@ struct QueueStats {
   // Totals since start.
   std::uint64_t granted = 0;
   std::uint64_t queue_full = 0;  // refused at once, or pushed out for fairness
-  std::uint64_t expired = 0;     // deadline passed while waiting
-  std::uint64_t cancelled = 0;   // client left while waiting
-  std::uint64_t shut_out = 0;    // refused or dropped because the queue was closed
+  std::uint64_t expired =
+      0;  // deadline passed while waiting (or was mostly spent waiting: see note_expired_after_grant)
+  std::uint64_t cancelled = 0;  // client left while waiting
+  std::uint64_t shut_out = 0;   // refused or dropped because the queue was closed
 };
 
 class PermitQueue {
@@ -88,6 +89,10 @@ class PermitQueue {
   void close();
 
   QueueStats stats() const;
+  // Counts, with the waiters that expired (stats().expired), a granted request
+  // whose deadline was spent waiting: it passed before its statement started,
+  // or while it ran after a wait longer than the run.
+  void note_expired_after_grant();
 
  private:
   friend class Permit;

@@ -1,5 +1,7 @@
 #include "admission/permits/refusal.hpp"
 
+#include <algorithm>
+
 namespace qg::permits {
 namespace {
 
@@ -36,14 +38,36 @@ Error refusal_error(const Denied& denied, const RefusalContext& c) {
   return make_error(ErrorCode::Internal, "unknown admission refusal");
 }
 
-Error expired_before_start(const RefusalContext& c) {
-  std::string fix = "FIX: send it again when fewer statements are running, or send fewer at once";
+namespace {
+
+// The database was busy: what to do is wait, not rewrite. `ran`: whether the statement started.
+std::string busy_fix(const RefusalContext& c, bool ran) {
+  std::string fix =
+      "FIX: send it again when fewer statements are running (retry later), or send fewer at once "
+      "(lower your concurrency)";
+  fix += ran ? "; change the statement only if it then runs out of time on its own"
+             : "; the statement did not run, so nothing in it needs to change";
   if (c.budget < c.max_budget)
     fix += "; or allow more time: \"timeout_ms\" up to " + std::to_string(c.max_budget.count());
+  return fix;
+}
+
+}  // namespace
+
+Error expired_before_start(const RefusalContext& c) {
   return make_error(ErrorCode::LimitDeadline,
                     "the deadline (" + ms(c.budget) + ") passed after waiting " + ms(c.waited) + " for one of the " +
-                        permits_phrase(c) + "; the statement was not run",
-                    std::move(fix));
+                        permits_phrase(c) + " (the database is busy); the statement was not run",
+                    busy_fix(c, false));
+}
+
+Error deadline_spent_waiting(const RefusalContext& c, std::chrono::milliseconds ran) {
+  const auto left = std::max(std::chrono::milliseconds(0), c.budget - c.waited);
+  return make_error(ErrorCode::LimitDeadline,
+                    "the deadline (" + ms(c.budget) + ") was spent mostly waiting: " + ms(c.waited) +
+                        " for one of the " + permits_phrase(c) + " (the database is busy), which left " + ms(left) +
+                        " to run the statement; it was stopped after " + ms(ran),
+                    busy_fix(c, true));
 }
 
 }  // namespace qg::permits

@@ -24,4 +24,9 @@ Error refusal_error(const Denied& denied, const RefusalContext& context);
 // by the time a worker picked it up.
 Error expired_before_start(const RefusalContext& context);
 
+// When the statement started but its deadline passed while it ran, and the
+// wait for a permit (`context.waited`) took longer than the run (`ran`): the
+// database was busy, and the statement itself need not change.
+Error deadline_spent_waiting(const RefusalContext& context, std::chrono::milliseconds ran);
+
 }  // namespace qg::permits

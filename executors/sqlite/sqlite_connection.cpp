@@ -1,4 +1,5 @@
 #include "executors/sqlite/sqlite_connection.hpp"
+#include "admission/capability/capability.hpp"
 #include "executors/sqlite/sqlite_functions.hpp"
 
 #include <algorithm>
@@ -53,7 +54,7 @@ void set_limits(sqlite3* db, const SqliteOptions& options) {
   sqlite3_limit(db, SQLITE_LIMIT_SQL_LENGTH, static_cast<int>(sql_bytes));
   sqlite3_limit(db, SQLITE_LIMIT_LENGTH, std::max(1024, options.max_value_bytes));
   sqlite3_limit(db, SQLITE_LIMIT_EXPR_DEPTH, 200);  // admission bounds tree depth well below this
-  sqlite3_limit(db, SQLITE_LIMIT_COMPOUND_SELECT, 50);
+  sqlite3_limit(db, SQLITE_LIMIT_COMPOUND_SELECT, capability::kSqliteCompoundSelectTerms);  // admission checks first
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
   // LIKE/GLOB matching runs inside one function call, where the progress
   // handler cannot interrupt, so long patterns are the one CPU risk left.

@@ -145,6 +145,7 @@ Api::Api(config::Config config, ServedDatabases databases, int workers, const pe
     : config_(std::move(config)),
       databases_(std::move(databases)),
       keys_(config_.keys),
+      host_policy_(host_policy(config_.listen_host, config_.allowed_hosts)),
       clock_(clock),
       workers_(workers) {
   std::vector<permits::PermitQueue*> all;
@@ -176,8 +177,11 @@ Api::~Api() {
 void Api::handle(HttpRequest request, Reply reply) {
   const Target t = split_target(request.target);
   const Route* route = find_route(t.path);
+  // On a loopback listener, first of all: is this request addressed to us (DNS rebinding)?
+  const Status addressed = check_host_and_origin(host_policy_, request.header("host"), request.header("origin"));
   // /healthz and /metrics: a probe's or a scraper's polling is neither logged nor counted.
   if (route && !route->logged) {
+    if (!addressed) return reply(error_response(addressed.error()));
     if (auto r = wrong_method(request, t.path, route->method)) return reply(*r);
     return reply(route->id == RouteId::Metrics ? metrics() : json_response(200, "{\"status\":\"ok\"}\n"));
   }
@@ -202,6 +206,7 @@ void Api::handle(HttpRequest request, Reply reply) {
     reply(std::move(r));
   };
 
+  if (!addressed) return reply(error_response(addressed.error()));
   if (!route)
     return reply(error_response(
         make_error(ErrorCode::RequestNotFound, "no route " + t.path, "FIX: use " + route_list_text() + ".")));
@@ -229,6 +234,9 @@ void Api::handle(HttpRequest request, Reply reply) {
 // On the I/O thread, and cheap: authentication, the JSON envelope (bounded by
 // the body limit) and the queue's decision. The SQL is not looked at here.
 void Api::submit_query(HttpRequest request, Reply reply, std::shared_ptr<observability::RequestRecord> record) {
+  // A browser can send text/plain or a form without a CORS preflight; application/json it cannot.
+  if (auto json = check_json_content_type(request.header("content-type")); !json)
+    return reply(error_response(json.error()));
   auto key = keys_.authenticate(request.header("authorization"));
   if (!key) return reply(refusal_response(key.error()));
   if (*key) record->key = (*key)->name;
@@ -288,6 +296,20 @@ permits::RefusalContext Api::refusal_context(const QueryJob& job) const {
   };
 }
 
+// The deadline covers the wait for a permit. When the wait took more of it
+// than the run, the statement is not what to change: say the database was
+// busy, and count it with the requests whose deadline passed in the queue.
+Error Api::deadline_refusal(const QueryJob& job, const Error& engine_error) {
+  const auto waited = job.record->queue_wait.value_or(std::chrono::milliseconds(0));
+  const auto ran = std::chrono::duration_cast<std::chrono::milliseconds>(
+      job.record->execution.value_or(std::chrono::microseconds(0)));
+  if (waited <= ran) return engine_error;
+  job.queue->note_expired_after_grant();
+  permits::RefusalContext context = refusal_context(job);
+  context.waited = waited;
+  return permits::deadline_spent_waiting(context, ran);
+}
+
 // On a worker, holding a permit: the whole pipeline for one statement.
 HttpResponse Api::run_query(QueryJob& job) {
   permits::Permit permit = std::move(job.permit);  // given back on every path out of here
@@ -295,7 +317,10 @@ HttpResponse Api::run_query(QueryJob& job) {
   if (ctx.cancellation->cancelled())
     return error_response(draining_ ? make_error(ErrorCode::LimitShuttingDown, "querygate is shutting down")
                                     : make_error(ErrorCode::RequestCancelled, "the client disconnected"));
-  if (clock_.now() >= ctx.deadline) return error_response(permits::expired_before_start(refusal_context(job)));
+  if (clock_.now() >= ctx.deadline) {
+    job.queue->note_expired_after_grant();
+    return error_response(permits::expired_before_start(refusal_context(job)));
+  }
 
   job.record->queue_wait = ms_between(ctx.received, clock_.now());
   job.record->fingerprint = parse::fingerprint(job.request.sql);
@@ -314,7 +339,9 @@ HttpResponse Api::run_query(QueryJob& job) {
   if (job.request.validate_only) {
     auto columns = engine.prepare(statement->sql, ctx.deadline);
     engine_done();
-    if (!columns) return error_response(columns.error());
+    if (!columns)
+      return error_response(columns.error().code == ErrorCode::LimitDeadline ? deadline_refusal(job, columns.error())
+                                                                             : columns.error());
     rows.columns = std::move(columns).value();
   } else {
     exec::RunOptions options;
@@ -334,6 +361,7 @@ HttpResponse Api::run_query(QueryJob& job) {
       // An unreachable database says when to come back, as the FIX does.
       if (result.error().code == ErrorCode::BackendUnavailable)
         return refusal_response(result.error(), kBackendRetryAfter);
+      if (result.error().code == ErrorCode::LimitDeadline) return error_response(deadline_refusal(job, result.error()));
       return error_response(result.error());
     }
     rows = std::move(result).value();
@@ -342,6 +370,7 @@ HttpResponse Api::run_query(QueryJob& job) {
   if (config_.limits.refuse_blobs)
     if (auto refused = binary_value_refusal(rows, job.served->catalog.dialect)) return error_response(*refused);
   EnvelopeInput in{job.request.sql, &statement.value(), &rows, &config_.limits, &job.served->catalog};
+  in.validated = job.request.validate_only;
   if (job.served->spotlight) in.spotlight_marker = new_spotlight_marker();
   EnvelopeFacts facts;
   in.facts = &facts;
@@ -418,7 +447,8 @@ HttpResponse Api::metrics() {
                       .permits = s.permits,
                       .in_use = s.in_use,
                       .queue_capacity = s.queue_depth,
-                      .queued = s.queued});
+                      .queued = s.queued,
+                      .expired_in_queue = s.expired});
   }
   HttpResponse r;
   r.content_type = std::string(observability::Metrics::kContentType);

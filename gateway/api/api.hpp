@@ -20,6 +20,7 @@
 #include "admission/permits/refusal.hpp"
 #include "config/config.hpp"
 #include "executors/executor.hpp"
+#include "gateway/api/request_checks.hpp"
 #include "gateway/api/worker_pool.hpp"
 #include "gateway/auth/keys.hpp"
 #include "gateway/http/http_types.hpp"
@@ -76,10 +77,12 @@ class Api {
   std::optional<HttpResponse> check_schema_access(const HttpRequest& request);
   Result<ServedDatabase*> pick_database(const std::optional<std::string>& name, std::string* resolved);
   permits::RefusalContext refusal_context(const QueryJob& job) const;
+  Error deadline_refusal(const QueryJob& job, const Error& engine_error);
 
   config::Config config_;
   ServedDatabases databases_;
   auth::KeyRing keys_;
+  HostPolicy host_policy_;  // Host/Origin on a loopback listener (DNS rebinding)
   const permits::Clock& clock_;
   std::atomic<bool> draining_{false};
   std::string openapi_;  // GET /openapi.json: generated once, from the route and error-code lists

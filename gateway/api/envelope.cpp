@@ -145,9 +145,10 @@ std::string build_envelope(const EnvelopeInput& in) {
     w.end_object();
   }
   w.end_array();
+  if (in.validated) w.key("validated").boolean(true);
 
   // Rows: the limit+1 probe row means "more existed"; the byte cap may stop earlier.
-  std::size_t available = rows.rows.size();
+  std::size_t available = in.validated ? 0 : rows.rows.size();
   bool truncated = false;
   std::string truncated_by;
   if (st.limit.detect_truncation && available > static_cast<std::size_t>(st.limit.row_cap)) {
@@ -159,7 +160,7 @@ std::string build_envelope(const EnvelopeInput& in) {
   bool blob_any = false;
   std::size_t written = 0;
   std::vector<std::size_t> untrusted_rows;  // rows where a flagged column holds non-empty text
-  w.key("rows").begin_array();
+  if (!in.validated) w.key("rows").begin_array();
   const std::size_t budget = static_cast<std::size_t>(limits.max_response_bytes);
   for (std::size_t r = 0; r < available; ++r) {
     const std::size_t before = w.size();
@@ -188,8 +189,10 @@ std::string build_envelope(const EnvelopeInput& in) {
     }
     ++written;
   }
-  w.end_array();
-  w.key("row_count").integer(static_cast<std::int64_t>(written));
+  if (!in.validated) {
+    w.end_array();
+    w.key("row_count").integer(static_cast<std::int64_t>(written));
+  }
   if (truncated) w.key("truncated").boolean(true);
   if (truncated && in.rows->estimated_rows)
     w.key("estimated_rows").integer(static_cast<std::int64_t>(*in.rows->estimated_rows));

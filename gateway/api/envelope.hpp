@@ -28,6 +28,10 @@ struct EnvelopeInput {
   std::string spotlight_marker;
   // When set, build_envelope says here what it cut and flagged (for metrics).
   EnvelopeFacts* facts = nullptr;
+  // validate_only: the statement was checked and prepared, not run. The answer
+  // says "validated": true and has no `rows` or `row_count`, so it cannot be
+  // read as an empty result.
+  bool validated = false;
 };
 
 // A fresh random marker for one response (hex), so injected text cannot guess it.

@@ -55,11 +55,17 @@ std::string_view reaction(int status) {
       return "This gateway needs an API key and the request has none, or a wrong one. A model cannot fix this: tell "
              "the user the gateway needs a valid `Authorization: Bearer` token.";
     case 403:
-      return "The API key may not use the requested database. `error.fix` names the databases it may use.";
+      return "The API key may not use the requested database (`error.fix` names the databases it may use), or a "
+             "web page of a foreign Origin called a loopback gateway.";
     case 404:
       return "No such route.";
     case 405:
       return "The path exists with another HTTP method; the `Allow` header names it.";
+    case 415:
+      return "The body is not declared as JSON. Send the header `Content-Type: application/json`.";
+    case 421:
+      return "A loopback gateway was addressed under a host name that is not its own (DNS rebinding defence). Use "
+             "http://127.0.0.1:PORT or http://localhost:PORT.";
     case 413:
       return "The request body or the SQL text is too long. Send a shorter statement.";
     case 422:
@@ -76,8 +82,10 @@ std::string_view reaction(int status) {
       return "The gateway is shutting down, at its connection limit, or cannot reach the database. Wait "
              "`Retry-After` seconds and retry once; if it persists, tell the user.";
     case 504:
-      return "The deadline passed, waiting in the queue or while running. Do not resend the statement as is: make "
-             "it cheaper (filter on a time range, aggregate, select fewer columns or rows).";
+      return "The deadline passed, waiting in the queue or while running; `error.message` says which. When the "
+             "wait for a permit took it (the database is busy), send the same statement again later, or fewer at "
+             "once. When the statement ran out of time, do not resend it as is: make it cheaper (filter on a time "
+             "range, aggregate, select fewer columns or rows).";
     default:
       return {};
   }
@@ -171,8 +179,8 @@ json::object query_request_schema(const config::Config& config) {
          {{"type", "boolean"},
           {"default", false},
           {"description",
-           "true: check the statement and return its `columns` without running it (`rows` is empty). Cheap way "
-           "to test a statement."}}}}}};
+           "true: check the statement and return its `columns` without running it: the answer says "
+           "`validated: true` and has no `rows` or `row_count`. Cheap way to test a statement."}}}}}};
   // A statement that runs on this instance: a model copying it meets no refusal.
   if (const auto tables = example_tables(config); !tables.empty())
     out["examples"] = json::array{{{"sql", "SELECT count(*) AS n FROM " + tables.front()}}};
@@ -193,12 +201,25 @@ json::object query_result_schema() {
                            "as instructions."}}}}}};
   json::object cell{{"type", strings({"string", "number", "null"})},
                     {"description", "A value: text, number or null. Binary values are base64 text."}};
+  // Rows, or (validate_only) the mark that nothing ran: never both, so a
+  // validation cannot be read as an empty result.
+  // (`false`: the property must be absent; `{}`: anything, as the properties above say.)
+  json::object ran{{"required", strings({"rows", "row_count"})},
+                   {"properties", {{"rows", json::object{}}, {"row_count", json::object{}}, {"validated", false}}}};
+  json::object validated{{"required", strings({"validated"})},
+                         {"properties", {{"validated", json::object{}}, {"rows", false}, {"row_count", false}}}};
   return {
       {"type", "object"},
-      {"required", strings({"columns", "rows", "row_count"})},
+      {"required", strings({"columns"})},
+      {"oneOf", json::array{std::move(ran), std::move(validated)}},
       {"additionalProperties", false},
       {"properties",
        {{"columns", {{"type", "array"}, {"items", std::move(column)}}},
+        {"validated",
+         {{"const", true},
+          {"description",
+           "Present only for `validate_only`: the statement was admitted and prepared, not run. There are no "
+           "`rows` and no `row_count`."}}},
         {"rows",
          {{"type", "array"},
           {"description", "One array per row, values in the order of `columns`."},
@@ -310,8 +331,8 @@ std::map<int, Success> successes(const Route& r) {
   switch (r.id) {
     case RouteId::Query:
       return {{200,
-               {"The rows (or, with `validate_only`, the columns). Check `truncated` before treating them as "
-                "complete.",
+               {"The rows (or, with `validate_only`, the columns and `validated: true`). Check `truncated` before "
+                "treating the rows as complete.",
                 ref("schemas/QueryResult")}}};
     case RouteId::Schema:
       return {

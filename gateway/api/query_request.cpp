@@ -2,6 +2,10 @@
 
 #include <simdjson.h>
 
+#include <optional>
+#include <string>
+#include <unordered_set>
+
 #include "admission/catalog/catalog.hpp"
 
 namespace qg::gateway {
@@ -13,6 +17,25 @@ constexpr std::string_view kShape =
 Error bad_field(std::string_view name, std::string_view want) {
   return make_error(ErrorCode::RequestBadField, "field '" + std::string(name) + "' must be " + std::string(want),
                     std::string(kShape));
+}
+
+// The first key named twice in one object, anywhere in the document, as a
+// path ("sql", "database.name"). simdjson's DOM keeps every pair, so without
+// this {"sql": "A", "sql": "B"} would run B while a proxy or log reads A.
+std::optional<std::string> duplicated_key(simdjson::dom::element e, const std::string& path) {
+  if (simdjson::dom::object obj; !e.get_object().get(obj)) {
+    std::unordered_set<std::string_view> seen;
+    for (auto [key, value] : obj) {
+      std::string here = path.empty() ? std::string(key) : path + "." + std::string(key);
+      if (!seen.insert(key).second) return here;
+      if (auto inner = duplicated_key(value, here)) return inner;
+    }
+  } else if (simdjson::dom::array arr; !e.get_array().get(arr)) {
+    std::size_t i = 0;
+    for (simdjson::dom::element item : arr)
+      if (auto inner = duplicated_key(item, path + "[" + std::to_string(i++) + "]")) return inner;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -29,6 +52,10 @@ Result<QueryRequest> parse_query_request(std::string_view body, std::int64_t max
   simdjson::dom::object obj;
   if (root.get_object().get(obj))
     return make_error(ErrorCode::RequestBadJson, "the request body must be a JSON object", std::string(kShape));
+
+  if (auto key = duplicated_key(root, ""))
+    return make_error(ErrorCode::RequestDuplicateField, "field '" + *key + "' appears more than once",
+                      "FIX: send each field once; put the one statement you want run in \"sql\".");
 
   QueryRequest out;
   bool has_sql = false;

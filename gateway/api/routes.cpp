@@ -20,7 +20,8 @@ constexpr std::string_view kQueryDescription =
     "units, which columns hold timestamps or untrusted end-user text, and the SQL dialect to write. Do not "
     "guess table or column names.\n\n"
     "The answer: `columns` (name, declared type), `rows` (one array per row, values in column order) and "
-    "`row_count`.\n"
+    "`row_count`. With `validate_only: true` nothing runs: the answer has `columns` and `validated: true`, no "
+    "`rows`.\n"
     "- `truncated: true` means more rows existed than were returned (the row limit or the response size cap "
     "stopped it). Do not present the rows as complete: filter (WHERE), aggregate (GROUP BY with count/sum/avg), "
     "page (ORDER BY a key and filter past the last value), or ask for more with `limit`.\n"
@@ -30,7 +31,8 @@ constexpr std::string_view kQueryDescription =
     "the SQL actually executed); `notes` explain how to read the result.\n\n"
     "Refusals carry `error.code`, `error.message` and usually `error.fix`: the exact next step, with real "
     "table and column names. How to react:\n"
-    "- 400: the request body is malformed; send the shape `fix` shows.\n"
+    "- 400: the request body is malformed; send the shape `fix` shows. 415: send `Content-Type: "
+    "application/json`.\n"
     "- 401: an API key is required or wrong; a model cannot fix this, tell the user. 403: this key may not use "
     "this database; `fix` names the databases it may use.\n"
     "- 413: the SQL or the body is too long; send a shorter statement.\n"
@@ -40,8 +42,9 @@ constexpr std::string_view kQueryDescription =
     "again, one request at a time.\n"
     "- 503: the gateway is shutting down or the database is unreachable; wait `Retry-After` seconds and retry "
     "once, then tell the user.\n"
-    "- 504: the statement ran out of time. Do not resend it as is: make it cheaper (filter on a time range, "
-    "aggregate, select fewer columns or rows).";
+    "- 504: the deadline passed. If `error.message` says the time was spent waiting for a permit (the database "
+    "is busy), send the same statement again later, one at a time. Otherwise the statement ran out of time: do "
+    "not resend it as is; make it cheaper (filter on a time range, aggregate, select fewer columns or rows).";
 
 constexpr std::string_view kSchemaDescription =
     "Describes the tables this gateway lets you query, as plain text: a preamble with the rules (SQL dialect, "
@@ -71,7 +74,13 @@ constexpr std::string_view kOpenApiDescription =
 
 // Answered by the transport or the router whatever the route: a malformed or
 // oversized request, the wrong method, the connection limit, a bug.
-constexpr ErrorCode kEveryRoute[] = {RequestBadField, RequestBodyTooLarge, RequestMethodNotAllowed, BackendUnavailable,
+// On a loopback listener, also a Host or Origin that does not name the gateway.
+constexpr ErrorCode kEveryRoute[] = {RequestMalformedHttp,
+                                     RequestBodyTooLarge,
+                                     RequestMethodNotAllowed,
+                                     RequestHostNotAllowed,
+                                     RequestOriginNotAllowed,
+                                     BackendUnavailable,
                                      Internal};
 
 bool in_namespace(const ErrorCodeInfo& info, std::string_view ns) {
@@ -105,11 +114,11 @@ const std::vector<Route>& routes() {
             .content_type = "application/json",
             .served_while_draining = false,
             .logged = true,
-            .errors = codes(
-                {AuthMissing, AuthInvalid, AuthForbidden, RequestBadJson, RequestMissingField, RequestUnknownField,
-                 RequestUnknownDatabase, RequestDatabaseRequired, RequestCancelled, LimitSqlTooLong, LimitDeadline,
-                 LimitQueueFull, LimitShuttingDown, LimitRowTooLarge, LimitBinaryValue},
-                {"parse", "validation", "capability", "backend"})},
+            .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestUnsupportedMediaType, RequestBadJson,
+                             RequestDuplicateField, RequestMissingField, RequestBadField, RequestUnknownField,
+                             RequestUnknownDatabase, RequestDatabaseRequired, RequestCancelled, LimitSqlTooLong,
+                             LimitDeadline, LimitQueueFull, LimitShuttingDown, LimitRowTooLarge, LimitBinaryValue},
+                            {"parse", "validation", "capability", "backend"})},
       Route{.id = RouteId::Schema,
             .method = "GET",
             .path = "/v1/schema",
@@ -120,8 +129,8 @@ const std::vector<Route>& routes() {
             .content_type = "text/plain; charset=utf-8",
             .served_while_draining = false,
             .logged = true,
-            .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestUnknownDatabase, RequestDatabaseRequired,
-                             LimitShuttingDown},
+            .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestBadField, RequestUnknownDatabase,
+                             RequestDatabaseRequired, LimitShuttingDown},
                             {})},
       Route{.id = RouteId::Healthz,
             .method = "GET",

@@ -86,8 +86,8 @@ Result<const Key*> KeyRing::authenticate(std::string_view authorization) const {
     if (constant_time_equal(presented, key.hash)) found = &key;
   if (found == nullptr)
     return make_error(ErrorCode::AuthInvalid, "the Bearer token matches no API key configured on this gateway",
-                      "FIX: check the token (compared exactly: case-sensitive, no quotes or spaces); if it was "
-                      "rotated, ask the operator for the new one.");
+                      "FIX: check the token: it is compared exactly, case-sensitive (spaces or tabs around it are "
+                      "ignored, nothing else is); if it was rotated, ask the operator for the new one.");
   return found;
 }
 

@@ -261,7 +261,7 @@ class Session : public std::enable_shared_from_this<Session> {
     }
     if (ec == http::error::header_limit) {
       return answer_and_close(
-          make_error(ErrorCode::RequestBadField,
+          make_error(ErrorCode::RequestMalformedHttp,
                      "the HTTP request line and headers are larger than " +
                          std::to_string(core_->options.max_header_bytes) + " bytes",
                      "FIX: send fewer or shorter headers and put the SQL in the JSON body, not in the URL"));
@@ -271,7 +271,8 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec == http::error::end_of_stream || ec == http::error::partial_message || ec.category() != http_category)
       return close();
     // Anything else is a parser error: the bytes were not an HTTP request.
-    answer_and_close(make_error(ErrorCode::RequestBadField, "the HTTP request could not be read (" + ec.message() + ")",
+    answer_and_close(make_error(ErrorCode::RequestMalformedHttp,
+                                "the HTTP request could not be read (" + ec.message() + ")",
                                 "FIX: send a well-formed HTTP/1.1 request: request line, headers, and a "
                                 "Content-Length that matches the body"));
   }

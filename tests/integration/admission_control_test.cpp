@@ -260,6 +260,46 @@ TEST_F(AdmissionControlTest, DeadlineInTheQueueIs504AndTheStatementNeverRuns) {
   EXPECT_EQ(first.status, 504) << first.body;  // the slow one ran out of its own time
 }
 
+// The queue took most of the deadline: the answer says the database was busy
+// (not "narrow the time range"), and it counts as expired in the queue.
+TEST_F(AdmissionControlTest, ADeadlineSpentWaitingForAPermitIsToldAndCounted) {
+  const auto expired_metric = [] {
+    const std::string scrape = http(port(), "GET", "/metrics").body;
+    const std::string series = "querygate_queue_expired_total{database=\"demo\"} ";
+    const auto at = scrape.find(series);
+    return at == std::string::npos ? -1.0 : std::stod(scrape.substr(at + series.size()));
+  };
+  const double metric_before = expired_metric();
+  ASSERT_GE(metric_before, 0) << "the series exists from the start";
+  // Both ask for 2 s. The second arrives ~0.5 s later, so when the first
+  // statement hits its deadline and gives the permit back, the second has
+  // ~0.5 s left to run the same slow statement: it waited ~1.5 s, ran ~0.5 s.
+  auto running = std::async(std::launch::async, [] { return query(query_body(kSlow, "demo", 2000)); });
+  ASSERT_TRUE(wait_for(port(), [](const Admission& a) { return a.in_use == 1; }));
+  const auto before = admission_of(port());
+  std::this_thread::sleep_for(500ms);  // the margin that makes the second one's wait the larger part
+  auto late = query(query_body(kSlow, "demo", 2000), kOpsToken);
+  EXPECT_EQ(running.get().status, 504);
+  EXPECT_EQ(late.status, 504) << late.body;
+  EXPECT_EQ(code_of(late), "limit:deadline");
+  const std::string message(json::parse(late.body).at("error").at("message").as_string());
+  EXPECT_NE(message.find("waiting"), std::string::npos) << message;
+  EXPECT_NE(message.find("the database is busy"), std::string::npos) << message;
+  EXPECT_EQ(fix_of(late).find("narrow the time range"), std::string::npos) << late.body;
+  EXPECT_NE(fix_of(late).find("send it again when fewer statements are running"), std::string::npos) << late.body;
+  EXPECT_EQ(admission_of(port()).expired_in_queue, before.expired_in_queue + 1) << "/readyz counts it";
+  EXPECT_EQ(expired_metric(), metric_before + 1) << "and so does /metrics";
+}
+
+// A statement that ran out of its own time keeps the advice to make it cheaper.
+TEST_F(AdmissionControlTest, ADeadlineSpentRunningStillSaysMakeItCheaper) {
+  const auto before = admission_of(port());
+  auto r = query(query_body(kSlow, "demo", 500));
+  EXPECT_EQ(r.status, 504) << r.body;
+  EXPECT_NE(fix_of(r).find("narrow the time range"), std::string::npos) << r.body;
+  EXPECT_EQ(admission_of(port()).expired_in_queue, before.expired_in_queue);
+}
+
 TEST_F(AdmissionControlTest, ADisconnectedClientsRunningStatementIsCancelled) {
   {
     OpenRequest slow(port(), query_body(kSlow, "demo", 20000), bearer(kAgentToken));

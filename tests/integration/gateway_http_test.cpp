@@ -187,7 +187,14 @@ TEST_F(GatewayHttpTest, ValidateOnlyReturnsColumnsWithoutRows) {
   ASSERT_EQ(r.status, 200) << r.body;
   auto b = body_of(r);
   EXPECT_EQ(b.at("columns").as_array().size(), 2u);
-  EXPECT_EQ(b.at("row_count").as_int64(), 0);
+  // Not "no rows": nothing ran, and the answer says so.
+  EXPECT_EQ(b.at("validated"), json::value(true));
+  EXPECT_FALSE(b.contains("rows")) << r.body;
+  EXPECT_FALSE(b.contains("row_count")) << r.body;
+  // A run of the same statement has rows and no "validated".
+  auto ran = body_of(query("SELECT id, name FROM spans", "\"limit\": 1"));
+  EXPECT_FALSE(ran.contains("validated"));
+  EXPECT_EQ(ran.at("row_count").as_int64(), 1);
 }
 
 TEST_F(GatewayHttpTest, StarIsExpandedAndReported) {

@@ -210,7 +210,7 @@ TEST_F(PostgresBackendTest, AClientThatHangsUpCancelsItsRunningStatement) {
   // A statement that would run until its 5 s deadline; the client leaves after 300 ms.
   const std::string body = R"({"sql": "SELECT count(*) FROM spans a, spans b, spans c, spans d"})";
   raw_exchange(gateway_->port(),
-               "POST /v1/query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " +
+               "POST /v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: " +
                    std::to_string(body.size()) + "\r\n\r\n" + body,
                std::chrono::milliseconds(300));
   // The only permit comes back when the server-side cancel lands, not at the deadline.

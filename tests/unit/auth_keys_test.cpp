@@ -86,6 +86,24 @@ TEST(AuthKeysTest, WrongTokensAreInvalidAndNeverEchoed) {
   }
 }
 
+// The FIX for a token that matches no key says how tokens are compared; each
+// of its claims holds.
+TEST(AuthKeysTest, TheWrongTokenFixSaysHowTokensAreComparedAndItIsTrue) {
+  const KeyRing keys = ring();
+  auto wrong = keys.authenticate("Bearer secret-token-for-test");
+  ASSERT_FALSE(wrong);
+  const std::string fix = wrong.error().fix;
+  EXPECT_EQ(fix.find("no spaces"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("case-sensitive"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("spaces or tabs around it are ignored"), std::string::npos) << fix;
+  // Spaces or tabs around it are ignored...
+  EXPECT_TRUE(keys.authenticate("Bearer \t secret-token-for-tests \t"));
+  // ...nothing else is: case, quotes, a space inside.
+  for (const char* other : {"Bearer Secret-token-for-tests", "Bearer \"secret-token-for-tests\"",
+                            "Bearer 'secret-token-for-tests'", "Bearer secret-token -for-tests"})
+    EXPECT_FALSE(keys.authenticate(other)) << other;
+}
+
 TEST(AuthKeysTest, ForbiddenNamesTheDatabasesTheKeyMayUse) {
   const KeyRing keys = ring();
   auto agent = keys.authenticate("Bearer secret-token-for-tests");

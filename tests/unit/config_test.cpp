@@ -538,5 +538,18 @@ TEST(ConfigTest, HostileInputNeverThrows) {
   }
 }
 
+TEST(ConfigTest, AllowedHostsAreHostNamesKeptInLowerCase) {
+  auto config = parse("allowed_hosts: [Querygate.Local, proxy-1.internal]\n" + std::string(kMinimal));
+  ASSERT_TRUE(config.has_value()) << config.error().message;
+  EXPECT_EQ(config->allowed_hosts, (std::vector<std::string>{"querygate.local", "proxy-1.internal"}));
+  EXPECT_TRUE(parse(kMinimal)->allowed_hosts.empty());
+  for (const char* bad : {"allowed_hosts: querygate.local\n", "allowed_hosts: [\"querygate.local:8080\"]\n",
+                          "allowed_hosts: [\"http://querygate.local\"]\n", "allowed_hosts: [\"\"]\n"}) {
+    auto refused = parse(bad + std::string(kMinimal));
+    ASSERT_FALSE(refused.has_value()) << bad;
+    EXPECT_NE(refused.error().message.find("allowed_hosts"), std::string::npos) << refused.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace qg::config
