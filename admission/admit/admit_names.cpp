@@ -222,13 +222,25 @@ Status Admitter::substitute_virtual(ast::Expr& e, const Relation& relation, cons
   return expr(e, ctx);
 }
 
+// The timestamp column an expression stands for: a reference to one (through
+// derived tables and CTEs), or min/max of one (in HAVING, or passed on by a subquery).
 const catalog::Column* Admitter::timestamp_column(const ast::Expr& e, const ExprContext& ctx) {
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node))
+    return (f->name == "min" || f->name == "max") && f->args.size() == 1 && !f->star && !f->sql_syntax
+               ? timestamp_column(f->args.front(), ctx)
+               : nullptr;
   const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
   if (!ref || ref->star) return nullptr;
   auto relation = column(*ref, e.location, ctx);
-  if (!relation || !*relation || !(*relation)->table) return nullptr;
-  const auto* c = (*relation)->table->find_column(ref->column, dialect_);
-  return c && c->timestamp ? c : nullptr;
+  if (!relation || !*relation) return nullptr;
+  const Relation& r = **relation;
+  if (r.table) {
+    const auto* c = r.table->find_column(ref->column, dialect_);
+    return c && c->timestamp ? c : nullptr;
+  }
+  for (std::size_t i = 0; i < r.columns.size() && i < r.timestamps.size(); ++i)
+    if (same(r.columns[i], ref->column)) return r.timestamps[i];
+  return nullptr;
 }
 
 Status Admitter::time_literal(const ast::Expr& column_side, ast::Expr& literal_side, const ExprContext& ctx) {

@@ -81,6 +81,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
                 r.columns = it->columns;
                 r.untrusted = it->untrusted;
                 r.ambiguous = it->ambiguous;
+                r.timestamps = it->timestamps;
                 found = true;
                 break;
               }
@@ -120,6 +121,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.ambiguous = name_outputs(*n.query, *cols);
           r.columns = std::move(cols).value();
           r.untrusted = query_taint(*n.query);
+          r.timestamps = query_times(*n.query);
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
           if (auto s = apply_alias(r, n.alias); !s) return s;
@@ -279,10 +281,32 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     if (auto st = expr(*s.having, ctx); !st) return st.error();
   for (auto& w : s.windows)
     if (auto st = window(w.spec, ctx, location); !st) return st.error();
-  if (auto st = sort_items(order_by, with_outputs); !st) return st.error();
+  // ORDER BY <bare name>: an output column's name wins over a FROM column, as in
+  // both engines (so a virtual column cannot shadow an alias); an expression
+  // sees FROM columns first.
+  for (auto& item : order_by) {
+    const auto* ref = std::get_if<ast::ColumnRef>(&item.expr->node);
+    if (ref && !ref->star && ref->table.empty() && !is_system_column(ref->column)) {
+      std::vector<std::size_t> hits;
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (same(names[i], ref->column)) hits.push_back(i);
+      if (!hits.empty()) {
+        for (auto h : hits)
+          if (!(s.items[h].expr == s.items[hits.front()].expr))
+            return make_error(ErrorCode::ValidationAmbiguousColumn,
+                              "ORDER BY " + ref->column + " is ambiguous: more than one output column has that name",
+                              "FIX: give the output columns distinct aliases, or ORDER BY the expression itself.",
+                              pos(item.expr->location));
+        continue;  // the output column: nothing to resolve or substitute
+      }
+    }
+    if (auto st = expr(*item.expr, with_outputs); !st) return st.error();
+  }
   // Lineage once every name is resolved and every substitution done.
   select_taint_.clear();
   for (const auto& item : s.items) select_taint_.push_back(carries_untrusted(item.expr, ctx));
+  select_times_.clear();
+  for (const auto& item : s.items) select_times_.push_back(timestamp_column(item.expr, ctx));
   return names;
 }
 
@@ -302,18 +326,21 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       std::copy(cte.columns.begin(), cte.columns.end(), names.begin());
     }
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
-    env.ctes.push_back(CteBinding{cte.name, std::move(names), query_taint(*cte.query), std::move(ambiguous)});
+    env.ctes.push_back(
+        CteBinding{cte.name, std::move(names), query_taint(*cte.query), std::move(ambiguous), query_times(*cte.query)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
   std::vector<std::string> names;
   std::vector<bool> taint;
+  std::vector<const catalog::Column*> times;
   if (auto* s = std::get_if<ast::Select>(&q.body)) {
     Scope level{outer, {}};
     auto r = select(*s, level, visible, q.order_by, q.location);
     if (!r) return std::move(r).error();
     names = std::move(r).value();
     taint = select_taint_;
+    times = select_times_;
   } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
     if (set->all && set->kind != ast::SetOpKind::Union)
       if (auto st = construct(capability::Construct::SetOpIntersectAll, q.location); !st) return st.error();
@@ -327,6 +354,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     taint = query_taint(*set->left);
     const auto& right_taint = query_taint(*set->right);
     for (std::size_t i = 0; i < taint.size() && i < right_taint.size(); ++i) taint[i] = taint[i] || right_taint[i];
+    // A timestamp column only when every branch passes on the same one (one stored format).
+    times = query_times(*set->left);
+    const auto right_times = query_times(*set->right);
+    for (std::size_t i = 0; i < times.size(); ++i)
+      if (i >= right_times.size() || right_times[i] != times[i]) times[i] = nullptr;
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {
@@ -341,6 +373,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
   }
   query_taint_[&q] = std::move(taint);
+  query_times_[&q] = std::move(times);
   return names;
 }
 

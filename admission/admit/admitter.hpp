@@ -43,6 +43,8 @@ class Admitter {
   const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);
   Status time_literal(const ast::Expr& column_side, ast::Expr& literal_side, const ExprContext& ctx);
   Status construct(capability::Construct c, int location);
+  Status numeric_text_cast(const ast::Cast& c, int location);
+  Status big_number_literal(const ast::Literal& lit, int location);
   Status expr(ast::Expr& e, const ExprContext& ctx);
   Status exprs(std::vector<ast::Expr>& list, const ExprContext& ctx);
   Status sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx);
@@ -76,7 +78,14 @@ class Admitter {
   const std::vector<bool>& query_taint(const ast::Query& q) const;
   // Output taint of every query admitted so far, by node (nodes do not move once admitted).
   std::map<const ast::Query*, std::vector<bool>> query_taint_;
-  std::vector<bool> select_taint_;         // the last select()'s items
+  std::vector<bool> select_taint_;  // the last select()'s items
+  // Per output column of every query admitted so far: the timestamp column it passes on, if any.
+  std::map<const ast::Query*, std::vector<const catalog::Column*>> query_times_;
+  std::vector<const catalog::Column*> select_times_;  // the last select()'s items
+  std::vector<const catalog::Column*> query_times(const ast::Query& q) const {
+    auto it = query_times_.find(&q);
+    return it == query_times_.end() ? std::vector<const catalog::Column*>{} : it->second;
+  }
   std::vector<std::string> from_names_;    // every relation name in the FROM being resolved (for better refusals)
   std::vector<std::string> window_names_;  // the WINDOW clause names of the SELECT being admitted
 

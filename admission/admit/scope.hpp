@@ -13,6 +13,9 @@ struct Relation {
   std::string name;                  // alias, else the table/CTE name; empty for an unaliased subquery
   std::vector<std::string> columns;  // in order
   std::vector<bool> untrusted;       // per column: may carry text written by end users (lineage)
+  // Per column of a derived table or CTE: the timestamp column it passes on
+  // (a bare reference, or min/max of one), for timestamp-literal checks.
+  std::vector<const catalog::Column*> timestamps;
   // Names the source returned more than once (renamed apart so a star can read
   // each by position); a reference by such a name is ambiguous.
   std::vector<std::string> ambiguous;
@@ -32,6 +35,7 @@ struct CteBinding {
   std::vector<std::string> columns;
   std::vector<bool> untrusted;
   std::vector<std::string> ambiguous;
+  std::vector<const catalog::Column*> timestamps;  // as in Relation
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.
