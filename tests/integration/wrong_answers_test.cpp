@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include <boost/json.hpp>
+#include <charconv>
 #include <filesystem>
 #include <memory>
 #include <pqxx/pqxx>
@@ -35,6 +36,11 @@ std::string text_of(const json::value& v) {
   if (v.is_string()) return std::string(v.as_string());
   if (v.is_int64()) return std::to_string(v.as_int64());
   if (v.is_bool()) return v.as_bool() ? "t" : "f";
+  if (v.is_double()) {  // shortest round-trip text, as PostgreSQL prints float8 ("1.5", not "1.5E0")
+    char buf[32];
+    const auto end = std::to_chars(buf, buf + sizeof buf, v.as_double()).ptr;
+    return std::string(buf, end);
+  }
   return json::serialize(v);
 }
 
@@ -72,7 +78,8 @@ class WrongAnswersTest : public ::testing::Test {
   }
   static Table rows(const HttpResult& r) {
     Table out;
-    for (const auto& row : json::parse(r.body).at("rows").as_array()) {
+    const json::value doc = json::parse(r.body);
+    for (const auto& row : doc.at("rows").as_array()) {
       std::vector<std::string> cells;
       for (const auto& c : row.as_array()) cells.push_back(text_of(c));
       out.push_back(std::move(cells));
@@ -208,7 +215,13 @@ TEST_F(WrongAnswersTest, TimestampLiteralsAreCheckedWhereverTheyMeetATimestamp) 
   QG_BOTH_GATEWAYS();
   // On the left of BETWEEN.
   EXPECT_BOTH_ANSWER_AS_POSTGRES(
-      "SELECT count(*) FROM spans WHERE '2026-11-05T10:00:00Z' BETWEEN start_time AND end_time");
+      "SELECT count(*) FROM spans WHERE '2026-11-07T08:22:00Z' BETWEEN start_time AND end_time");
+  // An offset names the same instant (SQLite would compare the text, 09:22, an hour off).
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT count(*) FROM spans WHERE '2026-11-07T09:22:00+01:00' BETWEEN start_time AND end_time");
+  EXPECT_EQ(oracle("SELECT count(*) FROM spans WHERE '2026-11-07T09:22:00+01:00' BETWEEN start_time AND end_time"),
+            (Table{{"3"}}))
+      << "three spans were running then: the comparison is not vacuous";
   EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT count(*) FROM spans WHERE '2026-11-05' BETWEEN start_time AND end_time");
   EXPECT_BOTH_REFUSE("SELECT count(*) FROM spans WHERE '2026-11-05 10:00:00' BETWEEN start_time AND end_time",
                      "validation:timestamp-literal", "'2026-11-05T10:00:00Z'");
