@@ -354,11 +354,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     taint = query_taint(*set->left);
     const auto& right_taint = query_taint(*set->right);
     for (std::size_t i = 0; i < taint.size() && i < right_taint.size(); ++i) taint[i] = taint[i] || right_taint[i];
-    // A timestamp column only when every branch passes on the same one (one stored format).
+    // A timestamp column only when both branches pass one on, stored alike.
     times = query_times(*set->left);
     const auto right_times = query_times(*set->right);
     for (std::size_t i = 0; i < times.size(); ++i)
-      if (i >= right_times.size() || right_times[i] != times[i]) times[i] = nullptr;
+      times[i] = common_time_column({times[i], i < right_times.size() ? right_times[i] : nullptr});
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {

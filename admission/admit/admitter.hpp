@@ -21,6 +21,10 @@ bool is_system_column(std::string_view name);
 // What the engine will call an unaliased select item.
 std::string figure_name(const ast::Expr& e);
 
+// One timestamp column standing for several branches (COALESCE, CASE, set
+// operations) when every branch is one and all store times alike; else nullptr.
+const catalog::Column* common_time_column(const std::vector<const catalog::Column*>& branches);
+
 struct ExprContext {
   const Scope* scope = nullptr;
   const CteEnv* ctes = nullptr;

@@ -175,6 +175,13 @@ std::optional<TextTimeFormat> detect_text_format(std::string_view sample) {
   return f;
 }
 
+bool same_text_format(std::string_view a, std::string_view b) {
+  if (a.empty() || b.empty()) return a.empty() && b.empty();
+  const auto fa = detect_text_format(a), fb = detect_text_format(b);
+  return fa && fb && fa->date_only == fb->date_only && fa->separator == fb->separator &&
+         fa->fraction_digits == fb->fraction_digits && fa->suffix == fb->suffix;
+}
+
 std::string format_utc(const IsoTime& in, const TextTimeFormat& f) {
   // To UTC.
   long long seconds = days_from_civil(in.year, in.month, in.day) * 86400LL + in.hour * 3600LL + in.minute * 60LL +

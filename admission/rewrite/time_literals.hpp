@@ -40,6 +40,10 @@ struct TextTimeFormat {
 
 std::optional<TextTimeFormat> detect_text_format(std::string_view sample);
 
+// Whether two stored samples keep times in one text format (so one rewritten
+// literal compares right with both); two empty samples (typed columns) do too.
+bool same_text_format(std::string_view a, std::string_view b);
+
 // The same instant, in UTC, written in `format`. Empty when `format` cannot
 // hold it exactly (a stored format without time of day given a time, or fewer
 // fraction digits than the literal carries).

@@ -237,6 +237,15 @@ TEST_F(WrongAnswersTest, TimestampLiteralsAreCheckedWhereverTheyMeetATimestamp) 
       "WITH last AS (SELECT trace_id, max(start_time) AS at FROM spans GROUP BY trace_id) "
       "SELECT count(*) FROM last WHERE at > '2026-11-05 10:00:00'",
       "validation:timestamp-literal", "Z'");
+  // COALESCE, CASE and UNION branches that are all timestamp columns stored alike.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT count(*) FROM spans WHERE coalesce(end_time, start_time) > '2026-11-07T09:22:00+01:00'");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT count(*) FROM (SELECT start_time AS t FROM spans UNION ALL SELECT end_time FROM spans) u "
+      "WHERE t > '2026-11-07T09:22:00+01:00'");
+  EXPECT_BOTH_REFUSE(
+      "SELECT count(*) FROM spans WHERE CASE WHEN kind = 'LLM' THEN start_time ELSE end_time END > '2026-11-07 08:22'",
+      "validation:timestamp-literal", "'2026-11-07T08:22Z'");
   // An aggregate in HAVING.
   EXPECT_BOTH_ANSWER_AS_POSTGRES(
       "SELECT count(*) FROM (SELECT trace_id FROM spans GROUP BY trace_id "

@@ -75,6 +75,15 @@ TEST(TimeLiteralsTest, DecisionsFollowTheRules) {
   EXPECT_FALSE(typed->replacement);
 }
 
+TEST(TimeLiteralsTest, TextFormatsCompareByShape) {
+  EXPECT_TRUE(same_text_format("2026-10-05T14:03:27.512+00:00", "2025-01-01T00:00:00.000+00:00"));
+  EXPECT_FALSE(same_text_format("2026-10-05T14:03:27.512+00:00", "2026-10-05T14:03:27Z"));
+  EXPECT_FALSE(same_text_format("2026-10-05 14:03:27", "2026-10-05T14:03:27"));
+  EXPECT_TRUE(same_text_format("", "")) << "typed columns";
+  EXPECT_FALSE(same_text_format("", "2026-10-05"));
+  EXPECT_FALSE(same_text_format("05/10/2026", "05/10/2026")) << "not ISO: no known shape";
+}
+
 // Issue #12: a non-ISO literal compared with a timestamp column is refused,
 // with the ISO form PostgreSQL would have read (its DateStyle is MDY).
 TEST(TimeLiteralsTest, NonIsoLiteralsAreRefusedWithTheIsoForm) {
