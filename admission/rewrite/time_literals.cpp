@@ -70,6 +70,9 @@ std::string iso_fix(std::string_view literal) {
     if (lower == word)
       return "FIX: write CURRENT_TIMESTAMP or CURRENT_DATE (with + or - INTERVAL '1 day' as needed), or an ISO-8601 "
              "time such as '2026-12-08T14:30:00Z'.";
+  if (lower == "null" || lower == "none" || lower.empty())
+    return "FIX: to find rows without a time, write the column IS NULL; to compare, write an ISO-8601 time such as "
+           "'2026-12-08T14:30:00Z'.";
   if (time_of_day(literal))
     return "FIX: a time of day alone names no instant: write the date, the time and the UTC offset, e.g. "
            "'2026-12-08T" +
