@@ -38,6 +38,8 @@ struct Rows {
   // The planner's estimate of the rows the statement would return without the
   // injected limit (PostgreSQL), for the truncation notice. Absent: unknown.
   std::optional<double> estimated_rows;
+  // What the executor says about how values were read (shown in `notes`).
+  std::vector<std::string> notes;
 };
 
 struct RunOptions {

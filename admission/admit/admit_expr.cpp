@@ -1,6 +1,7 @@
 // Expressions: every node is visited and checked against the capability table.
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
 #include "admission/admit/admitter.hpp"
 
@@ -34,7 +35,79 @@ bool interval_step(const ast::FuncCall& f) {
                      [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
 }
 
+// Whether PostgreSQL reads `text` as a number: optional blanks and sign,
+// digits with at most one point, an optional exponent.
+bool plain_number(std::string_view text) {
+  std::size_t i = 0;
+  auto blanks = [&] {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  };
+  auto run = [&] {
+    const std::size_t start = i;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+    return i - start;
+  };
+  blanks();
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  std::size_t mantissa = run();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa += run();
+  }
+  if (mantissa == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (run() == 0) return false;
+  }
+  blanks();
+  return i == text.size();
+}
+
 }  // namespace
+
+// A number with more integer digits than SQLite's 64-bit integers and doubles
+// hold exactly: PostgreSQL keeps every digit (numeric), SQLite would round it.
+Status Admitter::big_number_literal(const ast::Literal& lit, int location) {
+  if (dialect_ != Dialect::Sqlite || lit.kind != ast::LiteralKind::Numeric ||
+      lit.text.find_first_of("eE") != std::string::npos)
+    return {};
+  std::size_t i = lit.text.find_first_not_of("+-0");
+  std::size_t digits = 0;
+  while (i != std::string::npos && i + digits < lit.text.size() &&
+         std::isdigit(static_cast<unsigned char>(lit.text[i + digits])))
+    ++digits;
+  const bool whole = lit.text.find('.') == std::string::npos;
+  if (digits <= 15 || (whole && ast::integer_value(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, lit.text}))))
+    return {};  // a whole number within int64 is an exact SQLite INTEGER
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    lit.text + " has more integer digits than SQLite holds exactly (it would round it to a double)",
+                    "FIX: on SQLite, use whole numbers within 64 bits (up to 9223372036854775807) or at most 15 "
+                    "integer digits with a fraction.",
+                    pos(location));
+}
+
+// CAST('...' AS a number type) on SQLite: SQLite reads the longest numeric
+// prefix ('Infinity', 'NaN', 'abc' all become 0), where PostgreSQL reads
+// Infinity/NaN as those values and refuses anything else. Only plain numbers pass.
+Status Admitter::numeric_text_cast(const ast::Cast& c, int location) {
+  static constexpr std::string_view kNumberTypes[] = {"int2", "int4", "int8", "float4", "float8", "numeric"};
+  if (dialect_ != Dialect::Sqlite ||
+      std::find(std::begin(kNumberTypes), std::end(kNumberTypes), c.type.name) == std::end(kNumberTypes))
+    return {};
+  const auto* lit = std::get_if<ast::Literal>(&c.arg->node);
+  if (!lit || lit->kind != ast::LiteralKind::String || plain_number(lit->text)) return {};
+  std::string lower = lit->text;
+  for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const bool special = lower.find("inf") != std::string::npos || lower.find("nan") != std::string::npos;
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    "CAST('" + lit->text + "' AS " + c.type.name + ") is not a number: SQLite would read it as 0" +
+                        (special ? " (SQLite has no Infinity or NaN values)" : ""),
+                    special ? "FIX: on SQLite, compare with a finite bound such as 1e308 instead of Infinity, and "
+                              "test IS NULL instead of NaN."
+                            : "FIX: write the number bare, e.g. 42 or 3.5.",
+                    pos(location));
+}
 
 Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx) {
   const auto* row = capability::find_function(f.name);
@@ -71,6 +144,22 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
                       "date_trunc('month', max(t)), INTERVAL '1 month'); to number rows, use row_number() OVER "
                       "(ORDER BY ...).",
                       pos(location));
+  // substr/substring(x, start[, count]): PostgreSQL refuses a negative count and
+  // positions beyond its integer type; SQLite would read them its own way.
+  if ((f.name == "substr" || f.name == "substring") && (f.args.size() == 2 || f.args.size() == 3)) {
+    for (std::size_t i = 1; i < f.args.size(); ++i)
+      if (const auto v = ast::integer_value(f.args[i]); v && (*v < INT32_MIN || *v > INT32_MAX))
+        return make_error(ErrorCode::ValidationUnsupported,
+                          f.name + "(): " + std::to_string(*v) + " is beyond the range of a position or length",
+                          "FIX: use a start and a length between 0 and 2147483647.", pos(f.args[i].location));
+    if (const auto n = f.args.size() == 3 ? ast::integer_value(f.args[2]) : std::nullopt; n && *n < 0)
+      return make_error(ErrorCode::ValidationUnsupported,
+                        f.name + "(): a negative length (" + std::to_string(*n) +
+                            ") is an error in PostgreSQL (\"negative substring length not allowed\")",
+                        "FIX: give the number of characters to take, 0 or more: substr(x, start, n); for the last n "
+                        "characters write substr(x, length(x) - n + 1).",
+                        pos(f.args[2].location));
+  }
   if (auto s = exprs(f.args, ctx); !s) return s;
   if (f.filter) {
     if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
@@ -137,7 +226,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           const ast::ColumnRef ref = n;  // `n` dies if the node is replaced
           return substitute_virtual(e, **relation, ref, ctx);
         } else if constexpr (std::is_same_v<T, ast::Literal>) {
-          return {};
+          return big_number_literal(n, loc);
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
           return function(n, loc, ctx);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {
@@ -205,7 +294,23 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = expr(*n.low, ctx); !s) return s;
           if (auto s = expr(*n.high, ctx); !s) return s;
           if (auto s = time_literal(*n.arg, *n.low, ctx); !s) return s;
-          return time_literal(*n.arg, *n.high, ctx);
+          if (auto s = time_literal(*n.arg, *n.high, ctx); !s) return s;
+          // 'literal' BETWEEN low_column AND high_column: the literal is compared with both.
+          if (auto* lit = std::get_if<ast::Literal>(&n.arg->node)) {
+            const std::string written = lit->text;
+            if (auto s = time_literal(*n.low, *n.arg, ctx); !s) return s;
+            const std::string for_low = lit->text;
+            lit->text = written;
+            if (auto s = time_literal(*n.high, *n.arg, ctx); !s) return s;
+            if (timestamp_column(*n.low, ctx) && timestamp_column(*n.high, ctx) && lit->text != for_low)
+              return make_error(ErrorCode::ValidationTimestampLiteral,
+                                "'" + written + "' is compared with two timestamp columns that store times differently",
+                                "FIX: write two comparisons, low_column <= '" + written + "' AND '" + written +
+                                    "' <= high_column, so each literal is read in its column's format.",
+                                pos(n.arg->location));
+            if (lit->text == written) lit->text = for_low;
+          }
+          return {};
         } else if constexpr (std::is_same_v<T, ast::Like>) {
           if (n.kind == ast::LikeKind::ILike) {
             if (auto s = construct(Construct::ILike, loc); !s) return s;
@@ -246,6 +351,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                 dialect_ == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite : ErrorCode::CapabilityNotOnPostgres,
                 "a cast to " + n.type.name + " is not available on " + std::string(dialect_name(dialect_)),
                 std::string(cell.note), pos(loc));
+          if (auto s = numeric_text_cast(n, loc); !s) return s;
           return expr(*n.arg, ctx);
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {
           if (n.kind == ast::SubLinkKind::Any || n.kind == ast::SubLinkKind::All)

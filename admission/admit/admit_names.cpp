@@ -222,13 +222,46 @@ Status Admitter::substitute_virtual(ast::Expr& e, const Relation& relation, cons
   return expr(e, ctx);
 }
 
+const catalog::Column* common_time_column(const std::vector<const catalog::Column*>& branches) {
+  if (branches.empty() || !branches.front()) return nullptr;
+  for (const auto* c : branches)
+    if (!c ||
+        (c != branches.front() && !rewrite::same_text_format(c->timestamp_sample, branches.front()->timestamp_sample)))
+      return nullptr;
+  return branches.front();
+}
+
+// The timestamp column an expression stands for: a reference to one (through
+// derived tables and CTEs), min/max of one (in HAVING, or passed on by a
+// subquery), or COALESCE/CASE whose every result is one, stored alike.
 const catalog::Column* Admitter::timestamp_column(const ast::Expr& e, const ExprContext& ctx) {
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node))
+    return (f->name == "min" || f->name == "max") && f->args.size() == 1 && !f->star && !f->sql_syntax
+               ? timestamp_column(f->args.front(), ctx)
+               : nullptr;
+  if (const auto* c = std::get_if<ast::Coalesce>(&e.node)) {
+    std::vector<const catalog::Column*> branches;
+    for (const auto& a : c->args) branches.push_back(timestamp_column(a, ctx));
+    return common_time_column(branches);
+  }
+  if (const auto* c = std::get_if<ast::Case>(&e.node)) {
+    std::vector<const catalog::Column*> branches;
+    for (const auto& w : c->whens) branches.push_back(timestamp_column(*w.result, ctx));
+    if (c->otherwise) branches.push_back(timestamp_column(**c->otherwise, ctx));
+    return common_time_column(branches);
+  }
   const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
   if (!ref || ref->star) return nullptr;
   auto relation = column(*ref, e.location, ctx);
-  if (!relation || !*relation || !(*relation)->table) return nullptr;
-  const auto* c = (*relation)->table->find_column(ref->column, dialect_);
-  return c && c->timestamp ? c : nullptr;
+  if (!relation || !*relation) return nullptr;
+  const Relation& r = **relation;
+  if (r.table) {
+    const auto* c = r.table->find_column(ref->column, dialect_);
+    return c && c->timestamp ? c : nullptr;
+  }
+  for (std::size_t i = 0; i < r.columns.size() && i < r.timestamps.size(); ++i)
+    if (same(r.columns[i], ref->column)) return r.timestamps[i];
+  return nullptr;
 }
 
 Status Admitter::time_literal(const ast::Expr& column_side, ast::Expr& literal_side, const ExprContext& ctx) {

@@ -229,6 +229,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
                 r.columns = it->columns;
                 r.lineage = it->lineage;
                 r.ambiguous = it->ambiguous;
+                r.timestamps = it->timestamps;
                 found = true;
                 break;
               }
@@ -262,6 +263,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.ambiguous = name_outputs(*n.query, *cols);
           r.columns = std::move(cols).value();
           r.lineage = output_lineages(*n.query, r.columns.size());
+          r.timestamps = query_times(*n.query);
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
           if (auto s = apply_alias(r, n.alias); !s) return s;
@@ -459,12 +461,34 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     if (auto st = expr(*s.having, ctx); !st) return st.error();
   for (auto& w : s.windows)
     if (auto st = window(w.spec, ctx, location); !st) return st.error();
-  if (auto st = sort_items(order_by, with_outputs); !st) return st.error();
+  // ORDER BY <bare name>: an output column's name wins over a FROM column, as in
+  // both engines (so a virtual column cannot shadow an alias); an expression
+  // sees FROM columns first.
+  for (auto& item : order_by) {
+    const auto* ref = std::get_if<ast::ColumnRef>(&item.expr->node);
+    if (ref && !ref->star && ref->table.empty() && !is_system_column(ref->column)) {
+      std::vector<std::size_t> hits;
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (same(names[i], ref->column)) hits.push_back(i);
+      if (!hits.empty()) {
+        for (auto h : hits)
+          if (!(s.items[h].expr == s.items[hits.front()].expr))
+            return make_error(ErrorCode::ValidationAmbiguousColumn,
+                              "ORDER BY " + ref->column + " is ambiguous: more than one output column has that name",
+                              "FIX: give the output columns distinct aliases, or ORDER BY the expression itself.",
+                              pos(item.expr->location));
+        continue;  // the output column: nothing to resolve or substitute
+      }
+    }
+    if (auto st = expr(*item.expr, with_outputs); !st) return st.error();
+  }
   // Lineage once every name is resolved and every substitution done.
   lineage_windows_ = &s.windows;
   select_lineage_.clear();
   for (const auto& item : s.items) select_lineage_.push_back(lineage(item.expr, ctx));
   lineage_windows_ = nullptr;
+  select_times_.clear();
+  for (const auto& item : s.items) select_times_.push_back(timestamp_column(item.expr, ctx));
   return names;
 }
 
@@ -497,18 +521,21 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     }
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
     std::vector<Lineage> lineage = output_lineages(*cte.query, names.size());
-    env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous)});
+    env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous),
+                                   query_times(*cte.query)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
   std::vector<std::string> names;
   std::vector<Lineage> lineage;
+  std::vector<const catalog::Column*> times;
   if (auto* s = std::get_if<ast::Select>(&q.body)) {
     Scope level{outer, {}};
     auto r = select(*s, level, visible, q.order_by, q.location);
     if (!r) return std::move(r).error();
     names = std::move(r).value();
     lineage = select_lineage_;
+    times = select_times_;
   } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
     if (set->all && set->kind != ast::SetOpKind::Union)
       if (auto st = construct(capability::Construct::SetOpIntersectAll, q.location); !st) return st.error();
@@ -525,6 +552,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     for (std::size_t i = 0; i < lineage.size(); ++i)
       lineage[i] = {std::max(lineage[i].taint, right_lineage[i].taint),
                     lineage[i].kind == right_lineage[i].kind ? lineage[i].kind : ValueKind::Other};
+    // A timestamp column only when both branches pass one on, stored alike.
+    times = query_times(*set->left);
+    const auto right_times = query_times(*set->right);
+    for (std::size_t i = 0; i < times.size(); ++i)
+      times[i] = common_time_column({times[i], i < right_times.size() ? right_times[i] : nullptr});
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {
@@ -540,6 +572,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
   }
   query_lineage_[&q] = std::move(lineage);
+  query_times_[&q] = std::move(times);
   return names;
 }
 

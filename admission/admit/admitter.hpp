@@ -21,6 +21,10 @@ bool is_system_column(std::string_view name);
 // What the engine will call an unaliased select item.
 std::string figure_name(const ast::Expr& e);
 
+// One timestamp column standing for several branches (COALESCE, CASE, set
+// operations) when every branch is one and all store times alike; else nullptr.
+const catalog::Column* common_time_column(const std::vector<const catalog::Column*>& branches);
+
 struct ExprContext {
   const Scope* scope = nullptr;
   const CteEnv* ctes = nullptr;
@@ -43,6 +47,8 @@ class Admitter {
   const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);
   Status time_literal(const ast::Expr& column_side, ast::Expr& literal_side, const ExprContext& ctx);
   Status construct(capability::Construct c, int location);
+  Status numeric_text_cast(const ast::Cast& c, int location);
+  Status big_number_literal(const ast::Literal& lit, int location);
   Status expr(ast::Expr& e, const ExprContext& ctx);
   Status exprs(std::vector<ast::Expr>& list, const ExprContext& ctx);
   Status sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx);
@@ -90,6 +96,13 @@ class Admitter {
   std::map<const ast::Query*, std::vector<Lineage>> query_lineage_;
   std::vector<Lineage> select_lineage_;                             // the last select()'s items
   const std::vector<ast::NamedWindow>* lineage_windows_ = nullptr;  // the WINDOW clause lineage reads for OVER w
+  // Per output column of every query admitted so far: the timestamp column it passes on, if any.
+  std::map<const ast::Query*, std::vector<const catalog::Column*>> query_times_;
+  std::vector<const catalog::Column*> select_times_;  // the last select()'s items
+  std::vector<const catalog::Column*> query_times(const ast::Query& q) const {
+    auto it = query_times_.find(&q);
+    return it == query_times_.end() ? std::vector<const catalog::Column*>{} : it->second;
+  }
   std::vector<std::string> from_names_;    // every relation name in the FROM being resolved (for better refusals)
   std::vector<std::string> window_names_;  // the WINDOW clause names of the SELECT being admitted
   // The WITH lists whose CTE at `index` is being admitted, innermost last: that

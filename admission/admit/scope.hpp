@@ -32,6 +32,9 @@ struct Relation {
   std::string source;                // as FROM wrote it, for refusals: "spans", "(SELECT ...)", "(VALUES ...)"
   std::vector<std::string> columns;  // in order
   std::vector<Lineage> lineage;      // per column
+  // Per column of a derived table or CTE: the timestamp column it passes on
+  // (a bare reference, or min/max of one), for timestamp-literal checks.
+  std::vector<const catalog::Column*> timestamps;
   // Names the source returned more than once (renamed apart so a star can read
   // each by position); a reference by such a name is ambiguous.
   std::vector<std::string> ambiguous;
@@ -59,6 +62,7 @@ struct CteBinding {
   std::vector<std::string> columns;
   std::vector<Lineage> lineage;
   std::vector<std::string> ambiguous;
+  std::vector<const catalog::Column*> timestamps;  // as in Relation
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.

@@ -373,4 +373,27 @@ inline Expr make_expr(ExprNode node, int location = -1) {
   return Expr{std::move(node), location};
 }
 
+// The value of a whole-number literal, also when written with a prefix minus
+// (`-(1)`); absent for anything else, and for values outside int64.
+inline std::optional<std::int64_t> integer_value(const Expr& e) {
+  if (const auto* op = std::get_if<Operator>(&e.node); op && !op->left && op->op == "-") {
+    auto inner = integer_value(*op->right);
+    if (!inner || *inner == INT64_MIN) return std::nullopt;
+    return -*inner;
+  }
+  const auto* lit = std::get_if<Literal>(&e.node);
+  if (!lit || lit->kind != LiteralKind::Integer || lit->text.empty()) return std::nullopt;
+  std::int64_t v = 0;
+  const char* p = lit->text.data();
+  const char* end = p + lit->text.size();
+  const bool negative = *p == '-';
+  if (negative || *p == '+') ++p;
+  if (p == end) return std::nullopt;
+  for (; p < end; ++p) {
+    if (*p < '0' || *p > '9' || v > (INT64_MAX - (*p - '0')) / 10) return std::nullopt;
+    v = v * 10 + (*p - '0');
+  }
+  return negative ? -v : v;
+}
+
 }  // namespace qg::ast

@@ -37,6 +37,7 @@ class Printer {
   void expr(const ast::Expr& expr);                              // render_expr.cpp; a delimited position
   void operand(const ast::Expr& expr);                           // render_expr.cpp; parenthesised when composite
   void func_call(const ast::FuncCall& call);                     // render_func.cpp
+  void generic_call(const ast::FuncCall& call);                  // render_func.cpp; name(args) ...
   void window_spec(const ast::WindowSpec& spec);                 // render_func.cpp; "(...)"
   void sort_items(const std::vector<ast::SortItem>& items);      // render_func.cpp
   void from_item(const ast::FromItem& item);                     // render_from.cpp

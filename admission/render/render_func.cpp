@@ -1,6 +1,10 @@
 // Function calls and what hangs off them: aggregate modifiers, FILTER,
 // WITHIN GROUP, OVER and window frames; and ORDER BY item lists, which both
 // aggregates and windows share with queries.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "admission/render/printer.hpp"
@@ -76,6 +80,65 @@ bool only_names_a_window(const ast::WindowSpec& w) {
          w.frame.mode == ast::FrameMode::Default;
 }
 
+// A lower bound the value of `e` is known to have: a whole-number literal, or
+// SQLite's max(x, k) with a literal k (NULL stays NULL, which substr keeps).
+std::optional<std::int64_t> lower_bound(const ast::Expr& e) {
+  if (auto v = ast::integer_value(e)) return v;
+  const auto* f = std::get_if<ast::FuncCall>(&e.node);
+  if (!f || f->name != "max" || f->args.size() != 2 || f->star || f->distinct || f->over || f->filter ||
+      !f->order_by.empty())
+    return std::nullopt;
+  return ast::integer_value(f->args[1]);
+}
+
+// substr(s, a[, n]) on SQLite with PostgreSQL's meaning. PostgreSQL takes the
+// characters at positions a .. a+n-1 that exist (position 1 is the first), so a
+// start below 1 only shortens the count; SQLite counts a negative start from the
+// end, treats 0 as "before the first", and reads a negative count backwards.
+// Rewritten to substr(s, max(a, 1), max(a + n - max(a, 1), 0)), folded when a
+// and n are literals. A start known to be 1 or more with a count known to be 0
+// or more means the same on both and stays as written, so printing the printed
+// text again changes nothing. (A negative literal count, which PostgreSQL
+// refuses, was refused at admission; one computed at run time gives '' here.)
+std::optional<ast::FuncCall> sqlite_substr(const ast::FuncCall& f) {
+  auto integer = [](std::int64_t v) {
+    return ast::make_expr(ast::Literal{ast::LiteralKind::Integer, std::to_string(v)});
+  };
+  auto at_least = [&](ast::Expr e, std::int64_t k) {
+    ast::FuncCall m;
+    m.name = "max";
+    m.args = {std::move(e), integer(k)};
+    return ast::make_expr(std::move(m));
+  };
+  auto op = [](std::string o, ast::Expr l, ast::Expr r) {
+    return ast::make_expr(ast::Operator{std::move(o), std::move(l), std::move(r)});
+  };
+  const ast::Expr& start = f.args[1];
+  const auto a = ast::integer_value(start);
+  const auto a_min = lower_bound(start);
+  const bool start_ok = a_min && *a_min >= 1;
+  if (f.args.size() == 3) {
+    const auto n_min = lower_bound(f.args[2]);
+    if (start_ok && n_min && *n_min >= 0) return std::nullopt;
+  } else if (start_ok) {
+    return std::nullopt;
+  }
+  ast::FuncCall out;
+  out.name = "substr";
+  out.args.push_back(f.args[0]);
+  out.args.push_back(start_ok ? start : a ? integer(1) : at_least(start, 1));
+  if (f.args.size() == 2) return out;
+  const ast::Expr& count = f.args[2];
+  const auto n = ast::integer_value(count);
+  if (a && n)  // literals (within int32: admission refused others)
+    out.args.push_back(integer(std::max<std::int64_t>(*a + *n - std::max<std::int64_t>(*a, 1), 0)));
+  else if (start_ok || a)  // from max(a, 1): n - (1 - a) characters when a < 1
+    out.args.push_back(at_least(a && *a < 1 ? op("-", count, integer(1 - *a)) : count, 0));
+  else
+    out.args.push_back(at_least(op("-", op("+", start, count), at_least(start, 1)), 0));
+  return out;
+}
+
 }  // namespace
 
 void Printer::func_call(const ast::FuncCall& f) {
@@ -111,6 +174,13 @@ void Printer::func_call(const ast::FuncCall& f) {
     expr(f.args[0]);
     return word(")");
   }
+  if ((f.name == "substr" || f.name == "substring") && sqlite() && !f.star && !f.distinct && f.order_by.empty() &&
+      !f.filter && !f.over && f.within_group.empty() && (f.args.size() == 2 || f.args.size() == 3))
+    if (auto exact = sqlite_substr(f)) return generic_call(*exact);
+  generic_call(f);
+}
+
+void Printer::generic_call(const ast::FuncCall& f) {
   identifier(f.name);
   word("(");
   if (f.star) {

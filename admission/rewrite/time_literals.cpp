@@ -44,6 +44,67 @@ void civil_from_days(long long z, int& y, int& m, int& d) {
   y = static_cast<int>(yoe + era * 400 + (m <= 2));
 }
 
+// "HH:MM[:SS[.f]]" and nothing else.
+bool time_of_day(std::string_view s) {
+  int h = 0, m = 0, sec = 0;
+  if (s.size() < 5 || !digits(s, 0, 2, h) || s[2] != ':' || !digits(s, 3, 2, m) || h > 23 || m > 59) return false;
+  if (s.size() == 5) return true;
+  if (s.size() < 8 || s[5] != ':' || !digits(s, 6, 2, sec) || sec > 59) return false;
+  if (s.size() == 8) return true;
+  if (s[8] != '.' || s.size() == 9) return false;
+  for (std::size_t i = 9; i < s.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+  return true;
+}
+
+// The ISO spelling to offer for a literal that is not ISO-8601: the date
+// PostgreSQL would read from M/D/YYYY (its default DateStyle is MDY), with the
+// time of day kept and Z added; a generic example otherwise.
+std::string iso_fix(std::string_view literal) {
+  const std::string generic =
+      "FIX: write an ISO-8601 time: a date, '2026-12-08' (read as midnight UTC), or a time with its UTC offset, "
+      "'2026-12-08T14:30:00Z'.";
+  std::string lower(literal);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (std::string_view word : {"now", "today", "tomorrow", "yesterday", "infinity", "-infinity", "epoch"})
+    if (lower == word)
+      return "FIX: write CURRENT_TIMESTAMP or CURRENT_DATE (with + or - INTERVAL '1 day' as needed), or an ISO-8601 "
+             "time such as '2026-12-08T14:30:00Z'.";
+  if (lower == "null" || lower == "none" || lower.empty())
+    return "FIX: to find rows without a time, write the column IS NULL; to compare, write an ISO-8601 time such as "
+           "'2026-12-08T14:30:00Z'.";
+  if (time_of_day(literal))
+    return "FIX: a time of day alone names no instant: write the date, the time and the UTC offset, e.g. "
+           "'2026-12-08T" +
+           std::string(literal) + "Z'.";
+  // M/D/YYYY or MM/DD/YYYY, optionally followed by a space and a time of day.
+  const std::size_t first = literal.find('/');
+  const std::size_t second = first == std::string_view::npos ? first : literal.find('/', first + 1);
+  if (second == std::string_view::npos) return generic;
+  int a = 0, b = 0, y = 0;
+  const std::size_t space = literal.find(' ', second);
+  const std::string_view year =
+      literal.substr(second + 1, space == std::string_view::npos ? space : space - second - 1);
+  if (first < 1 || first > 2 || second - first - 1 < 1 || second - first - 1 > 2 || year.size() != 4 ||
+      !digits(literal, 0, first, a) || !digits(literal, first + 1, second - first - 1, b) || !digits(year, 0, 4, y))
+    return generic;
+  const bool month_first = a <= 12;  // PostgreSQL's reading; a day-first date can only be 13/..
+  const int month = month_first ? a : b, day = month_first ? b : a;
+  if (month < 1 || month > 12 || day < 1 || day > days_in_month(y, month)) return generic;
+  char date[16];
+  std::snprintf(date, sizeof date, "%04d-%02d-%02d", y, month, day);
+  std::string fix = "FIX: write the date in ISO form, '" + std::string(date) + "'";
+  if (space != std::string_view::npos) {
+    const std::string_view time = literal.substr(space + 1);
+    if (!time_of_day(time)) return generic;
+    fix = "FIX: write the time in ISO form with its UTC offset, '" + std::string(date) + "T" + std::string(time) + "Z'";
+  }
+  if (month_first && b <= 12 && a != b)
+    fix += " (PostgreSQL reads " + std::string(literal.substr(0, second)) + " as month/day; if you meant day/month, " +
+           "swap them)";
+  return fix + ".";
+}
+
 }  // namespace
 
 std::optional<IsoTime> parse_iso_time(std::string_view s) {
@@ -117,6 +178,13 @@ std::optional<TextTimeFormat> detect_text_format(std::string_view sample) {
   return f;
 }
 
+bool same_text_format(std::string_view a, std::string_view b) {
+  if (a.empty() || b.empty()) return a.empty() && b.empty();
+  const auto fa = detect_text_format(a), fb = detect_text_format(b);
+  return fa && fb && fa->date_only == fb->date_only && fa->separator == fb->separator &&
+         fa->fraction_digits == fb->fraction_digits && fa->suffix == fb->suffix;
+}
+
 std::string format_utc(const IsoTime& in, const TextTimeFormat& f) {
   // To UTC.
   long long seconds = days_from_civil(in.year, in.month, in.day) * 86400LL + in.hour * 3600LL + in.minute * 60LL +
@@ -151,7 +219,16 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
                                                std::string_view sample, int location) {
   TimeLiteralDecision out;
   auto t = parse_iso_time(literal);
-  if (!t) return out;  // not a time: the engine compares it as written
+  if (!t) {
+    // A column whose stored text is not ISO-8601 compares as that text: leave it.
+    if (!sample.empty() && !parse_iso_time(sample)) return out;
+    // Otherwise SQLite would compare the text, and PostgreSQL would read it by
+    // its DateStyle: neither is what an ISO timestamp means, so it is refused.
+    return make_error(ErrorCode::ValidationTimestampLiteral,
+                      "'" + std::string(literal) + "' compared with timestamp column " + std::string(column) +
+                          " is not an ISO-8601 time, so the comparison would not be by time",
+                      iso_fix(literal), location >= 0 ? std::optional<int>(location) : std::nullopt);
+  }
   // A column that stores times without an offset holds naive times: a naive
   // literal is compared as written, like the data. A literal WITH an offset
   // names an instant; the engine would drop the offset (PostgreSQL's timestamp

@@ -1,6 +1,8 @@
 #pragma once
 // Timestamp-literal honesty. A string compared with a timestamp column is read
 // as an ISO-8601 time:
+//  - text that is not ISO-8601 ('12/08/2026', '14:30:00', 'now') is refused with
+//    a FIX naming the ISO form (SQLite would compare it as text);
 //  - a time of day without a UTC offset is ambiguous: refused, the FIX is the
 //    literal with Z;
 //  - a bare date is read as midnight UTC (a note says so);
@@ -38,6 +40,10 @@ struct TextTimeFormat {
 
 std::optional<TextTimeFormat> detect_text_format(std::string_view sample);
 
+// Whether two stored samples keep times in one text format (so one rewritten
+// literal compares right with both); two empty samples (typed columns) do too.
+bool same_text_format(std::string_view a, std::string_view b);
+
 // The same instant, in UTC, written in `format`. Empty when `format` cannot
 // hold it exactly (a stored format without time of day given a time, or fewer
 // fraction digits than the literal carries).
@@ -50,7 +56,8 @@ struct TimeLiteralDecision {
 
 // Decides for a literal compared with a timestamp column. `sample` is a value
 // the column stores (empty when the engine has a real timestamp type). Returns
-// a `validation:timestamp-literal` refusal for an offset-less time of day.
+// a `validation:timestamp-literal` refusal for an offset-less time of day or a
+// literal that is not ISO-8601 (unless the column's own text is not ISO either).
 Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::string_view column,
                                                std::string_view sample, int location);
 

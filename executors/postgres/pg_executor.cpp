@@ -254,6 +254,18 @@ class PostgresExecutor final : public Executor {
       }
       out.rows.push_back(std::move(values));
     }
+    // numeric digits no JSON number holds exactly came back as text: say so, once per column.
+    for (pqxx::row::size_type j = 0; j < n; ++j) {
+      if (types[j] != pg::oid::kNumeric) continue;
+      for (const auto& row : out.rows)
+        if (std::holds_alternative<std::string>(row[j])) {
+          out.notes.push_back("Column " + out.columns[j].name +
+                              ": numeric values with more integer digits than a JSON number holds exactly (beyond "
+                              "64-bit integers, or over 15 integer digits with a fraction) are sent as strings of "
+                              "their exact digits.");
+          break;
+        }
+    }
     return out;
   }
 

@@ -34,24 +34,35 @@ std::optional<std::int64_t> exact_integer(std::string_view text) {
   return v;
 }
 
-// NaN and the infinities have no JSON number; they stay text, as PostgreSQL spells them.
+// NaN and the infinities become the double values (the envelope writes every
+// non-finite double the same way, whichever engine produced it).
 Value read_float(std::string_view text) {
   const std::string s(text);
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
-  if (end != s.c_str() + s.size() || s == "NaN" || s.find("Infinity") != std::string::npos) return s;
+  if (end != s.c_str() + s.size()) return s;
   return v;
 }
 
-// numeric: a whole number that fits stays an exact integer (sum() over integers
-// is numeric in PostgreSQL), anything else is read as a double like SQLite's REAL.
+}  // namespace
+
+// numeric: a whole number that fits int64 stays an exact integer (sum() over
+// integers is numeric in PostgreSQL); a number with more integer digits than a
+// double holds exactly (beyond int64, or over 15 integer digits with a fraction)
+// stays its exact text; anything else is read as a double like SQLite's REAL.
 Value read_numeric(std::string_view text) {
-  if (text.find_first_of(".eE") == std::string_view::npos)
+  const bool whole = text.find_first_of(".eE") == std::string_view::npos;
+  if (whole)
     if (auto i = exact_integer(text)) return *i;
+  if (text.find_first_of("eE") == std::string_view::npos) {
+    std::size_t i = text.find_first_not_of("+-");
+    while (i < text.size() && text[i] == '0') ++i;
+    std::size_t digits = 0;
+    while (i + digits < text.size() && text[i + digits] >= '0' && text[i + digits] <= '9') ++digits;
+    if (digits > 15) return std::string(text);
+  }
   return read_float(text);
 }
-
-}  // namespace
 
 std::string one_line(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();

@@ -18,6 +18,10 @@ inline constexpr unsigned kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4
                           kJson = 114, kJsonb = 3802;
 }
 
+// A numeric cell: an exact int64, a double, or (more integer digits than a
+// double holds exactly) its exact text.
+Value read_numeric(std::string_view text);
+
 // One non-NULL cell of a column of type `type_oid`, from its text form.
 Value read_value(unsigned type_oid, std::string_view text);
 

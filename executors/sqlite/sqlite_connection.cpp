@@ -87,7 +87,7 @@ Result<std::unique_ptr<Connection>> open_connection(const SqliteOptions& options
     sqlite3_free(err);
     return unavailable(options, why, nullptr);
   }
-  if (!register_functions(db)) return unavailable(options, "could not register percentile()/median()", db);
+  if (!register_functions(db)) return unavailable(options, "could not register percentile()/median()/printf()", db);
   install_progress_handler(db, conn->backstop);
   return conn;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
+#include <string>
 #include <vector>
 
 namespace qg::exec::sqlite {
@@ -93,6 +94,48 @@ void inverse(sqlite3_context* ctx, int, sqlite3_value** argv) {
   if (it != s->values.end() && *it == x) s->values.erase(it);
 }
 
+// printf()/format() that fail instead of returning NULL. SQLite's own printf
+// gives NULL when its result would pass SQLITE_LIMIT_LENGTH (a silent wrong
+// answer); this one asks the built-in, on a private in-memory connection of the
+// same thread with the same length limit, and turns that NULL into SQLite's
+// "string or blob too big" error (SQLITE_TOOBIG), which the executor reports.
+struct PrintfConnection {
+  sqlite3* db = nullptr;
+  std::vector<sqlite3_stmt*> by_argc;  // "SELECT printf(?1, ..., ?n)", prepared once per argument count
+  ~PrintfConnection() {
+    for (auto* s : by_argc) sqlite3_finalize(s);
+    sqlite3_close(db);
+  }
+};
+
+void checked_printf(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  thread_local PrintfConnection conn;
+  if (!conn.db &&
+      sqlite3_open_v2(":memory:", &conn.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr) != SQLITE_OK)
+    return sqlite3_result_error(ctx, "printf: cannot open its private connection", -1);
+  sqlite3_limit(conn.db, SQLITE_LIMIT_LENGTH, sqlite3_limit(sqlite3_context_db_handle(ctx), SQLITE_LIMIT_LENGTH, -1));
+  if (conn.by_argc.size() <= static_cast<std::size_t>(argc)) conn.by_argc.resize(static_cast<std::size_t>(argc) + 1);
+  sqlite3_stmt*& stmt = conn.by_argc[static_cast<std::size_t>(argc)];
+  if (!stmt) {
+    std::string sql = "SELECT printf(";
+    for (int i = 1; i <= argc; ++i) sql += (i > 1 ? ", ?" : "?") + std::to_string(i);
+    sql += ")";
+    if (sqlite3_prepare_v2(conn.db, sql.c_str(), -1, &stmt, nullptr) != SQLITE_OK)
+      return sqlite3_result_error(ctx, sqlite3_errmsg(conn.db), -1);
+  }
+  for (int i = 0; i < argc; ++i) sqlite3_bind_value(stmt, i + 1, argv[i]);
+  const int rc = sqlite3_step(stmt);
+  if (rc == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL)
+    sqlite3_result_value(ctx, sqlite3_column_value(stmt, 0));
+  else if (rc == SQLITE_ROW || rc == SQLITE_TOOBIG)
+    sqlite3_result_error_toobig(ctx);  // a NULL from a non-NULL format: the result passed the length limit
+  else
+    sqlite3_result_error(ctx, sqlite3_errmsg(conn.db), -1);
+  sqlite3_reset(stmt);
+  sqlite3_clear_bindings(stmt);
+}
+
 }  // namespace
 
 bool register_functions(sqlite3* db) {
@@ -101,7 +144,9 @@ bool register_functions(sqlite3* db) {
   return sqlite3_create_window_function(db, "percentile", 2, flags, nullptr, percentile_step, final, value, inverse,
                                         nullptr) == SQLITE_OK &&
          sqlite3_create_window_function(db, "median", 1, flags, nullptr, median_step, final, value, inverse, nullptr) ==
-             SQLITE_OK;
+             SQLITE_OK &&
+         sqlite3_create_function(db, "printf", -1, flags, nullptr, checked_printf, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "format", -1, flags, nullptr, checked_printf, nullptr, nullptr) == SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite

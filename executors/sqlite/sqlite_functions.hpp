@@ -1,7 +1,9 @@
 #pragma once
 // SQL functions querygate registers on SQLite connections so that a spelling
 // exists for what SQLite lacks: percentile(x, p) and median(x), the true
-// equivalents of PostgreSQL's percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x).
+// equivalents of PostgreSQL's percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x);
+// and printf()/format() that fail with SQLITE_TOOBIG where the built-in would
+// return NULL for a result longer than SQLITE_LIMIT_LENGTH.
 #include <sqlite3.h>
 
 namespace qg::exec::sqlite {

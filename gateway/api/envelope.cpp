@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <random>
 
 #include "gateway/api/json_writer.hpp"
@@ -48,10 +49,19 @@ struct CellWriter {
   bool& cut_any;
   bool& blob_any;
   const std::string* spotlight = nullptr;  // set for untrusted columns when spotlighting
+  bool non_finite = false;                 // the last cell written was an infinity or NaN
   void operator()(std::monostate) { w.null(); }
   void operator()(std::int64_t v) { w.integer(v); }
   void operator()(bool v) { w.boolean(v); }
-  void operator()(double v) { w.number(v, limits.float_digits); }
+  void operator()(double v) {
+    if (std::isfinite(v)) {
+      w.number(v, limits.float_digits);
+      return;
+    }
+    // JSON has no number for these: PostgreSQL's own spellings, on every backend.
+    non_finite = true;
+    w.string(std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+  }
   void operator()(const std::string& s) {
     std::string text = s;
     if (text.size() > static_cast<std::size_t>(limits.max_cell_bytes)) {
@@ -160,6 +170,7 @@ std::string build_envelope(const EnvelopeInput& in) {
   bool blob_any = false;
   std::size_t written = 0;
   std::vector<std::size_t> untrusted_rows;  // rows where a flagged column holds non-empty text
+  std::vector<std::size_t> non_finite_columns;  // columns where a float was an infinity or NaN
   if (!in.validated) w.key("rows").begin_array();
   const std::size_t budget = static_cast<std::size_t>(limits.max_response_bytes);
   for (std::size_t r = 0; r < available; ++r) {
@@ -170,7 +181,11 @@ std::string build_envelope(const EnvelopeInput& in) {
     for (std::size_t c = 0; c < rows.rows[r].size(); ++c) {
       const bool wrap = !in.spotlight_marker.empty() && c < untrusted.size() && untrusted[c];
       cell.spotlight = wrap ? &in.spotlight_marker : nullptr;
+      cell.non_finite = false;
       std::visit(cell, rows.rows[r][c]);
+      if (cell.non_finite && c < rows.columns.size() &&
+          std::find(non_finite_columns.begin(), non_finite_columns.end(), c) == non_finite_columns.end())
+        non_finite_columns.push_back(c);
     }
     row.end_array();
     if (before + row.size() + 512 > budget) {  // keep room for the trailer
@@ -223,6 +238,11 @@ std::string build_envelope(const EnvelopeInput& in) {
   }
 
   std::vector<std::string> notes = st.admission.notes;
+  notes.insert(notes.end(), rows.notes.begin(), rows.notes.end());
+  for (auto c : non_finite_columns)
+    notes.push_back("Column " + rows.columns[c].name +
+                    " holds floats with no JSON number (an overflow past the double range, or PostgreSQL's "
+                    "Infinity/NaN): sent as the strings \"Infinity\", \"-Infinity\" or \"NaN\".");
   if (truncated_by == "rows") notes.push_back(truncation_notice(in, written));
   if (truncated_by == "bytes")
     notes.push_back("Returned " + std::to_string(written) + " rows: the response reached its " +

@@ -1,6 +1,9 @@
 // How PostgreSQL's text output becomes cell values: exact integers, doubles,
-// ISO-8601 timestamps in UTC, bytes, booleans; non-finite floats stay text.
+// ISO-8601 timestamps in UTC, bytes, booleans; numeric digits no double holds stay text.
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
 
 #include "executors/postgres/pg_values.hpp"
 
@@ -18,16 +21,25 @@ TEST(PgValues, NumericIsAnIntegerWhenWholeElseADouble) {
   EXPECT_EQ(read_value(oid::kNumeric, "123456789012345"), Value(std::int64_t{123456789012345}));
   EXPECT_EQ(read_value(oid::kNumeric, "5.6519417475728155"), Value(5.6519417475728155));
   EXPECT_EQ(read_value(oid::kNumeric, "1e3"), Value(1000.0));
-  // Beyond int64: a double, not a wrapped integer.
-  EXPECT_EQ(read_value(oid::kNumeric, "99999999999999999999"), Value(1e20));
-  EXPECT_EQ(read_value(oid::kNumeric, "NaN"), Value(std::string("NaN")));
+  EXPECT_EQ(read_value(oid::kNumeric, "-9223372036854775808"), Value(std::int64_t{INT64_MIN}));
+  // Beyond int64, or more integer digits than a double holds: the exact digits, as text.
+  EXPECT_EQ(read_value(oid::kNumeric, "12345678901234567890"), Value(std::string("12345678901234567890")));
+  EXPECT_EQ(read_value(oid::kNumeric, "-99999999999999999999"), Value(std::string("-99999999999999999999")));
+  EXPECT_EQ(read_value(oid::kNumeric, "1234567890123456.5"), Value(std::string("1234567890123456.5")));
+  EXPECT_EQ(read_value(oid::kNumeric, "123456789012345.5"), Value(123456789012345.5)) << "15 digits: exact";
+  EXPECT_EQ(read_value(oid::kNumeric, "0000.25"), Value(0.25));
 }
 
-TEST(PgValues, FloatsAreDoublesAndNonFiniteStaysText) {
+TEST(PgValues, FloatsAreDoublesNonFiniteIncluded) {
   EXPECT_EQ(read_value(oid::kFloat8, "0.1"), Value(0.1));
   EXPECT_EQ(read_value(oid::kFloat4, "-2.5"), Value(-2.5));
-  EXPECT_EQ(read_value(oid::kFloat8, "Infinity"), Value(std::string("Infinity")));
-  EXPECT_EQ(read_value(oid::kFloat8, "-Infinity"), Value(std::string("-Infinity")));
+  // The envelope spells every non-finite double the same way, whichever engine made it.
+  EXPECT_EQ(read_value(oid::kFloat8, "Infinity"), Value(HUGE_VAL));
+  EXPECT_EQ(read_value(oid::kFloat8, "-Infinity"), Value(-HUGE_VAL));
+  EXPECT_EQ(read_value(oid::kNumeric, "Infinity"), Value(HUGE_VAL));
+  const auto nan = read_value(oid::kNumeric, "NaN");
+  ASSERT_TRUE(std::holds_alternative<double>(nan));
+  EXPECT_TRUE(std::isnan(std::get<double>(nan)));
 }
 
 TEST(PgValues, BooleansStayBooleans) {

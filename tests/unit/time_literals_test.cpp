@@ -53,8 +53,8 @@ TEST(TimeLiteralsTest, DecisionsFollowTheRules) {
   EXPECT_EQ(date->replacement, "2026-11-01T00:00:00.000+00:00");
 
   auto not_time = check_time_literal("hello", "start_time", sample, 0);
-  ASSERT_TRUE(not_time);
-  EXPECT_FALSE(not_time->replacement);
+  ASSERT_FALSE(not_time) << "text that is no ISO time would compare as text";
+  EXPECT_EQ(not_time.error().code, ErrorCode::ValidationTimestampLiteral);
 
   // Data stored without an offset is naive: literals pass as written.
   auto naive_data = check_time_literal("2026-11-01 10:00:00", "d", "1978-06-26 19:10:17", 0);
@@ -73,6 +73,46 @@ TEST(TimeLiteralsTest, DecisionsFollowTheRules) {
   auto typed = check_time_literal("2026-11-01T10:00:00Z", "t", "", 0);
   ASSERT_TRUE(typed);
   EXPECT_FALSE(typed->replacement);
+}
+
+TEST(TimeLiteralsTest, TextFormatsCompareByShape) {
+  EXPECT_TRUE(same_text_format("2026-10-05T14:03:27.512+00:00", "2025-01-01T00:00:00.000+00:00"));
+  EXPECT_FALSE(same_text_format("2026-10-05T14:03:27.512+00:00", "2026-10-05T14:03:27Z"));
+  EXPECT_FALSE(same_text_format("2026-10-05 14:03:27", "2026-10-05T14:03:27"));
+  EXPECT_TRUE(same_text_format("", "")) << "typed columns";
+  EXPECT_FALSE(same_text_format("", "2026-10-05"));
+  EXPECT_FALSE(same_text_format("05/10/2026", "05/10/2026")) << "not ISO: no known shape";
+}
+
+// Issue #12: a non-ISO literal compared with a timestamp column is refused,
+// with the ISO form PostgreSQL would have read (its DateStyle is MDY).
+TEST(TimeLiteralsTest, NonIsoLiteralsAreRefusedWithTheIsoForm) {
+  const std::string sample = "2026-10-05T14:03:27.512+00:00";
+  auto fix_of = [&](std::string_view literal, std::string_view stored) {
+    auto d = check_time_literal(literal, "start_time", stored, 3);
+    EXPECT_FALSE(d) << literal;
+    if (d) return std::string("<admitted>");
+    EXPECT_EQ(d.error().code, ErrorCode::ValidationTimestampLiteral);
+    EXPECT_EQ(d.error().position, 3);
+    EXPECT_EQ(d.error().fix.rfind("FIX: ", 0), 0u) << d.error().fix;
+    return d.error().fix;
+  };
+  for (const std::string& stored : {sample, std::string()}) {  // text-stored (SQLite) and typed (PostgreSQL)
+    EXPECT_NE(fix_of("12/08/2026", stored).find("'2026-12-08'"), std::string::npos) << fix_of("12/08/2026", stored);
+    EXPECT_NE(fix_of("12/08/2026", stored).find("month/day"), std::string::npos);
+    EXPECT_NE(fix_of("13/08/2026", stored).find("'2026-08-13'"), std::string::npos) << "only day-first reads";
+    EXPECT_NE(fix_of("1/2/2026 14:30", stored).find("'2026-01-02T14:30Z'"), std::string::npos);
+    EXPECT_NE(fix_of("14:30:00", stored).find("'2026-12-08T14:30:00Z'"), std::string::npos);
+    EXPECT_NE(fix_of("now", stored).find("CURRENT_TIMESTAMP"), std::string::npos);
+    EXPECT_NE(fix_of("Infinity", stored).find("CURRENT_TIMESTAMP"), std::string::npos);
+    EXPECT_NE(fix_of("2026-1-5", stored).find("'2026-12-08T14:30:00Z'"), std::string::npos) << "the generic form";
+    EXPECT_NE(fix_of("", stored).find("IS NULL"), std::string::npos);
+    EXPECT_NE(fix_of("null", stored).find("IS NULL"), std::string::npos);
+  }
+  // A column whose own text is not ISO compares as that text: nothing to hold it to.
+  auto odd = check_time_literal("12/08/2026", "d", "08/12/2026", 0);
+  ASSERT_TRUE(odd);
+  EXPECT_FALSE(odd->replacement);
 }
 
 }  // namespace
