@@ -12,6 +12,7 @@
 #include "admission/ast/ast.hpp"
 #include "admission/catalog/catalog.hpp"
 #include "common/result.hpp"
+#include "config/config.hpp"
 
 namespace qg::admit {
 
@@ -35,6 +36,9 @@ struct Admission {
 // Checks `query` against the capability table and the catalog, rewriting it in
 // place where a construct has one obvious meaning. `sql` is the caller's text,
 // used only to tell how a name was spelled (quoted or not) in refusals.
-Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql);
+// An expression whose value can grow more than `max_expression_growth` times
+// (limits.max_expression_growth) is refused with limit:expression-size.
+Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
+                        int max_expression_growth = config::Limits{}.max_expression_growth);
 
 }  // namespace qg::admit

@@ -21,6 +21,21 @@ bool is_system_column(std::string_view name);
 // What the engine will call an unaliased select item.
 std::string figure_name(const ast::Expr& e);
 
+// A conservative bound on the length of an expression's value (size_bound.cpp):
+// at most k + g * V bytes, V being the longest stored value it reads; `in` is
+// the bytes of literal text and fixed-size values it starts from.
+struct SizeBound {
+  double k = 0;
+  double g = 0;
+  double in = 0;
+};
+
+// Why an expression has no bound at all (a printf format that is not a literal, ...).
+struct SizeProblem {
+  std::string why;
+  std::string fix;
+};
+
 struct ExprContext {
   const Scope* scope = nullptr;
   const CteEnv* ctes = nullptr;
@@ -29,8 +44,8 @@ struct ExprContext {
 
 class Admitter {
  public:
-  Admitter(const catalog::Catalog& catalog, std::string_view sql)
-      : catalog_(catalog), dialect_(catalog.dialect), sql_(sql) {}
+  Admitter(const catalog::Catalog& catalog, std::string_view sql, int max_expression_growth)
+      : catalog_(catalog), dialect_(catalog.dialect), sql_(sql), max_expression_growth_(max_expression_growth) {}
 
   Result<std::vector<std::string>> query(ast::Query& q, const Scope* outer, const CteEnv* ctes);
 
@@ -69,6 +84,14 @@ class Admitter {
   // Grouping that SQLite reads differently from the grammar (precedence.cpp).
   Status check_precedence(const ast::Expr& e);
   Status check_set_precedence(const ast::SetOp& set, int location);
+  // Static size bounds (size_bound.cpp): refuses a function call or operator
+  // whose value can grow past limits.max_expression_growth.
+  Status check_size(const ast::Expr& e, const ExprContext& ctx);
+  SizeBound bound_of(const ast::Expr& e, const ExprContext& ctx, SizeProblem* problem);
+  SizeBound call_bound(const ast::FuncCall& f, const ExprContext& ctx, SizeProblem* problem);
+  SizeBound column_bound(const ast::ColumnRef& ref, const ExprContext& ctx);
+  SizeBound largest_bound_{0, 1, 0};  // of every expression checked so far (stored values: g = 1)
+  double steepest_literal_growth_ = 0;
   // Lineage of untrusted text (lineage.cpp).
   bool carries_untrusted(const ast::Expr& e, const ExprContext& ctx);
   bool column_untrusted(const ast::ColumnRef& ref, const ExprContext& ctx);
@@ -83,6 +106,7 @@ class Admitter {
   const catalog::Catalog& catalog_;
   Dialect dialect_;
   std::string_view sql_;
+  int max_expression_growth_;
 };
 
 }  // namespace qg::admit::detail
