@@ -71,7 +71,7 @@ constexpr std::string_view kOpenApiDescription =
 
 // Answered by the transport or the router whatever the route: a malformed or
 // oversized request, the wrong method, the connection limit, a bug.
-constexpr ErrorCode kEveryRoute[] = {RequestBadField, RequestBodyTooLarge, RequestMethodNotAllowed, BackendUnavailable,
+constexpr ErrorCode kEveryRoute[] = {RequestBadField, RequestBodyTooLarge, RequestMethodNotAllowed, LimitConnections,
                                      Internal};
 
 bool in_namespace(const ErrorCodeInfo& info, std::string_view ns) {
@@ -108,7 +108,7 @@ const std::vector<Route>& routes() {
             .errors = codes(
                 {AuthMissing, AuthInvalid, AuthForbidden, RequestBadJson, RequestMissingField, RequestUnknownField,
                  RequestUnknownDatabase, RequestDatabaseRequired, RequestCancelled, LimitSqlTooLong, LimitDeadline,
-                 LimitQueueFull, LimitShuttingDown, LimitRowTooLarge, LimitBinaryValue},
+                 LimitQueueFull, LimitShuttingDown, LimitRowTooLarge, LimitBinaryValue, LimitExpressionSize},
                 {"parse", "validation", "capability", "backend"})},
       Route{.id = RouteId::Schema,
             .method = "GET",
