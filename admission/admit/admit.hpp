@@ -16,11 +16,22 @@
 
 namespace qg::admit {
 
+// A conservative bound on the length of a value, in bytes (size_bound.cpp):
+// at most k + g * V, V being the longest stored value the statement reads (for
+// an aggregate: the bytes of all the rows it reads, each counted as at least
+// one); `in` is the bytes of literal text and fixed-size values it starts from.
+struct SizeBound {
+  double k = 0;
+  double g = 0;
+  double in = 0;
+};
+
 struct OutputColumn {
   std::string name;
   // The value can carry text from a column declared untrusted (end-user text),
   // through any expression, function, subquery, CTE or set-operation branch.
   bool untrusted = false;
+  SizeBound size;  // how long its values can be
 };
 
 struct Admission {

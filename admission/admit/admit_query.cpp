@@ -80,6 +80,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
               if (same(it->name, n.name)) {
                 r.columns = it->columns;
                 r.untrusted = it->untrusted;
+                r.bounds = it->bounds;
                 r.ambiguous = it->ambiguous;
                 found = true;
                 break;
@@ -120,6 +121,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.ambiguous = name_outputs(*n.query, *cols);
           r.columns = std::move(cols).value();
           r.untrusted = query_taint(*n.query);
+          r.bounds = bounds_of(*n.query);
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
           if (auto s = apply_alias(r, n.alias); !s) return s;
@@ -134,6 +136,11 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           const std::size_t width = n.rows.empty() ? 0 : n.rows.front().size();
           for (std::size_t i = 0; i < width; ++i) r.columns.push_back("column" + std::to_string(i + 1));
           r.untrusted.assign(width, false);  // literals only: nothing an end user wrote
+          for (const auto& row : n.rows) {
+            std::vector<SizeBound> row_bounds;
+            for (const auto& e : row) row_bounds.push_back(bound_of(e, ctx, nullptr));
+            r.bounds = widest_bounds(r.bounds, row_bounds);
+          }
           if (auto s = apply_alias(r, n.alias); !s) return s;
           level.relations.push_back(std::move(r));
           return {};
@@ -283,6 +290,8 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   // Lineage once every name is resolved and every substitution done.
   select_taint_.clear();
   for (const auto& item : s.items) select_taint_.push_back(carries_untrusted(item.expr, ctx));
+  select_bounds_.clear();
+  for (const auto& item : s.items) select_bounds_.push_back(bound_of(item.expr, ctx, nullptr));
   return names;
 }
 
@@ -302,18 +311,21 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       std::copy(cte.columns.begin(), cte.columns.end(), names.begin());
     }
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
-    env.ctes.push_back(CteBinding{cte.name, std::move(names), query_taint(*cte.query), std::move(ambiguous)});
+    env.ctes.push_back(
+        CteBinding{cte.name, std::move(names), query_taint(*cte.query), std::move(ambiguous), bounds_of(*cte.query)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
   std::vector<std::string> names;
   std::vector<bool> taint;
+  std::vector<SizeBound> bounds;
   if (auto* s = std::get_if<ast::Select>(&q.body)) {
     Scope level{outer, {}};
     auto r = select(*s, level, visible, q.order_by, q.location);
     if (!r) return std::move(r).error();
     names = std::move(r).value();
     taint = select_taint_;
+    bounds = select_bounds_;
   } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
     if (set->all && set->kind != ast::SetOpKind::Union)
       if (auto st = construct(capability::Construct::SetOpIntersectAll, q.location); !st) return st.error();
@@ -327,6 +339,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     taint = query_taint(*set->left);
     const auto& right_taint = query_taint(*set->right);
     for (std::size_t i = 0; i < taint.size() && i < right_taint.size(); ++i) taint[i] = taint[i] || right_taint[i];
+    bounds = widest_bounds(bounds_of(*set->left), bounds_of(*set->right));
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {
@@ -334,6 +347,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     ExprContext ctx{outer, visible, nullptr};
     for (auto& row : values.rows)
       if (auto st = exprs(row, ctx); !st) return st.error();
+    for (const auto& row : values.rows) {
+      std::vector<SizeBound> row_bounds;
+      for (const auto& e : row) row_bounds.push_back(bound_of(e, ctx, nullptr));
+      bounds = widest_bounds(bounds, row_bounds);
+    }
     const std::size_t width = values.rows.empty() ? 0 : values.rows.front().size();
     for (std::size_t i = 0; i < width; ++i) names.push_back("column" + std::to_string(i + 1));
     taint.assign(width, false);
@@ -341,6 +359,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
   }
   query_taint_[&q] = std::move(taint);
+  query_bounds_[&q] = std::move(bounds);
   return names;
 }
 
@@ -353,8 +372,10 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   if (!names) return std::move(names).error();
   Admission out;
   const auto& taint = admitter.taint_of(query);
+  const auto& bounds = admitter.bounds_of(query);
   for (std::size_t i = 0; i < names->size(); ++i)
-    out.columns.push_back(OutputColumn{std::move((*names)[i]), i < taint.size() && taint[i]});
+    out.columns.push_back(OutputColumn{std::move((*names)[i]), i < taint.size() && taint[i],
+                                       i < bounds.size() ? bounds[i] : SizeBound{}});
   // The leftmost base table of the outermost SELECT (CTE names are not base tables).
   if (const auto* select = std::get_if<ast::Select>(&query.body); select && !select->from.empty()) {
     const ast::FromItem* item = &select->from.front();

@@ -21,20 +21,14 @@ bool is_system_column(std::string_view name);
 // What the engine will call an unaliased select item.
 std::string figure_name(const ast::Expr& e);
 
-// A conservative bound on the length of an expression's value (size_bound.cpp):
-// at most k + g * V bytes, V being the longest stored value it reads; `in` is
-// the bytes of literal text and fixed-size values it starts from.
-struct SizeBound {
-  double k = 0;
-  double g = 0;
-  double in = 0;
-};
-
 // Why an expression has no bound at all (a printf format that is not a literal, ...).
 struct SizeProblem {
   std::string why;
   std::string fix;
 };
+
+// Per column, the widest of two lists of bounds (set-operation branches, VALUES rows).
+std::vector<SizeBound> widest_bounds(const std::vector<SizeBound>& a, const std::vector<SizeBound>& b);
 
 struct ExprContext {
   const Scope* scope = nullptr;
@@ -53,6 +47,8 @@ class Admitter {
   std::vector<std::string> notes;
   // Per output column of an admitted query: may it carry untrusted text?
   const std::vector<bool>& taint_of(const ast::Query& q) const { return query_taint(q); }
+  // Per output column of an admitted query: how long can its values be?
+  const std::vector<SizeBound>& bounds_of(const ast::Query& q) const;
 
  private:
   const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);
@@ -90,7 +86,9 @@ class Admitter {
   SizeBound bound_of(const ast::Expr& e, const ExprContext& ctx, SizeProblem* problem);
   SizeBound call_bound(const ast::FuncCall& f, const ExprContext& ctx, SizeProblem* problem);
   SizeBound column_bound(const ast::ColumnRef& ref, const ExprContext& ctx);
-  SizeBound largest_bound_{0, 1, 0};  // of every expression checked so far (stored values: g = 1)
+  SizeBound largest_bound_{0, 1, 0};  // of every expression checked so far (for select-list aliases)
+  std::map<const ast::Query*, std::vector<SizeBound>> query_bounds_;  // output bounds of every admitted query
+  std::vector<SizeBound> select_bounds_;                              // the last select()'s items
   double steepest_literal_growth_ = 0;
   // Lineage of untrusted text (lineage.cpp).
   bool carries_untrusted(const ast::Expr& e, const ExprContext& ctx);

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "admission/admit/admit.hpp"
 #include "admission/catalog/catalog.hpp"
 
 namespace qg::admit::detail {
@@ -13,6 +14,9 @@ struct Relation {
   std::string name;                  // alias, else the table/CTE name; empty for an unaliased subquery
   std::vector<std::string> columns;  // in order
   std::vector<bool> untrusted;       // per column: may carry text written by end users (lineage)
+  // Per column of a derived table, CTE or VALUES list: how long its values can
+  // be (size_bound.cpp). Empty for a base table (stored values).
+  std::vector<SizeBound> bounds;
   // Names the source returned more than once (renamed apart so a star can read
   // each by position); a reference by such a name is ambiguous.
   std::vector<std::string> ambiguous;
@@ -32,6 +36,7 @@ struct CteBinding {
   std::vector<std::string> columns;
   std::vector<bool> untrusted;
   std::vector<std::string> ambiguous;
+  std::vector<SizeBound> bounds;
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.

@@ -99,13 +99,32 @@ constexpr std::string_view kPrintfFix =
 
 }  // namespace
 
+std::vector<SizeBound> widest_bounds(const std::vector<SizeBound>& a, const std::vector<SizeBound>& b) {
+  std::vector<SizeBound> out(std::max(a.size(), b.size()));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (i < a.size()) out[i] = widest(out[i], a[i]);
+    if (i < b.size()) out[i] = widest(out[i], b[i]);
+  }
+  return out;
+}
+
+const std::vector<SizeBound>& Admitter::bounds_of(const ast::Query& q) const {
+  static const std::vector<SizeBound> kNone;
+  auto it = query_bounds_.find(&q);
+  return it == query_bounds_.end() ? kNone : it->second;
+}
+
 SizeBound Admitter::column_bound(const ast::ColumnRef& ref, const ExprContext& ctx) {
   if (ref.star) return {0, 1, 0};
   auto relation = column(ref, -1, ctx);
-  // A base table's column is a stored value. A derived table's, a CTE's or a
-  // select-list alias's value was built by an expression already checked: it
-  // is bounded by the largest bound admitted so far in this statement.
-  if (relation && *relation && (*relation)->table) return {0, 1, 0};
+  // A select-list alias (ORDER BY / GROUP BY): bounded by the largest bound
+  // checked so far in this statement.
+  if (!relation || !*relation) return largest_bound_;
+  const Relation& r = **relation;
+  if (r.table) return {0, 1, 0};  // a stored value
+  // A derived table's, a CTE's or a VALUES list's column: its expression's bound.
+  for (std::size_t i = 0; i < r.columns.size() && i < r.bounds.size(); ++i)
+    if (same(r.columns[i], ref.column)) return r.bounds[i];
   return largest_bound_;
 }
 
@@ -179,7 +198,10 @@ SizeBound Admitter::bound_of(const ast::Expr& e, const ExprContext& ctx, SizePro
           if (type == "numeric") return {kNumericBytes, 0, kNumericBytes};
           return fixed();
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {
-          if (n.kind == ast::SubLinkKind::Scalar) return largest_bound_;
+          if (n.kind == ast::SubLinkKind::Scalar) {
+            const auto& bounds = bounds_of(*n.query);
+            return bounds.empty() ? largest_bound_ : bounds.front();
+          }
           return fixed();  // EXISTS / IN / ANY / ALL are booleans
         } else {
           static_assert(sizeof(T) == 0, "every expression node needs a size bound");
@@ -405,8 +427,8 @@ Status Admitter::check_size(const ast::Expr& e, const ExprContext& ctx) {
         how + "; the ceiling is limits.max_expression_growth = " + std::to_string(max_expression_growth_) + " times",
         fix, pos(e.location));
   }
-  // A value a derived table, CTE or scalar subquery passes on is bounded by the
-  // largest bound checked so far, with the steepest literal growth seen.
+  // A select-list alias (ORDER BY / GROUP BY) is bounded by the largest bound
+  // checked so far, with the steepest literal growth seen.
   largest_bound_.k = std::max(largest_bound_.k, b.k);
   largest_bound_.g = std::max(largest_bound_.g, b.g);
   steepest_literal_growth_ = std::max(steepest_literal_growth_, b.k / std::max(b.in, 1.0));

@@ -4,11 +4,13 @@
 // demo catalog as both backends see it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "admission/capability/capability.hpp"
 #include "admission/pipeline.hpp"
+#include "executors/executor.hpp"
 #include "tests/unit/demo_fixture.hpp"
 
 namespace qg {
@@ -158,6 +160,98 @@ TEST(SizeBoundTest, TextAggregatesPayTheirSeparatorPerRow) {
   EXPECT_TRUE(run(Dialect::Postgres, "SELECT string_agg(name, ', ' ORDER BY name) FROM spans"));
   EXPECT_TRUE(run(Dialect::Postgres, "SELECT kind, json_agg(name), array_agg(id) FROM spans GROUP BY kind"));
   EXPECT_TRUE(run(Dialect::Sqlite, "SELECT kind, group_concat(name), json_group_array(name) FROM spans GROUP BY kind"));
+}
+
+// The oracle: the engine itself. Each statement runs on the real demo SQLite
+// file; every value it returns must fit the bound admission computed for its
+// column (k + g * V, V the longest stored value of the table, or for an
+// aggregate the bytes of every row it reads). A bound that is too small for
+// some function is a hole in the ceiling, whatever the refusal tests say.
+std::size_t text_bytes(const exec::Value& v) {
+  if (const auto* s = std::get_if<std::string>(&v)) return s->size();
+  if (const auto* b = std::get_if<exec::Blob>(&v)) return b->bytes.size();
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i).size();
+  if (std::holds_alternative<double>(v)) return 24;  // %.17g
+  return 0;
+}
+
+TEST(SizeBoundTest, EveryBoundHoldsOnTheRealEngine) {
+  auto& engine = testing::Demo::get().sqlite();
+  config::Limits limits;
+  limits.default_rows = limits.max_rows = 1'000'000;
+  auto run_rows = [&](const std::string& sql) {
+    auto st = admit_statement(sql, testing::Demo::get().sqlite_catalog(), limits, std::nullopt);
+    EXPECT_TRUE(st) << sql << "\n  " << st.error().message;
+    if (!st) return std::pair<AdmittedStatement, exec::Rows>{};
+    auto rows = engine.run(st->sql, exec::RunOptions{});
+    EXPECT_TRUE(rows) << st->sql << "\n  " << rows.error().message;
+    return std::pair{std::move(st).value(), rows ? std::move(rows).value() : exec::Rows{}};
+  };
+  // The cases read 300 spans (aggregating all of them would pass SQLite's 10 MiB value cap).
+  const std::string from = " FROM (SELECT * FROM spans WHERE id <= 300) AS s";
+  // V: the longest stored value of spans (every column, as text); the bytes of the rows aggregated.
+  double longest = 0, all_rows = 0;
+  for (const std::string source : {" FROM spans", from.c_str()}) {
+    auto [st, rows] = run_rows("SELECT *" + source);
+    for (const auto& row : rows.rows) {
+      double row_longest = 1;
+      for (const auto& v : row) row_longest = std::max(row_longest, static_cast<double>(text_bytes(v)));
+      if (source == from) all_rows += row_longest;
+      longest = std::max(longest, row_longest);
+    }
+  }
+  ASSERT_GT(longest, 100) << "the demo's attributes are JSON documents";
+  struct Case {
+    std::string expr;
+    bool aggregate = false;
+  };
+  const std::vector<Case> cases{
+      {"replace(attributes, '\"', '\"\"\"\"')"},
+      {"replace(replace(attributes, ',', ', , '), ' ', '  ')"},
+      {"replace(name, '', 'xxxxxxxx')"},
+      {"replace(attributes, kind, '---------------')"},
+      {"replace(replace(replace('o', 'o', 'oooooooooooooooooooo'), 'o', 'oooooooooooooooooooo'), 'o', 'oo')"},
+      {"printf('%.*c', 1000, 'x')"},
+      {"printf('%1000d|%-1000s|%.1000f', id, name, cost_usd)"},
+      {"printf('%q%Q%w', attributes, attributes, attributes)"},
+      {"printf('%,d %!.20g %c%c', id, cost_usd, name, kind)"},
+      {"format('%5s %5s %5s', attributes, attributes, attributes)"},
+      {"upper(attributes) || lower(name)"},
+      {"hex(hex(attributes))"},
+      {"\"char\"(1114111, 1114111, 65, 0)"},
+      {"json_quote(attributes)"},
+      {"json_array(attributes, name, id, cost_usd)"},
+      {"json_object('a', attributes, 'b', json_quote(attributes))"},
+      {"strftime('%J %J %J %f %Y-%m-%d %H:%M:%S %s %w', start_time)"},
+      {"date(start_time, '+5000 years')"},
+      {"substr(attributes, 2) || trim(name, 'a') || ltrim(kind) || rtrim(status)"},
+      {"ifnull(NULL, attributes) || iif(id > 1, name, kind)"},
+      {"CAST(cost_usd AS text) || CAST(id AS text) || name"},
+      {"max(attributes, name, kind)"},
+      {"coalesce(NULL, attributes, name)"},
+      {"CASE WHEN id > 2 THEN attributes ELSE name || name END"},
+      {"json_extract(attributes, '$') || json(attributes)"},
+      {"attributes -> '$' || (attributes ->> '$')"},
+      {"lag(attributes, 1, 'none') OVER (ORDER BY id)"},
+      {"(SELECT max(attributes) FROM spans) || name"},
+      {"group_concat(attributes, ', ')", true},
+      {"group_concat(name)", true},
+      {"group_concat(printf('%50s', name), '')", true},
+      {"json_group_array(attributes)", true},
+      {"json_group_object(name, attributes)", true},
+      {"max(attributes)", true},
+  };
+  for (const auto& c : cases) {
+    const std::string sql = "SELECT " + c.expr + " AS v" + from;
+    auto [st, rows] = run_rows(sql);
+    if (st.admission.columns.empty()) continue;
+    const auto& b = st.admission.columns.front().size;
+    const double bound = b.k + b.g * (c.aggregate ? all_rows : longest);
+    double actual = 0;
+    for (const auto& row : rows.rows) actual = std::max(actual, static_cast<double>(text_bytes(row.front())));
+    EXPECT_LE(actual, bound) << sql << "\n  k = " << b.k << ", g = " << b.g << ", V = " << longest;
+    EXPECT_GT(actual, 0) << sql << ": the case must produce something to measure";
+  }
 }
 
 // Every function and operator carries a growth decision; functions no backend
