@@ -212,9 +212,12 @@ SizeBound Admitter::bound_of(const ast::Expr& e, const ExprContext& ctx, SizePro
 
 SizeBound Admitter::call_bound(const ast::FuncCall& f, const ExprContext& ctx, SizeProblem* problem) {
   auto arg = [&](std::size_t i) { return bound_of(f.args[i], ctx, nullptr); };
+  // The arguments from `first` on, and WITHIN GROUP's values (mode() and
+  // percentile_disc() return one of them).
   auto sum_from = [&](std::size_t first) {
     SizeBound b{};
     for (std::size_t i = first; i < f.args.size(); ++i) b = plus(b, arg(i));
+    for (const auto& item : f.within_group) b = plus(b, bound_of(*item.expr, ctx, nullptr));
     return b;
   };
   auto unbounded = [&](std::string why, std::string_view fix) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <chrono>
 #include <filesystem>
@@ -16,6 +17,10 @@
 #include <thread>
 #include <vector>
 
+#include "admission/capability/capability.hpp"
+#include "admission/pipeline.hpp"
+#include "config/config.hpp"
+#include "executors/postgres/pg_executor.hpp"
 #include "tests/integration/test_support.hpp"
 
 namespace qg::testing {
@@ -82,6 +87,102 @@ TEST(RuntimeBombsTest, PostgresRefusesOneCallBlowUps) {
   check_bombs(gateway.port(), /*sqlite=*/false);
   EXPECT_EQ(gateway.stop(), 0);
   std::filesystem::remove_all(dir);
+}
+
+// The oracle on PostgreSQL: every value the engine returns fits the bound
+// admission computed for its column (see SizeBoundTest.EveryBoundHoldsOnTheRealEngine
+// for SQLite). Covers the growth classes admitted only on PostgreSQL.
+std::size_t text_bytes(const exec::Value& v) {
+  if (const auto* s = std::get_if<std::string>(&v)) return s->size();
+  if (const auto* b = std::get_if<exec::Blob>(&v)) return b->bytes.size();
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i).size();
+  if (std::holds_alternative<double>(v)) return 24;
+  if (std::holds_alternative<bool>(v)) return 5;
+  return 0;
+}
+
+TEST(RuntimeBombsTest, EveryBoundHoldsOnRealPostgres) {
+  QG_PG_TEST_SERVER(server);
+  auto config = config::load_config(std::filesystem::path(QG_SOURCE_DIR) / "config" / "demo-postgres.yaml");
+  ASSERT_TRUE(config) << config.error().message;
+  exec::PostgresOptions options;
+  options.dsn = pg_dsn(server, "qg_reader", "demo");
+  options.connections = 1;
+  options.functions = capability::postgres_plan_functions();
+  auto engine = exec::open_postgres(config->databases.front(), std::move(options));
+  ASSERT_TRUE(engine) << engine.error().message;
+  const catalog::Catalog& catalog = (*engine)->catalog();
+  config::Limits limits;
+  limits.default_rows = limits.max_rows = 1'000'000;
+  auto run_rows = [&](const std::string& sql) {
+    auto st = admit_statement(sql, catalog, limits, std::nullopt);
+    EXPECT_TRUE(st) << sql << "\n  " << st.error().message;
+    if (!st) return std::pair<AdmittedStatement, exec::Rows>{};
+    exec::RunOptions run;
+    run.deadline = exec::Clock::now() + std::chrono::seconds(20);
+    auto rows = (*engine)->run(st->sql, run);
+    EXPECT_TRUE(rows) << st->sql << "\n  " << rows.error().message;
+    return std::pair{std::move(st).value(), rows ? std::move(rows).value() : exec::Rows{}};
+  };
+  const std::string from = " FROM (SELECT * FROM spans WHERE id <= 300) AS s";
+  double longest = 0, all_rows = 0;
+  for (const std::string source : {" FROM spans", from.c_str()}) {
+    auto [st, rows] = run_rows("SELECT *" + source);
+    for (const auto& row : rows.rows) {
+      double row_longest = 1;
+      for (const auto& v : row) row_longest = std::max(row_longest, static_cast<double>(text_bytes(v)));
+      if (source == from) all_rows += row_longest;
+      longest = std::max(longest, row_longest);
+    }
+  }
+  ASSERT_GT(longest, 100);
+  struct Case {
+    std::string expr;
+    bool aggregate = false;
+  };
+  const std::vector<Case> cases{
+      {"replace(CAST(attributes AS text), '\"', '\"\"\"\"')"},
+      {"regexp_replace(CAST(attributes AS text), '', '--', 'g')"},
+      {"regexp_replace(name, '(.)', '\\1\\1\\1', 'g')"},
+      {"CAST(regexp_match(CAST(attributes AS text), '((((.*))))') AS text)"},
+      {"to_char(start_time, 'FMDay FMMonth J RM Y,YYY TZ US')"},
+      {"to_char(id, 'RN') || to_char(cost_usd, '999999.999999')"},
+      {"CAST(jsonb_build_object('a', attributes, 'b', name) AS text)"},
+      {"CAST(jsonb_build_array(attributes, attributes, CAST(attributes AS text)) AS text)"},
+      {"CAST(to_jsonb(CAST(attributes AS text)) AS text)"},
+      {"CAST(attributes #> '{}' AS text)"},
+      {"CAST(attributes -> 'input.value' AS text) || (attributes ->> 'input.value') || name"},
+      {"CAST(jsonb_extract_path(attributes, 'input.value') AS text)"},
+      {"jsonb_extract_path_text(attributes, 'input.value') || json_extract_path_text(CAST(attributes AS json), "
+       "'input.value')"},
+      {"concat_ws(', ', name, kind, CAST(attributes AS text), id)"},
+      {"initcap(name) || upper(CAST(attributes AS text)) || lower(kind)"},
+      {"CAST(name AS char(300))"},
+      {"reverse(name) || split_part(name, '.', 1) || left(name, 3) || right(name, 2) || md5(name) || btrim(kind) || "
+       "concat(name, id, cost_usd)"},
+      {"CAST(CAST(CAST(attributes AS text) AS jsonb) AS text)"},
+      {"CAST(start_time AS text) || CAST(date_trunc('month', start_time) AS text) || CAST(age(end_time, start_time) "
+       "AS text)"},
+      {"string_agg(name, ', ')", true},
+      {"string_agg(CAST(attributes AS text), ' | ' ORDER BY id)", true},
+      {"CAST(json_agg(attributes) AS text)", true},
+      {"CAST(jsonb_agg(name) AS text)", true},
+      {"CAST(array_agg(name) AS text)", true},
+      {"CAST(json_object_agg(name, attributes) AS text)", true},
+      {"mode() WITHIN GROUP (ORDER BY name)", true},
+      {"percentile_disc(0.5) WITHIN GROUP (ORDER BY CAST(attributes AS text))", true},
+  };
+  for (const auto& c : cases) {
+    const std::string sql = "SELECT " + c.expr + " AS v" + from;
+    auto [st, rows] = run_rows(sql);
+    if (st.admission.columns.empty()) continue;
+    const auto& b = st.admission.columns.front().size;
+    const double bound = b.k + b.g * (c.aggregate ? all_rows : longest);
+    double actual = 0;
+    for (const auto& row : rows.rows) actual = std::max(actual, static_cast<double>(text_bytes(row.front())));
+    EXPECT_LE(actual, bound) << sql << "\n  k = " << b.k << ", g = " << b.g << ", V = " << longest;
+    EXPECT_GT(actual, 0) << sql << ": the case must produce something to measure";
+  }
 }
 
 std::size_t fd_count(pid_t pid) {
