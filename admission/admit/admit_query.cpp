@@ -81,6 +81,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
                 r.columns = it->columns;
                 r.untrusted = it->untrusted;
                 r.bounds = it->bounds;
+                r.generated_rows = it->generated_rows;
                 r.ambiguous = it->ambiguous;
                 found = true;
                 break;
@@ -122,6 +123,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.columns = std::move(cols).value();
           r.untrusted = query_taint(*n.query);
           r.bounds = bounds_of(*n.query);
+          r.generated_rows = query_generated_.contains(&*n.query);
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
           if (auto s = apply_alias(r, n.alias); !s) return s;
@@ -311,8 +313,8 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       std::copy(cte.columns.begin(), cte.columns.end(), names.begin());
     }
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
-    env.ctes.push_back(
-        CteBinding{cte.name, std::move(names), query_taint(*cte.query), std::move(ambiguous), bounds_of(*cte.query)});
+    env.ctes.push_back(CteBinding{cte.name, std::move(names), query_taint(*cte.query), std::move(ambiguous),
+                                  bounds_of(*cte.query), query_generated_.contains(&*cte.query)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
@@ -326,6 +328,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     names = std::move(r).value();
     taint = select_taint_;
     bounds = select_bounds_;
+    if (generates_rows(*s, level)) query_generated_.insert(&q);
   } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
     if (set->all && set->kind != ast::SetOpKind::Union)
       if (auto st = construct(capability::Construct::SetOpIntersectAll, q.location); !st) return st.error();
@@ -340,6 +343,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     const auto& right_taint = query_taint(*set->right);
     for (std::size_t i = 0; i < taint.size() && i < right_taint.size(); ++i) taint[i] = taint[i] || right_taint[i];
     bounds = widest_bounds(bounds_of(*set->left), bounds_of(*set->right));
+    if (query_generated_.contains(&*set->left) || query_generated_.contains(&*set->right)) query_generated_.insert(&q);
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {

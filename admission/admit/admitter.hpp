@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -89,6 +90,9 @@ class Admitter {
   SizeBound largest_bound_{0, 1, 0};  // of every expression checked so far (for select-list aliases)
   std::map<const ast::Query*, std::vector<SizeBound>> query_bounds_;  // output bounds of every admitted query
   std::vector<SizeBound> select_bounds_;                              // the last select()'s items
+  // Queries whose rows come from generate_series: a text aggregate over them has no bound.
+  std::set<const ast::Query*> query_generated_;
+  bool generates_rows(const ast::Select& s, const Scope& level) const;
   double steepest_literal_growth_ = 0;
   // Lineage of untrusted text (lineage.cpp).
   bool carries_untrusted(const ast::Expr& e, const ExprContext& ctx);

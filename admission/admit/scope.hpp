@@ -17,6 +17,9 @@ struct Relation {
   // Per column of a derived table, CTE or VALUES list: how long its values can
   // be (size_bound.cpp). Empty for a base table (stored values).
   std::vector<SizeBound> bounds;
+  // Its rows come from generate_series (directly or through another derived
+  // table): their number is not bounded by stored data.
+  bool generated_rows = false;
   // Names the source returned more than once (renamed apart so a star can read
   // each by position); a reference by such a name is ambiguous.
   std::vector<std::string> ambiguous;
@@ -37,6 +40,7 @@ struct CteBinding {
   std::vector<bool> untrusted;
   std::vector<std::string> ambiguous;
   std::vector<SizeBound> bounds;
+  bool generated_rows = false;
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.

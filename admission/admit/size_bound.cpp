@@ -21,6 +21,7 @@
 #include <optional>
 
 #include "admission/admit/admitter.hpp"
+#include "admission/ast/walk.hpp"
 
 namespace qg::admit::detail {
 namespace {
@@ -112,6 +113,26 @@ const std::vector<SizeBound>& Admitter::bounds_of(const ast::Query& q) const {
   static const std::vector<SizeBound> kNone;
   auto it = query_bounds_.find(&q);
   return it == query_bounds_.end() ? kNone : it->second;
+}
+
+namespace {
+
+bool calls_row_generator(const ast::Expr& e) {
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node))
+    if (const auto* row = capability::find_function(f->name); row && row->growth == Growth::Rows) return true;
+  bool found = false;
+  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || calls_row_generator(child); });
+  return found;
+}
+
+}  // namespace
+
+bool Admitter::generates_rows(const ast::Select& s, const Scope& level) const {
+  for (const auto& r : level.relations)
+    if (r.generated_rows) return true;
+  for (const auto& item : s.items)
+    if (calls_row_generator(item.expr)) return true;
+  return false;
 }
 
 SizeBound Admitter::column_bound(const ast::ColumnRef& ref, const ExprContext& ctx) {
@@ -353,6 +374,17 @@ SizeBound Admitter::call_bound(const ast::FuncCall& f, const ExprContext& ctx, S
       return b;
     }
     case Growth::TextAggregate: {
+      // Rows made by generate_series are not stored data: a text aggregate over
+      // them grows until the deadline (75 MB/s on PostgreSQL: gigabytes).
+      if (ctx.scope)
+        for (const auto& r : ctx.scope->relations)
+          if (r.generated_rows)
+            return unbounded(f.name +
+                                 "() aggregates rows made by generate_series(), whose number no stored data "
+                                 "bounds",
+                             "FIX: aggregate the stored rows first, in a subquery grouped by the period, and LEFT "
+                             "JOIN that to the generate_series calendar; over the calendar itself use count(*) or "
+                             "min/max.");
       // One row's share (every argument, the separator included, and the
       // punctuation JSON and arrays add), times however many rows there are:
       // what one row builds from literals is paid again by every row, so the
