@@ -547,8 +547,7 @@ TEST(HttpServerTest, DribblingFloodFromOneAddressIsCappedCutAndLeavesHealthAnswe
     EXPECT_EQ(response->result_int(), 503);
     EXPECT_EQ((*response)[http::field::retry_after], "1");
     EXPECT_NE(response->body().find("\"limit:connections\""), std::string::npos) << response->body();
-    EXPECT_NE(response->body().find("20 connections from one client address"), std::string::npos)
-        << response->body();
+    EXPECT_NE(response->body().find("20 connections from one client address"), std::string::npos) << response->body();
     EXPECT_NE(response->body().find("FIX:"), std::string::npos) << response->body();
   }
 
@@ -563,8 +562,8 @@ TEST(HttpServerTest, DribblingFloodFromOneAddressIsCappedCutAndLeavesHealthAnswe
   EXPECT_TRUE(wait_until([&] { return server.open_connections() == 0 && server.overflow_connections() == 0; }));
   dribblers.clear();
   // Every socket is given back (both ends live in this process).
-  EXPECT_TRUE(wait_until([&] { return open_fds() <= fds_before; })) << open_fds() << " fds, " << fds_before
-                                                                       << " before the flood";
+  EXPECT_TRUE(wait_until([&] { return open_fds() <= fds_before; }))
+      << open_fds() << " fds, " << fds_before << " before the flood";
   // And the address may connect again.
   TestClient after(port);
   ASSERT_TRUE(after.send(get("/")));
