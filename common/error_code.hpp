@@ -66,6 +66,8 @@ enum class ErrorCode : std::uint8_t {
   LimitShuttingDown,
   LimitRowTooLarge,
   LimitBinaryValue,
+  LimitExpressionSize,
+  LimitConnections,
   // backend:* — the engine said no or is away
   BackendError,
   BackendUnavailable,

@@ -24,6 +24,16 @@ struct Limits {
   int max_response_bytes = 1 << 20;
   int float_digits = 6;        // significant digits; 0 disables rounding
   int max_body_bytes = 65536;  // HTTP request body cap
+  // An expression's result may be at most this many times longer than the longest
+  // stored value it reads, and than the literal text it starts from (replace(),
+  // printf widths, string_agg ...); beyond it: 422 limit:expression-size.
+  int max_expression_growth = 1000;
+  // HTTP connections one client address may hold open; beyond it (and beyond the
+  // server's total) only /healthz and /readyz are served, others get 503 limit:connections.
+  int max_connections_per_client = 64;
+  // The request line and headers must arrive within this after the request's
+  // first byte (or the connection's accept); the body then has the rest of 10 s.
+  int header_timeout_ms = 5000;
   // A result holding a binary value (BLOB, bytea) is refused with limit:binary-value
   // instead of sent as base64: for deployments where bytes should never reach a model.
   bool refuse_blobs = false;

@@ -22,6 +22,9 @@ constexpr IntKey<Limits> kLimitInts[] = {
     {"max_response_bytes", &Limits::max_response_bytes, kMiB, 1024, 256 * kMiB},
     {"float_digits", &Limits::float_digits, 6, 0, 17},
     {"max_body_bytes", &Limits::max_body_bytes, 65536, 1024, 16 * kMiB},
+    {"max_expression_growth", &Limits::max_expression_growth, 1000, 2, 1'000'000},
+    {"max_connections_per_client", &Limits::max_connections_per_client, 64, 1, 100'000},
+    {"header_timeout_ms", &Limits::header_timeout_ms, 5000, 100, 60'000},
 };
 constexpr BoolKey<Limits> kLimitBools[] = {
     {"refuse_blobs", &Limits::refuse_blobs, false},  // refuse binary values rather than send base64

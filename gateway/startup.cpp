@@ -13,6 +13,7 @@
 #include "executors/sqlite/sqlite_executor.hpp"
 #include "gateway/api/api.hpp"
 #include "gateway/api/request_checks.hpp"
+#include "gateway/api/routes.hpp"
 #include "gateway/http/http_server.hpp"
 
 namespace qg::gateway {
@@ -163,6 +164,10 @@ Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
   server.host = config->listen_host;
   server.port = config->listen_port;
   server.max_body_bytes = static_cast<std::size_t>(config->limits.max_body_bytes);
+  server.max_connections_per_client = static_cast<std::size_t>(config->limits.max_connections_per_client);
+  server.header_timeout = std::chrono::milliseconds(config->limits.header_timeout_ms);
+  // Health checks keep answering while a client holds every connection it may.
+  for (RouteId id : {RouteId::Healthz, RouteId::Readyz}) server.always_served.emplace_back(route(id).path);
   const std::string host = config->listen_host;
   const std::chrono::milliseconds grace(config->shutdown_grace_ms);
   std::string key_names;  // names only: tokens are never in the config, let alone the log

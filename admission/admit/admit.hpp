@@ -12,14 +12,26 @@
 #include "admission/ast/ast.hpp"
 #include "admission/catalog/catalog.hpp"
 #include "common/result.hpp"
+#include "config/config.hpp"
 
 namespace qg::admit {
+
+// A conservative bound on the length of a value, in bytes (size_bound.cpp):
+// at most k + g * V, V being the longest stored value the statement reads (for
+// an aggregate: the bytes of all the rows it reads, each counted as at least
+// one); `in` is the bytes of literal text and fixed-size values it starts from.
+struct SizeBound {
+  double k = 0;
+  double g = 0;
+  double in = 0;
+};
 
 struct OutputColumn {
   std::string name;
   // The value can carry text from a column declared untrusted (end-user text),
   // through any expression, function, subquery, CTE or set-operation branch.
   bool untrusted = false;
+  SizeBound size;  // how long its values can be
 };
 
 struct Admission {
@@ -35,6 +47,9 @@ struct Admission {
 // Checks `query` against the capability table and the catalog, rewriting it in
 // place where a construct has one obvious meaning. `sql` is the caller's text,
 // used only to tell how a name was spelled (quoted or not) in refusals.
-Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql);
+// An expression whose value can grow more than `max_expression_growth` times
+// (limits.max_expression_growth) is refused with limit:expression-size.
+Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
+                        int max_expression_growth = config::Limits{}.max_expression_growth);
 
 }  // namespace qg::admit

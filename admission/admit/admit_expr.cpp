@@ -228,7 +228,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::Literal>) {
           return big_number_literal(n, loc);
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
-          return function(n, loc, ctx);
+          if (auto s = function(n, loc, ctx); !s) return s;
+          return check_size(e, ctx);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {
           const auto* row = capability::find_operator(n.op);
           if (!row)
@@ -260,6 +261,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (n.left)
             if (auto s = expr(**n.left, ctx); !s) return s;
           if (auto s = expr(*n.right, ctx); !s) return s;
+          if (row->growth != capability::Growth::Fixed)
+            if (auto s = check_size(e, ctx); !s) return s;
           static constexpr std::string_view kComparisons[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
           if (n.left && std::find(std::begin(kComparisons), std::end(kComparisons), n.op) != std::end(kComparisons)) {
             if (auto s = time_literal(**n.left, *n.right, ctx); !s) return s;
@@ -352,7 +355,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                 "a cast to " + n.type.name + " is not available on " + std::string(dialect_name(dialect_)),
                 std::string(cell.note), pos(loc));
           if (auto s = numeric_text_cast(n, loc); !s) return s;
-          return expr(*n.arg, ctx);
+          if (auto s = expr(*n.arg, ctx); !s) return s;
+          if (n.type.name == "bpchar" && !n.type.modifiers.empty()) return check_size(e, ctx);  // pads
+          return {};
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {
           if (n.kind == ast::SubLinkKind::Any || n.kind == ast::SubLinkKind::All)
             if (auto s = construct(Construct::QuantifiedSubquery, loc); !s) return s;

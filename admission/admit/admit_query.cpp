@@ -228,6 +228,8 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
               if (same(it->name, n.name)) {
                 r.columns = it->columns;
                 r.lineage = it->lineage;
+                r.bounds = it->bounds;
+                r.generated_rows = it->generated_rows;
                 r.ambiguous = it->ambiguous;
                 r.timestamps = it->timestamps;
                 found = true;
@@ -264,6 +266,8 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.columns = std::move(cols).value();
           r.lineage = output_lineages(*n.query, r.columns.size());
           r.timestamps = query_times(*n.query);
+          r.bounds = bounds_of(*n.query);
+          r.generated_rows = query_generated_.contains(&*n.query);
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
           if (auto s = apply_alias(r, n.alias); !s) return s;
@@ -281,6 +285,11 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           for (std::size_t i = 0; i < width; ++i) r.columns.push_back("column" + std::to_string(i + 1));
           r.lineage = rows_lineage(n.rows, ctx);
           r.lineage.resize(width, Lineage{Taint::Text, ValueKind::Other});
+          for (const auto& row : n.rows) {
+            std::vector<SizeBound> row_bounds;
+            for (const auto& e : row) row_bounds.push_back(bound_of(e, ctx, nullptr));
+            r.bounds = widest_bounds(r.bounds, row_bounds);
+          }
           if (auto s = apply_alias(r, n.alias); !s) return s;
           if (auto s = add_relation(level, std::move(r), loc); !s) return s;
           show_all();
@@ -489,6 +498,8 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   lineage_windows_ = nullptr;
   select_times_.clear();
   for (const auto& item : s.items) select_times_.push_back(timestamp_column(item.expr, ctx));
+  select_bounds_.clear();
+  for (const auto& item : s.items) select_bounds_.push_back(bound_of(item.expr, ctx, nullptr));
   return names;
 }
 
@@ -522,13 +533,15 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
     std::vector<Lineage> lineage = output_lineages(*cte.query, names.size());
     env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous),
-                                   query_times(*cte.query)});
+                                   query_times(*cte.query), bounds_of(*cte.query),
+                                   query_generated_.contains(&*cte.query)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
   std::vector<std::string> names;
   std::vector<Lineage> lineage;
   std::vector<const catalog::Column*> times;
+  std::vector<SizeBound> bounds;
   if (auto* s = std::get_if<ast::Select>(&q.body)) {
     Scope level{outer, {}};
     auto r = select(*s, level, visible, q.order_by, q.location);
@@ -536,6 +549,8 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     names = std::move(r).value();
     lineage = select_lineage_;
     times = select_times_;
+    bounds = select_bounds_;
+    if (generates_rows(*s, level)) query_generated_.insert(&q);
   } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
     if (set->all && set->kind != ast::SetOpKind::Union)
       if (auto st = construct(capability::Construct::SetOpIntersectAll, q.location); !st) return st.error();
@@ -557,6 +572,8 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     const auto right_times = query_times(*set->right);
     for (std::size_t i = 0; i < times.size(); ++i)
       times[i] = common_time_column({times[i], i < right_times.size() ? right_times[i] : nullptr});
+    bounds = widest_bounds(bounds_of(*set->left), bounds_of(*set->right));
+    if (query_generated_.contains(&*set->left) || query_generated_.contains(&*set->right)) query_generated_.insert(&q);
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {
@@ -564,6 +581,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     ExprContext ctx{outer, visible, nullptr};
     for (auto& row : values.rows)
       if (auto st = exprs(row, ctx); !st) return st.error();
+    for (const auto& row : values.rows) {
+      std::vector<SizeBound> row_bounds;
+      for (const auto& e : row) row_bounds.push_back(bound_of(e, ctx, nullptr));
+      bounds = widest_bounds(bounds, row_bounds);
+    }
     const std::size_t width = values.rows.empty() ? 0 : values.rows.front().size();
     for (std::size_t i = 0; i < width; ++i) names.push_back("column" + std::to_string(i + 1));
     lineage = rows_lineage(values.rows, ctx);
@@ -573,19 +595,23 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
   }
   query_lineage_[&q] = std::move(lineage);
   query_times_[&q] = std::move(times);
+  query_bounds_[&q] = std::move(bounds);
   return names;
 }
 
 }  // namespace detail
 
-Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql) {
-  detail::Admitter admitter(catalog, sql);
+Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
+                        int max_expression_growth) {
+  detail::Admitter admitter(catalog, sql, max_expression_growth);
   auto names = admitter.query(query, nullptr, nullptr);
   if (!names) return std::move(names).error();
   Admission out;
   const auto untrusted = admitter.untrusted_outputs(query, names->size());
+  const auto& bounds = admitter.bounds_of(query);
   for (std::size_t i = 0; i < names->size(); ++i)
-    out.columns.push_back(OutputColumn{std::move((*names)[i]), untrusted[i]});
+    out.columns.push_back(
+        OutputColumn{std::move((*names)[i]), untrusted[i], i < bounds.size() ? bounds[i] : SizeBound{}});
   // The leftmost base table of the outermost SELECT (CTE names are not base tables).
   if (const auto* select = std::get_if<ast::Select>(&query.body); select && !select->from.empty()) {
     const ast::FromItem* item = &select->from.front();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,15 @@ std::string figure_name(const ast::Expr& e);
 // operations) when every branch is one and all store times alike; else nullptr.
 const catalog::Column* common_time_column(const std::vector<const catalog::Column*>& branches);
 
+// Why an expression has no bound at all (a printf format that is not a literal, ...).
+struct SizeProblem {
+  std::string why;
+  std::string fix;
+};
+
+// Per column, the widest of two lists of bounds (set-operation branches, VALUES rows).
+std::vector<SizeBound> widest_bounds(const std::vector<SizeBound>& a, const std::vector<SizeBound>& b);
+
 struct ExprContext {
   const Scope* scope = nullptr;
   const CteEnv* ctes = nullptr;
@@ -33,8 +43,8 @@ struct ExprContext {
 
 class Admitter {
  public:
-  Admitter(const catalog::Catalog& catalog, std::string_view sql)
-      : catalog_(catalog), dialect_(catalog.dialect), sql_(sql) {}
+  Admitter(const catalog::Catalog& catalog, std::string_view sql, int max_expression_growth)
+      : catalog_(catalog), dialect_(catalog.dialect), sql_(sql), max_expression_growth_(max_expression_growth) {}
 
   Result<std::vector<std::string>> query(ast::Query& q, const Scope* outer, const CteEnv* ctes);
 
@@ -42,6 +52,8 @@ class Admitter {
   std::vector<std::string> notes;
   // Per output column of an admitted query: may it carry untrusted text (lineage Text)?
   std::vector<bool> untrusted_outputs(const ast::Query& q, std::size_t width) const;
+  // Per output column of an admitted query: how long can its values be?
+  const std::vector<SizeBound>& bounds_of(const ast::Query& q) const;
 
  private:
   const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);
@@ -84,6 +96,19 @@ class Admitter {
   // Grouping that SQLite reads differently from the grammar (precedence.cpp).
   Status check_precedence(const ast::Expr& e);
   Status check_set_precedence(const ast::SetOp& set, int location);
+  // Static size bounds (size_bound.cpp): refuses a function call or operator
+  // whose value can grow past limits.max_expression_growth.
+  Status check_size(const ast::Expr& e, const ExprContext& ctx);
+  SizeBound bound_of(const ast::Expr& e, const ExprContext& ctx, SizeProblem* problem);
+  SizeBound call_bound(const ast::FuncCall& f, const ExprContext& ctx, SizeProblem* problem);
+  SizeBound column_bound(const ast::ColumnRef& ref, const ExprContext& ctx);
+  SizeBound largest_bound_{0, 1, 0};  // of every expression checked so far (for select-list aliases)
+  std::map<const ast::Query*, std::vector<SizeBound>> query_bounds_;  // output bounds of every admitted query
+  std::vector<SizeBound> select_bounds_;                              // the last select()'s items
+  // Queries whose rows come from generate_series: a text aggregate over them has no bound.
+  std::set<const ast::Query*> query_generated_;
+  bool generates_rows(const ast::Select& s, const Scope& level) const;
+  double steepest_literal_growth_ = 0;
   // Lineage of untrusted text (lineage.cpp).
   Lineage lineage(const ast::Expr& e, const ExprContext& ctx);
   Lineage column_lineage(const ast::ColumnRef& ref, const ExprContext& ctx);
@@ -116,6 +141,7 @@ class Admitter {
   const catalog::Catalog& catalog_;
   Dialect dialect_;
   std::string_view sql_;
+  int max_expression_growth_;
 };
 
 }  // namespace qg::admit::detail

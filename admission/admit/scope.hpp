@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "admission/admit/admit.hpp"
 #include "admission/catalog/catalog.hpp"
 
 namespace qg::admit::detail {
@@ -35,6 +36,12 @@ struct Relation {
   // Per column of a derived table or CTE: the timestamp column it passes on
   // (a bare reference, or min/max of one), for timestamp-literal checks.
   std::vector<const catalog::Column*> timestamps;
+  // Per column of a derived table, CTE or VALUES list: how long its values can
+  // be (size_bound.cpp). Empty for a base table (stored values).
+  std::vector<SizeBound> bounds;
+  // Its rows come from generate_series (directly or through another derived
+  // table): their number is not bounded by stored data.
+  bool generated_rows = false;
   // Names the source returned more than once (renamed apart so a star can read
   // each by position); a reference by such a name is ambiguous.
   std::vector<std::string> ambiguous;
@@ -63,6 +70,8 @@ struct CteBinding {
   std::vector<Lineage> lineage;
   std::vector<std::string> ambiguous;
   std::vector<const catalog::Column*> timestamps;  // as in Relation
+  std::vector<SizeBound> bounds;
+  bool generated_rows = false;
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.

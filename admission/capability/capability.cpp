@@ -164,23 +164,25 @@ constexpr std::string_view kNeverBlob =
 constexpr std::string_view kNeverRepeat =
     "FIX: write the text out as a literal and cut it: substr('##########', 1, n).";
 
-constexpr FunctionCapability both(std::string_view n, FunctionKind k, Returns r) {
-  return {n, k, r, admit(), admit()};
+constexpr FunctionCapability both(std::string_view n, FunctionKind k, Returns r, Growth g) {
+  return {n, k, r, g, admit(), admit()};
 }
 // A function on one backend only: the refusal on the other names the spelling that works there.
-constexpr FunctionCapability sqlite_only(std::string_view n, FunctionKind k, Returns r, std::string_view pg_fix) {
-  return {n, k, r, admit(), refuse(pg_fix)};
+constexpr FunctionCapability sqlite_only(std::string_view n, FunctionKind k, Returns r, Growth g,
+                                         std::string_view pg_fix) {
+  return {n, k, r, g, admit(), refuse(pg_fix)};
 }
-constexpr FunctionCapability pg_only(std::string_view n, FunctionKind k, Returns r, std::string_view sqlite_fix) {
-  return {n, k, r, refuse(sqlite_fix), admit()};
+constexpr FunctionCapability pg_only(std::string_view n, FunctionKind k, Returns r, Growth g,
+                                     std::string_view sqlite_fix) {
+  return {n, k, r, g, refuse(sqlite_fix), admit()};
 }
 // Refused on both backends, each with its own spelling.
 constexpr FunctionCapability neither(std::string_view n, FunctionKind k, Returns r, std::string_view sqlite_fix,
                                      std::string_view pg_fix) {
-  return {n, k, r, refuse(sqlite_fix), refuse(pg_fix)};
+  return {n, k, r, Growth::Refused, refuse(sqlite_fix), refuse(pg_fix)};
 }
 constexpr FunctionCapability never(std::string_view n, std::string_view fix) {
-  return {n, Scalar, Text, refuse(fix), refuse(fix)};
+  return {n, Scalar, Text, Growth::Refused, refuse(fix), refuse(fix)};
 }
 
 // Sorted by kind then name for reading; lookups are linear (the table is small
@@ -192,38 +194,38 @@ constexpr std::array kFunctions{
     both("max", Aggregate, LikeArguments),
     both("min", Aggregate, LikeArguments),
     both("sum", Aggregate, LikeArguments),
-    sqlite_only("total", Aggregate, Number, "FIX: on PostgreSQL, write coalesce(sum(x), 0)."),
-    sqlite_only("group_concat", Aggregate, Text, kSqliteOnlyGroupConcat),
-    pg_only("string_agg", Aggregate, Text, "FIX: on SQLite, write group_concat(x, ',')."),
-    sqlite_only("json_group_array", Aggregate, Text, "FIX: on PostgreSQL, write json_agg(x)."),
-    sqlite_only("json_group_object", Aggregate, Text, "FIX: on PostgreSQL, write json_object_agg(k, v)."),
-    pg_only("json_agg", Aggregate, Text, "FIX: on SQLite, write json_group_array(x)."),
-    pg_only("jsonb_agg", Aggregate, Text, "FIX: on SQLite, write json_group_array(x)."),
-    pg_only("json_object_agg", Aggregate, Text, "FIX: on SQLite, write json_group_object(k, v)."),
-    pg_only("jsonb_object_agg", Aggregate, Text, "FIX: on SQLite, write json_group_object(k, v)."),
-    pg_only("array_agg", Aggregate, Text, kPgOnlyAggArray),
-    pg_only("bool_and", Aggregate, Boolean, "FIX: on SQLite, write min(cond) (1 when every row is true)."),
-    pg_only("bool_or", Aggregate, Boolean, "FIX: on SQLite, write max(cond) (1 when any row is true)."),
-    pg_only("every", Aggregate, Boolean, "FIX: on SQLite, write min(cond)."),
-    pg_only("stddev", Aggregate, Number, kPgOnlyStddevSamp),
-    pg_only("stddev_samp", Aggregate, Number, kPgOnlyStddevSamp),
-    pg_only("stddev_pop", Aggregate, Number, kPgOnlyStddevPop),
-    pg_only("variance", Aggregate, Number, kPgOnlyVarSamp),
-    pg_only("var_samp", Aggregate, Number, kPgOnlyVarSamp),
-    pg_only("var_pop", Aggregate, Number, kPgOnlyVarPop),
-    pg_only("corr", Aggregate, Number, kPgOnlyCorr),
-    pg_only("covar_pop", Aggregate, Number, kPgOnlyCovarPop),
-    pg_only("covar_samp", Aggregate, Number, kPgOnlyCovarSamp),
-    pg_only("regr_slope", Aggregate, Number, kPgOnlySlope),
-    pg_only("regr_intercept", Aggregate, Number, kPgOnlyIntercept),
-    pg_only("percentile_cont", Aggregate, LikeArguments, kPgPercentile),
-    pg_only("percentile_disc", Aggregate, LikeArguments, kPgPercentile),
+    sqlite_only("total", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write coalesce(sum(x), 0)."),
+    sqlite_only("group_concat", Aggregate, Text, Growth::TextAggregate, kSqliteOnlyGroupConcat),
+    pg_only("string_agg", Aggregate, Text, Growth::TextAggregate, "FIX: on SQLite, write group_concat(x, ',')."),
+    sqlite_only("json_group_array", Aggregate, Text, Growth::TextAggregate, "FIX: on PostgreSQL, write json_agg(x)."),
+    sqlite_only("json_group_object", Aggregate, Text, Growth::TextAggregate, "FIX: on PostgreSQL, write json_object_agg(k, v)."),
+    pg_only("json_agg", Aggregate, Text, Growth::TextAggregate, "FIX: on SQLite, write json_group_array(x)."),
+    pg_only("jsonb_agg", Aggregate, Text, Growth::TextAggregate, "FIX: on SQLite, write json_group_array(x)."),
+    pg_only("json_object_agg", Aggregate, Text, Growth::TextAggregate, "FIX: on SQLite, write json_group_object(k, v)."),
+    pg_only("jsonb_object_agg", Aggregate, Text, Growth::TextAggregate, "FIX: on SQLite, write json_group_object(k, v)."),
+    pg_only("array_agg", Aggregate, Text, Growth::TextAggregate, kPgOnlyAggArray),
+    pg_only("bool_and", Aggregate, Boolean, Growth::Fixed, "FIX: on SQLite, write min(cond) (1 when every row is true)."),
+    pg_only("bool_or", Aggregate, Boolean, Growth::Fixed, "FIX: on SQLite, write max(cond) (1 when any row is true)."),
+    pg_only("every", Aggregate, Boolean, Growth::Fixed, "FIX: on SQLite, write min(cond)."),
+    pg_only("stddev", Aggregate, Number, Growth::Fixed, kPgOnlyStddevSamp),
+    pg_only("stddev_samp", Aggregate, Number, Growth::Fixed, kPgOnlyStddevSamp),
+    pg_only("stddev_pop", Aggregate, Number, Growth::Fixed, kPgOnlyStddevPop),
+    pg_only("variance", Aggregate, Number, Growth::Fixed, kPgOnlyVarSamp),
+    pg_only("var_samp", Aggregate, Number, Growth::Fixed, kPgOnlyVarSamp),
+    pg_only("var_pop", Aggregate, Number, Growth::Fixed, kPgOnlyVarPop),
+    pg_only("corr", Aggregate, Number, Growth::Fixed, kPgOnlyCorr),
+    pg_only("covar_pop", Aggregate, Number, Growth::Fixed, kPgOnlyCovarPop),
+    pg_only("covar_samp", Aggregate, Number, Growth::Fixed, kPgOnlyCovarSamp),
+    pg_only("regr_slope", Aggregate, Number, Growth::Fixed, kPgOnlySlope),
+    pg_only("regr_intercept", Aggregate, Number, Growth::Fixed, kPgOnlyIntercept),
+    pg_only("percentile_cont", Aggregate, LikeArguments, Growth::Fixed, kPgPercentile),
+    pg_only("percentile_disc", Aggregate, LikeArguments, Growth::Within, kPgPercentile),
     // Registered on SQLite connections by the gateway (executors/sqlite/sqlite_functions.cpp)
     // as plain aggregates: SQLite cannot run them with OVER (...).
-    sqlite_only("percentile", Aggregate, Number, kSqliteOnlyPercentile),
-    sqlite_only("median", Aggregate, Number,
+    sqlite_only("percentile", Aggregate, Number, Growth::Fixed, kSqliteOnlyPercentile),
+    sqlite_only("median", Aggregate, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write percentile_cont(0.5) WITHIN GROUP (ORDER BY x)."),
-    pg_only("mode", Aggregate, LikeArguments, "FIX: on SQLite, GROUP BY the value and ORDER BY count(*) DESC LIMIT 1."),
+    pg_only("mode", Aggregate, LikeArguments, Growth::Within, "FIX: on SQLite, GROUP BY the value and ORDER BY count(*) DESC LIMIT 1."),
     // ---- window functions
     both("row_number", Window, Number),
     both("rank", Window, Number),
@@ -262,12 +264,12 @@ constexpr std::array kFunctions{
     both("acos", Scalar, Number),
     both("atan", Scalar, Number),
     both("atan2", Scalar, Number),
-    sqlite_only("log2", Scalar, Number, "FIX: on PostgreSQL, write log(2, x)."),
+    sqlite_only("log2", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write log(2, x)."),
     both("random", Scalar, Number),
     // ---- text
     both("length", Scalar, Number),
-    pg_only("char_length", Scalar, Number, "FIX: on SQLite, write length(x)."),
-    pg_only("octet_length", Scalar, Number,
+    pg_only("char_length", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write length(x)."),
+    pg_only("octet_length", Scalar, Number, Growth::Fixed,
             "FIX: on SQLite, write length(hex(x)) / 2 (bytes), or length(x) (characters)."),
     both("lower", Scalar, Text),
     both("upper", Scalar, Text),
@@ -278,94 +280,95 @@ constexpr std::array kFunctions{
     both("trim", Scalar, Text),
     both("ltrim", Scalar, Text),
     both("rtrim", Scalar, Text),
-    pg_only("btrim", Scalar, Text, "FIX: on SQLite, write trim(x, chars)."),
-    pg_only("concat", Scalar, Text,
+    pg_only("btrim", Scalar, Text, Growth::Within, "FIX: on SQLite, write trim(x, chars)."),
+    pg_only("concat", Scalar, Text, Growth::Within,
             "FIX: on SQLite, write a || b (NULLs make the result NULL; wrap them in coalesce(x, ''))."),
-    pg_only("concat_ws", Scalar, Text, "FIX: on SQLite, write a || ', ' || b."),
-    pg_only("left", Scalar, Text, "FIX: on SQLite, write substr(x, 1, n)."),
-    pg_only("right", Scalar, Text, "FIX: on SQLite, write substr(x, length(x) - n + 1)."),
-    pg_only("position", Scalar, Number, "FIX: on SQLite, write instr(haystack, needle)."),
-    pg_only("strpos", Scalar, Number, "FIX: on SQLite, write instr(haystack, needle)."),
-    sqlite_only("instr", Scalar, Number, "FIX: on PostgreSQL, write strpos(haystack, needle)."),
-    pg_only("split_part", Scalar, Text,
+    pg_only("concat_ws", Scalar, Text, Growth::JoinedWith, "FIX: on SQLite, write a || ', ' || b."),
+    pg_only("left", Scalar, Text, Growth::Within, "FIX: on SQLite, write substr(x, 1, n)."),
+    pg_only("right", Scalar, Text, Growth::Within, "FIX: on SQLite, write substr(x, length(x) - n + 1)."),
+    pg_only("position", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write instr(haystack, needle)."),
+    pg_only("strpos", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write instr(haystack, needle)."),
+    sqlite_only("instr", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write strpos(haystack, needle)."),
+    pg_only("split_part", Scalar, Text, Growth::Within,
             "FIX: on SQLite, cut at the separator with substr and instr: substr(x, 1, instr(x, ',') - 1) is the "
             "first part."),
-    pg_only("initcap", Scalar, Text,
+    pg_only("initcap", Scalar, Text, Growth::CaseMap,
             "FIX: on SQLite, write upper(substr(x, 1, 1)) || lower(substr(x, 2)) (capitalises the first word)."),
     neither("lpad", Scalar, Text, "FIX: on SQLite, write substr('0000000000' || x, length(x) + 11 - n) (pad with ten zeros).",
             "FIX: on PostgreSQL, write right('0000000000' || x, n) (pad with a literal)."),
     neither("rpad", Scalar, Text, "FIX: on SQLite, write substr(x || '          ', 1, n) (pad with a literal).",
             "FIX: on PostgreSQL, write left(x || '          ', n) (pad with a literal)."),
     neither("repeat", Scalar, Text, kNeverRepeat, kNeverRepeat),
-    pg_only("md5", Scalar, Text,
+    pg_only("md5", Scalar, Text, Growth::Fixed,
             "FIX: on SQLite there is no hash function: compare or group the values themselves, or show their bytes "
             "with hex(x)."),
-    pg_only("reverse", Scalar, Text,
+    pg_only("reverse", Scalar, Text, Growth::Within,
             "FIX: on SQLite, test the end of the text without reversing it: x LIKE '%suffix' or substr(x, length(x) - n + 1)."),
-    pg_only("to_char", Scalar, Text, kPgOnlyToChar),
-    pg_only("to_date", Scalar, Text,
+    pg_only("to_char", Scalar, Text, Growth::Format, kPgOnlyToChar),
+    pg_only("to_date", Scalar, Text, Growth::Fixed,
             "FIX: on SQLite, dates are ISO-8601 text: compare the text, or write date(x) for 'YYYY-MM-DD' text."),
-    pg_only("regexp_replace", Scalar, Text, "FIX: on SQLite, use replace(x, from, to) or LIKE patterns."),
-    pg_only("regexp_match", Scalar, Text, "FIX: on SQLite, use LIKE patterns."),
-    // Admitted on SQLite although a width can be huge (printf('%.*c', 1000000000, 'x')): the
-    // executor's sqlite3_limit(SQLITE_LIMIT_LENGTH) fails any value over 10 MiB before it is built.
+    pg_only("regexp_replace", Scalar, Text, Growth::RegexpReplace, "FIX: on SQLite, use replace(x, from, to) or LIKE patterns."),
+    pg_only("regexp_match", Scalar, Text, Growth::RegexpMatch, "FIX: on SQLite, use LIKE patterns."),
+    // A width or precision can be huge (printf('%.*c', 1000000000, 'x') runs for seconds inside one
+    // call, where neither the progress handler nor SQLITE_LIMIT_LENGTH can stop it): admission
+    // requires a literal format whose widths and precisions are at most 1000 (Growth::Printf).
     // PostgreSQL's format() has the same widths and no such cap, so it stays refused there.
-    sqlite_only("printf", Scalar, Text, kSqliteOnlyPrintf),
-    sqlite_only("format", Scalar, Text, kSqliteOnlyPrintf),
+    sqlite_only("printf", Scalar, Text, Growth::Printf, kSqliteOnlyPrintf),
+    sqlite_only("format", Scalar, Text, Growth::Printf, kSqliteOnlyPrintf),
     // CHAR is a type name in the PostgreSQL grammar: the function is reachable only as "char"(n).
-    sqlite_only("char", Scalar, Text, "FIX: on PostgreSQL, write chr(n)."),
-    pg_only("chr", Scalar, Text, "FIX: on SQLite, write \"char\"(n) (quoted: CHAR is also a type name)."),
-    sqlite_only("unicode", Scalar, Number, "FIX: on PostgreSQL, write ascii(x)."),
-    pg_only("ascii", Scalar, Number, "FIX: on SQLite, write unicode(x)."),
-    sqlite_only("hex", Scalar, Text, "FIX: on PostgreSQL, write to_hex(n) for the hex digits of an integer."),
-    pg_only("to_hex", Scalar, Text, "FIX: on SQLite, write printf('%x', n)."),
+    sqlite_only("char", Scalar, Text, Growth::CodePoint, "FIX: on PostgreSQL, write chr(n)."),
+    pg_only("chr", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write \"char\"(n) (quoted: CHAR is also a type name)."),
+    sqlite_only("unicode", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write ascii(x)."),
+    pg_only("ascii", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write unicode(x)."),
+    sqlite_only("hex", Scalar, Text, Growth::Double, "FIX: on PostgreSQL, write to_hex(n) for the hex digits of an integer."),
+    pg_only("to_hex", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write printf('%x', n)."),
     sqlite_only(
-        "soundex", Scalar, Text,
+        "soundex", Scalar, Text, Growth::Fixed,
         "FIX: on PostgreSQL, compare normalised text instead, e.g. lower(trim(x)), or match with LIKE patterns."),
     sqlite_only(
-        "typeof", Scalar, Text,
+        "typeof", Scalar, Text, Growth::Fixed,
         "FIX: on PostgreSQL, column types are fixed (see GET /v1/schema); convert explicitly with CAST(x AS text)."),
-    sqlite_only("ifnull", Scalar, LikeArguments, kSqliteOnlyIfnull),
-    sqlite_only("iif", Scalar, LikeArguments, kSqliteOnlyIif),
+    sqlite_only("ifnull", Scalar, LikeArguments, Growth::Within, kSqliteOnlyIfnull),
+    sqlite_only("iif", Scalar, LikeArguments, Growth::Within, kSqliteOnlyIif),
     // ---- date and time
     // date(x) exists on both: SQLite's date(timestring) and PostgreSQL's date(timestamp), the
     // function form of CAST(x AS date). SQLite's modifiers (date(t, '+1 day')) fail on PostgreSQL
     // with the engine's own "function does not exist".
     both("date", Scalar, Text),
     // TIME is a type name in the PostgreSQL grammar: the function is reachable only as "time"(t).
-    sqlite_only("time", Scalar, Text, "FIX: on PostgreSQL, cast instead: CAST(t AS time)."),
-    sqlite_only("datetime", Scalar, Text, kSqliteOnlyDate),
-    sqlite_only("julianday", Scalar, Number,
+    sqlite_only("time", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, cast instead: CAST(t AS time)."),
+    sqlite_only("datetime", Scalar, Text, Growth::Fixed, kSqliteOnlyDate),
+    sqlite_only("julianday", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, subtract timestamps, or write date_part('epoch', t) / 86400 for days."),
-    sqlite_only("unixepoch", Scalar, Number, "FIX: on PostgreSQL, write date_part('epoch', t)."),
-    sqlite_only("strftime", Scalar, Text, kSqliteOnlyStrftime),
-    pg_only("date_trunc", Scalar, Text, kPgOnlyDate),
-    pg_only("extract", Scalar, Number,
+    sqlite_only("unixepoch", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write date_part('epoch', t)."),
+    sqlite_only("strftime", Scalar, Text, Growth::Format, kSqliteOnlyStrftime),
+    pg_only("date_trunc", Scalar, Text, Growth::Fixed, kPgOnlyDate),
+    pg_only("extract", Scalar, Number, Growth::Fixed,
             "FIX: on SQLite, write CAST(strftime('%Y', t) AS INTEGER) (%m month, %d day, %H hour, %s epoch seconds)."),
-    pg_only("date_part", Scalar, Number, "FIX: on SQLite, write CAST(strftime('%Y', t) AS INTEGER) (or %m, %d, %H)."),
-    pg_only("age", Scalar, Text, "FIX: on SQLite, subtract julianday(a) - julianday(b)."),
-    pg_only("now", Scalar, Text, "FIX: on SQLite, write CURRENT_TIMESTAMP or datetime('now')."),
-    pg_only("to_timestamp", Scalar, Text, "FIX: on SQLite, write datetime(x, 'unixepoch')."),
-    pg_only("make_date", Scalar, Text, "FIX: on SQLite, write date(printf('%04d-%02d-%02d', y, m, d))."),
-    pg_only("date_bin", Scalar, Text, kPgOnlyDate),
+    pg_only("date_part", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write CAST(strftime('%Y', t) AS INTEGER) (or %m, %d, %H)."),
+    pg_only("age", Scalar, Text, Growth::Fixed, "FIX: on SQLite, subtract julianday(a) - julianday(b)."),
+    pg_only("now", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write CURRENT_TIMESTAMP or datetime('now')."),
+    pg_only("to_timestamp", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write datetime(x, 'unixepoch')."),
+    pg_only("make_date", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write date(printf('%04d-%02d-%02d', y, m, d))."),
+    pg_only("date_bin", Scalar, Text, Growth::Fixed, kPgOnlyDate),
     // ---- JSON
-    sqlite_only("json", Scalar, Text, kSqliteOnlyJsonValid),
-    sqlite_only("json_extract", Scalar, Text, kSqliteOnlyJson),
-    sqlite_only("json_type", Scalar, Text, "FIX: on PostgreSQL, write jsonb_typeof(col -> 'key')."),
-    sqlite_only("json_valid", Scalar, Number, kSqliteOnlyJsonValid),
+    sqlite_only("json", Scalar, Text, Growth::Within, kSqliteOnlyJsonValid),
+    sqlite_only("json_extract", Scalar, Text, Growth::Within, kSqliteOnlyJson),
+    sqlite_only("json_type", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write jsonb_typeof(col -> 'key')."),
+    sqlite_only("json_valid", Scalar, Number, Growth::Fixed, kSqliteOnlyJsonValid),
     // json_array_length(x) exists on both (PostgreSQL's takes json: cast text with CAST(x AS json)).
     both("json_array_length", Scalar, Number),
-    sqlite_only("json_array", Scalar, Text, "FIX: on PostgreSQL, write jsonb_build_array(...)."),
-    sqlite_only("json_object", Scalar, Text, "FIX: on PostgreSQL, write jsonb_build_object(...)."),
-    sqlite_only("json_quote", Scalar, Text, "FIX: on PostgreSQL, write to_jsonb(x)."),
-    pg_only("jsonb_extract_path_text", Scalar, Text, kNoSqliteJsonb),
-    pg_only("json_extract_path_text", Scalar, Text, kNoSqliteJsonb),
-    pg_only("jsonb_extract_path", Scalar, Text, kNoSqliteJsonb),
-    pg_only("jsonb_typeof", Scalar, Text, "FIX: on SQLite, write json_type(col, '$.key')."),
-    pg_only("jsonb_array_length", Scalar, Number, "FIX: on SQLite, write json_array_length(col)."),
-    pg_only("jsonb_build_object", Scalar, Text, "FIX: on SQLite, write json_object(...)."),
-    pg_only("jsonb_build_array", Scalar, Text, "FIX: on SQLite, write json_array(...)."),
-    pg_only("to_jsonb", Scalar, Text, "FIX: on SQLite, write json_quote(x)."),
+    sqlite_only("json_array", Scalar, Text, Growth::Escape, "FIX: on PostgreSQL, write jsonb_build_array(...)."),
+    sqlite_only("json_object", Scalar, Text, Growth::Escape, "FIX: on PostgreSQL, write jsonb_build_object(...)."),
+    sqlite_only("json_quote", Scalar, Text, Growth::Escape, "FIX: on PostgreSQL, write to_jsonb(x)."),
+    pg_only("jsonb_extract_path_text", Scalar, Text, Growth::Within, kNoSqliteJsonb),
+    pg_only("json_extract_path_text", Scalar, Text, Growth::Within, kNoSqliteJsonb),
+    pg_only("jsonb_extract_path", Scalar, Text, Growth::Double, kNoSqliteJsonb),
+    pg_only("jsonb_typeof", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write json_type(col, '$.key')."),
+    pg_only("jsonb_array_length", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write json_array_length(col)."),
+    pg_only("jsonb_build_object", Scalar, Text, Growth::Escape, "FIX: on SQLite, write json_object(...)."),
+    pg_only("jsonb_build_array", Scalar, Text, Growth::Escape, "FIX: on SQLite, write json_array(...)."),
+    pg_only("to_jsonb", Scalar, Text, Growth::Escape, "FIX: on SQLite, write json_quote(x)."),
     // ---- never: engine state, files, sleeps, locks, sequences, generators, dynamic SQL
     never("load_extension", kNeverFiles),
     never("readfile", kNeverFiles),
@@ -422,7 +425,7 @@ constexpr std::array kFunctions{
     // row is small; how many there are is bounded by the deadline (statement_timeout), and a
     // materialised CTE by work_mem and the role's temp_file_limit (the posture check warns
     // when that is unlimited). SQLite has no series function in the library.
-    pg_only("generate_series", Scalar, LikeArguments,
+    pg_only("generate_series", Scalar, LikeArguments, Growth::Rows,
             "FIX: on SQLite there is no series generator: GROUP BY strftime('%Y-%m', t) over the existing rows (months "
             "without rows are absent), or list the periods with SELECT '2026-09' AS m UNION ALL SELECT '2026-10'."),
 };
@@ -432,40 +435,40 @@ constexpr std::string_view kJsonPgArrow =
     "FIX: on PostgreSQL, col -> 'key' returns json and col ->> 'key' returns text.";
 
 constexpr std::array kOperators{
-    OperatorCapability{"=", Boolean, admit(), admit()},
-    OperatorCapability{"<>", Boolean, admit(), admit()},
-    OperatorCapability{"!=", Boolean, admit(), admit()},
-    OperatorCapability{"<", Boolean, admit(), admit()},
-    OperatorCapability{">", Boolean, admit(), admit()},
-    OperatorCapability{"<=", Boolean, admit(), admit()},
-    OperatorCapability{">=", Boolean, admit(), admit()},
-    OperatorCapability{"+", LikeArguments, admit(), admit(), /*prefix=*/true},
-    OperatorCapability{"-", LikeArguments, admit(), admit(), /*prefix=*/true},
-    OperatorCapability{"*", LikeArguments, admit(), admit()},
-    OperatorCapability{"/", LikeArguments, admit(), admit()},
-    OperatorCapability{"%", LikeArguments, admit(), admit()},
-    OperatorCapability{"||", Text, admit(), admit()},
-    OperatorCapability{"->", Text, admit(), admit()},
-    OperatorCapability{"->>", Text, admit(), admit()},
-    OperatorCapability{"#>", Text, refuse(kNoSqliteJsonb), admit()},
-    OperatorCapability{"#>>", Text, refuse(kNoSqliteJsonb), admit()},
-    OperatorCapability{"@>", Boolean, refuse(kNoSqliteJsonb), admit()},
-    OperatorCapability{"<@", Boolean, refuse(kNoSqliteJsonb), admit()},
-    OperatorCapability{"?", Boolean, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"=", Boolean, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"<>", Boolean, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"!=", Boolean, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"<", Boolean, Growth::Fixed, admit(), admit()},
+    OperatorCapability{">", Boolean, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"<=", Boolean, Growth::Fixed, admit(), admit()},
+    OperatorCapability{">=", Boolean, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"+", LikeArguments, Growth::Fixed, admit(), admit(), /*prefix=*/true},
+    OperatorCapability{"-", LikeArguments, Growth::Fixed, admit(), admit(), /*prefix=*/true},
+    OperatorCapability{"*", LikeArguments, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"/", LikeArguments, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"%", LikeArguments, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"||", Text, Growth::Within, admit(), admit()},
+    OperatorCapability{"->", Text, Growth::Double, admit(), admit()},
+    OperatorCapability{"->>", Text, Growth::Within, admit(), admit()},
+    OperatorCapability{"#>", Text, Growth::Double, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"#>>", Text, Growth::Within, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"@>", Boolean, Growth::Fixed, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"<@", Boolean, Growth::Fixed, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"?", Boolean, Growth::Fixed, refuse(kNoSqliteJsonb), admit()},
     // Binary ~ is a regular-expression match; prefix ~ is PostgreSQL's bitwise NOT.
-    OperatorCapability{"~", Boolean, refuse("FIX: on SQLite, match with LIKE patterns."), admit(), /*prefix=*/true},
-    OperatorCapability{"~*", Boolean,
+    OperatorCapability{"~", Boolean, Growth::Fixed, refuse("FIX: on SQLite, match with LIKE patterns."), admit(), /*prefix=*/true},
+    OperatorCapability{"~*", Boolean, Growth::Fixed,
                        refuse("FIX: on SQLite, match with LIKE patterns (LIKE ignores ASCII case there)."), admit()},
-    OperatorCapability{"!~", Boolean, refuse("FIX: on SQLite, write x NOT LIKE '%pattern%'."), admit()},
-    OperatorCapability{"!~*", Boolean,
+    OperatorCapability{"!~", Boolean, Growth::Fixed, refuse("FIX: on SQLite, write x NOT LIKE '%pattern%'."), admit()},
+    OperatorCapability{"!~*", Boolean, Growth::Fixed,
                        refuse("FIX: on SQLite, write x NOT LIKE '%pattern%' (LIKE ignores ASCII case there)."),
                        admit()},
-    OperatorCapability{"&", LikeArguments, admit(), admit()},
-    OperatorCapability{"|", LikeArguments, admit(), admit()},
-    OperatorCapability{"<<", LikeArguments, admit(), admit()},
-    OperatorCapability{">>", LikeArguments, admit(), admit()},
-    OperatorCapability{"==", Boolean, refuse(kDoubleEquals), refuse(kDoubleEquals)},
-    OperatorCapability{"::", Text, refuse(kJsonPgArrow), refuse(kJsonPgArrow)},
+    OperatorCapability{"&", LikeArguments, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"|", LikeArguments, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"<<", LikeArguments, Growth::Fixed, admit(), admit()},
+    OperatorCapability{">>", LikeArguments, Growth::Fixed, admit(), admit()},
+    OperatorCapability{"==", Boolean, Growth::Refused, refuse(kDoubleEquals), refuse(kDoubleEquals)},
+    OperatorCapability{"::", Text, Growth::Refused, refuse(kJsonPgArrow), refuse(kJsonPgArrow)},
 };
 
 constexpr std::string_view kSqliteNoTimeType =

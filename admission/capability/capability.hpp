@@ -111,10 +111,37 @@ constexpr bool measures(Returns r) {
   return r == Returns::Number || r == Returns::Boolean;
 }
 
+// How long one call's result can be, given its arguments: the decision, per
+// function and operator, on whether one call can blow up from a small
+// statement (issue #11: printf('%.*c', 1000000000, 'x'), nested replace()).
+// admission/admit/size_bound.cpp turns each class into a size bound and
+// refuses an expression whose bound exceeds limits.max_expression_growth.
+// Time is bounded separately: by the deadline (PostgreSQL's statement_timeout,
+// SQLite's progress handler), which interrupts between rows; a single call
+// cannot be interrupted, so its cost is bounded by its result's size here.
+enum class Growth : std::uint8_t {
+  Fixed,          // a number, boolean, date or other short value, whatever the arguments
+  Within,         // at most as long as its arguments together (substr, trim, coalesce, max, lag, ||)
+  Double,         // up to 2 bytes per argument byte (hex; jsonb printed with spaces)
+  CaseMap,        // Unicode case mapping: up to 3 bytes per argument byte (lower, upper, initcap)
+  CodePoint,      // char(n, ...): up to 4 bytes per argument byte (one UTF-8 character per number)
+  Escape,         // JSON quoting: up to 6 bytes per argument byte (\u00XX)
+  Format,         // to_char / strftime: up to 16 bytes per byte of the format (e.g. 'J' prints 7 digits)
+  JoinedWith,     // concat_ws(sep, ...): the separator once between every two arguments
+  Replace,        // replace(x, from, to): x times ceil(len(to) / len(from)): the literals decide
+  RegexpReplace,  // regexp_replace(x, re, to): every match (even empty) becomes `to` with its \N references
+  RegexpMatch,    // regexp_match(x, re): one copy of the match per capture group
+  Printf,         // printf / format (SQLite): a literal format whose widths and precisions are at most 1000
+  TextAggregate,  // string_agg / group_concat / json_agg ...: every row's value plus the separator
+  Rows,           // generate_series: many short rows (the deadline bounds how many), each a Fixed value
+  Refused,        // admitted on no backend (lpad, rpad, repeat, never(...)): the FIX is the decision
+};
+
 struct FunctionCapability {
   std::string_view name;  // lower-case, as called
   FunctionKind kind;
   Returns returns;
+  Growth growth;
   Cell sqlite;
   Cell postgres;
 };
@@ -122,6 +149,7 @@ struct FunctionCapability {
 struct OperatorCapability {
   std::string_view op;
   Returns returns;  // of the binary form; a prefix form (`-x`, `~x`) returns LikeArguments
+  Growth growth;
   Cell sqlite;
   Cell postgres;
   // Also valid with no left operand (`-x`). Every other operator is binary only:

@@ -80,7 +80,7 @@ constexpr ErrorCode kEveryRoute[] = {RequestMalformedHttp,
                                      RequestMethodNotAllowed,
                                      RequestHostNotAllowed,
                                      RequestOriginNotAllowed,
-                                     BackendUnavailable,
+                                     LimitConnections,
                                      Internal};
 
 bool in_namespace(const ErrorCodeInfo& info, std::string_view ns) {
@@ -117,7 +117,8 @@ const std::vector<Route>& routes() {
             .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestUnsupportedMediaType, RequestBadJson,
                              RequestDuplicateField, RequestMissingField, RequestBadField, RequestUnknownField,
                              RequestUnknownDatabase, RequestDatabaseRequired, RequestCancelled, LimitSqlTooLong,
-                             LimitDeadline, LimitQueueFull, LimitShuttingDown, LimitRowTooLarge, LimitBinaryValue},
+                             LimitDeadline, LimitQueueFull, LimitShuttingDown, LimitRowTooLarge, LimitBinaryValue,
+                             LimitExpressionSize},
                             {"parse", "validation", "capability", "backend"})},
       Route{.id = RouteId::Schema,
             .method = "GET",

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cassert>
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <limits>
 #include <mutex>
@@ -74,7 +75,8 @@ struct Core {
   const ServerOptions options;
   Handler handler;  // called on the I/O threads only; released once they are joined
   asio::io_context ioc;
-  std::atomic<std::size_t> open{0};  // admitted sessions not yet closed
+  std::atomic<std::size_t> open{0};      // served sessions not yet closed
+  std::atomic<std::size_t> overflow{0};  // overflow sessions not yet closed
 
   // `stopping` is set under `mu`, and a Reply posts to the event loop under
   // `mu` only while it is false: so nothing is posted once stop() has begun to
@@ -85,11 +87,23 @@ struct Core {
   std::atomic<bool> draining{false};
   std::condition_variable all_closed;                                  // notified (under mu) whenever `open` drops
   std::unordered_map<std::uint64_t, std::weak_ptr<Session>> sessions;  // for stop()
+  std::unordered_map<std::string, std::size_t> per_client;             // served sessions per remote address
   std::uint64_t next_session_id = 0;
 };
 
 // What to do once a response has been written.
 enum class AfterWrite { ReadNext, Close, LingerClose };
+
+// How a connection was accepted (see ServerOptions::max_connections).
+enum class Admission {
+  Served,    // within the caps: counted in `open` and `per_client`
+  Overflow,  // beyond a cap: only the always-served routes are answered
+  Rejected,  // beyond a cap with every overflow place taken: 503 without reading
+};
+
+std::string_view path_of(std::string_view target) {
+  return target.substr(0, target.find('?'));
+}
 
 HttpRequest to_request(http::request<http::string_body>&& message, const std::string& remote) {
   HttpRequest request;
@@ -127,18 +141,24 @@ http::response<http::string_body> to_beast(HttpResponse response, unsigned versi
 // deliver(), which any thread may call.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(std::shared_ptr<Core> core, tcp::socket socket, std::uint64_t id, bool admitted)
+  Session(std::shared_ptr<Core> core, tcp::socket socket, std::uint64_t id, std::string remote, Admission admission,
+          std::string cap)
       : core_(std::move(core)),
         executor_(socket.get_executor()),
         stream_(std::move(socket)),
+        remote_address_(std::move(remote)),
         id_(id),
-        admitted_(admitted) {
+        admission_(admission),
+        cap_(std::move(cap)) {
     beast::error_code ec;
-    const auto peer = stream_.socket().remote_endpoint(ec);
-    if (!ec) remote_address_ = peer.address().to_string();
     // Each response goes out in one write; do not let Nagle hold its tail back.
     stream_.socket().set_option(tcp::no_delay(true), ec);
   }
+
+  Admission admission() const { return admission_; }
+  // Any thread: the request line and headers have arrived (an overflow
+  // connection that has them is not closed to make room for another).
+  bool headers_read() const { return headers_read_.load(); }
 
   ~Session() { forget(); }
 
@@ -149,17 +169,12 @@ class Session : public std::enable_shared_from_this<Session> {
     asio::dispatch(executor_, [self = shared_from_this()] { self->read_request(); });
   }
 
-  // Over the connection limit: answer 503 without reading the request, close.
+  // Over the connection caps with no overflow place: answer 503 without
+  // reading the request, close at once (no lingering: nothing may pile up).
   void start_rejected() {
     asio::dispatch(executor_, [self = shared_from_this()] {
-      HttpResponse response = error_response(
-          make_error(ErrorCode::BackendUnavailable,
-                     "querygate is already serving its maximum of " +
-                         std::to_string(self->core_->options.max_connections) + " connections",
-                     "FIX: retry after the Retry-After delay, and send several requests over one keep-alive connection "
-                     "instead of opening a new connection for each"));
-      response.headers.emplace_back("Retry-After", kRetryAfterSeconds);
-      self->write(std::move(response), AfterWrite::LingerClose);
+      self->keep_alive_ = false;
+      self->write(self->connections_refusal(), AfterWrite::Close);
     });
   }
 
@@ -217,15 +232,33 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void read_header() {
-    // One deadline for the whole request: header, 100-continue and body. A
-    // client trickling bytes (slow loris) cannot extend it.
-    stream_.expires_after(core_->options.read_timeout);
+    // Deadlines count from the request's start: the request line and headers
+    // within header_timeout (overflow connections: overflow_header_timeout),
+    // the whole request within read_timeout. A client trickling bytes (slow
+    // loris) cannot extend either.
+    request_start_ = std::chrono::steady_clock::now();
+    auto header_time = std::min(core_->options.header_timeout, core_->options.read_timeout);
+    if (admission_ == Admission::Overflow) header_time = std::min(header_time, core_->options.overflow_header_timeout);
+    stream_.expires_after(header_time);
     http::async_read_header(stream_, buffer_, *parser_,
                             beast::bind_front_handler(&Session::on_header, shared_from_this()));
   }
 
   void on_header(beast::error_code ec, std::size_t) {
     if (ec) return on_read_error(ec);
+    headers_read_ = true;
+    if (admission_ == Admission::Overflow) {
+      const auto& served = core_->options.always_served;
+      const auto path = path_of(parser_->get().target());
+      const bool health =
+          parser_->get().method() == http::verb::get && std::find(served.begin(), served.end(), path) != served.end();
+      if (!health) {
+        version_ = 11;
+        keep_alive_ = false;
+        return write(connections_refusal(), AfterWrite::LingerClose);
+      }
+    }
+    stream_.expires_at(request_start_ + core_->options.read_timeout);
     if (parser_->is_done()) return on_request();
     const auto& header = parser_->get();
     if (header.version() >= 11 && beast::iequals(header[http::field::expect], "100-continue")) {
@@ -277,6 +310,15 @@ class Session : public std::enable_shared_from_this<Session> {
                                 "Content-Length that matches the body"));
   }
 
+  HttpResponse connections_refusal() const {
+    HttpResponse response = error_response(make_error(
+        ErrorCode::LimitConnections, "querygate is already serving its maximum of " + cap_,
+        "FIX: retry after the Retry-After delay; send several requests over one keep-alive connection instead of "
+        "opening a new connection for each, and close the connections you no longer use"));
+    response.headers.emplace_back("Retry-After", kRetryAfterSeconds);
+    return response;
+  }
+
   void answer_and_close(const Error& error) {
     version_ = 11;  // the request may be unreadable; 1.1 is understood by 1.0 clients too
     keep_alive_ = false;
@@ -312,7 +354,7 @@ class Session : public std::enable_shared_from_this<Session> {
     if (closed_) return;
     ++requests_read_;
     auto message = parser_->release();
-    keep_alive_ = message.keep_alive();
+    keep_alive_ = message.keep_alive() && admission_ == Admission::Served;
     version_ = message.version();
     auto state = std::make_shared<ReplyState>(shared_from_this());
     cancellation_ = permits::Cancellation::make();
@@ -387,7 +429,10 @@ class Session : public std::enable_shared_from_this<Session> {
   void write(HttpResponse response, AfterWrite after) {
     if (closed_) return;
     response_ = to_beast(std::move(response), version_, after == AfterWrite::ReadNext);
-    stream_.expires_after(core_->options.write_timeout);
+    // A connection beyond the caps gets no more time to read its answer than to send its request.
+    stream_.expires_after(admission_ == Admission::Served
+                              ? core_->options.write_timeout
+                              : std::min(core_->options.write_timeout, core_->options.overflow_header_timeout));
     http::async_write(stream_, response_, beast::bind_front_handler(&Session::on_write, shared_from_this(), after));
   }
 
@@ -436,9 +481,14 @@ class Session : public std::enable_shared_from_this<Session> {
     {
       std::lock_guard lock(core_->mu);
       core_->sessions.erase(id_);
-      if (admitted_) core_->open.fetch_sub(1);
+      if (admission_ == Admission::Served) {
+        core_->open.fetch_sub(1);
+        if (auto it = core_->per_client.find(remote_address_); it != core_->per_client.end() && --it->second == 0)
+          core_->per_client.erase(it);
+      }
+      if (admission_ == Admission::Overflow) core_->overflow.fetch_sub(1);
     }
-    if (admitted_) core_->all_closed.notify_all();
+    if (admission_ == Admission::Served) core_->all_closed.notify_all();
   }
 
   // core_ first: destroyed last, so the io_context outlives the socket.
@@ -450,7 +500,10 @@ class Session : public std::enable_shared_from_this<Session> {
   http::response<http::string_body> response_;                     // alive until its write completes
   std::string remote_address_;
   const std::uint64_t id_;
-  const bool admitted_;
+  const Admission admission_;
+  const std::string cap_;  // the cap an overflow or rejected connection is beyond, in words
+  std::atomic<bool> headers_read_{false};
+  std::chrono::steady_clock::time_point request_start_;
   bool closed_ = false;
   bool keep_alive_ = false;
   unsigned version_ = 11;
@@ -488,21 +541,61 @@ struct HttpServer::Impl {
       });
       return;
     }
-    // Only this strand increments `open`, so the limit cannot be overshot.
-    const bool admitted = core->open.load() < core->options.max_connections;
-    if (admitted) core->open.fetch_add(1);
+    beast::error_code peer_ec;
+    const auto peer = socket.remote_endpoint(peer_ec);
+    std::string remote = peer_ec ? std::string() : peer.address().to_string();
+    const ServerOptions& o = core->options;
+    // Only this strand increments `open`, `per_client` and `overflow`, so no cap can be overshot.
+    Admission admission = Admission::Served;
+    std::string cap;
     std::shared_ptr<Session> session;
     {
       std::lock_guard lock(core->mu);
+      const auto it = core->per_client.find(remote);
+      const std::size_t mine = it == core->per_client.end() ? 0 : it->second;
+      if (core->open.load() >= o.max_connections) {
+        admission = Admission::Overflow;
+        cap = std::to_string(o.max_connections) + " connections";
+      } else if (mine >= o.max_connections_per_client) {
+        admission = Admission::Overflow;
+        cap = std::to_string(o.max_connections_per_client) + " connections from one client address (" + remote + ")";
+      }
+      if (admission == Admission::Served) {
+        core->open.fetch_add(1);
+        ++core->per_client[remote];
+      }
+    }
+    if (admission == Admission::Overflow && !make_overflow_room()) admission = Admission::Rejected;
+    if (admission == Admission::Overflow) core->overflow.fetch_add(1);
+    {
+      std::lock_guard lock(core->mu);
       const auto id = core->next_session_id++;
-      session = std::make_shared<Session>(core, std::move(socket), id, admitted);
+      session = std::make_shared<Session>(core, std::move(socket), id, std::move(remote), admission, std::move(cap));
       core->sessions.emplace(id, session);
     }
-    if (admitted)
-      session->start();
-    else
+    if (admission == Admission::Overflow) overflow_sessions.push_back(session);
+    if (admission == Admission::Rejected)
       session->start_rejected();
+    else
+      session->start();
     accept();
+  }
+
+  // On the acceptor's strand: true when an overflow connection may be opened,
+  // closing the oldest one still waiting for its headers if every place is taken.
+  bool make_overflow_room() {
+    while (!overflow_sessions.empty() && overflow_sessions.front().expired()) overflow_sessions.pop_front();
+    if (overflow_sessions.size() > 2 * core->options.max_overflow_connections)
+      std::erase_if(overflow_sessions, [](const std::weak_ptr<Session>& w) { return w.expired(); });
+    if (core->overflow.load() < core->options.max_overflow_connections) return true;
+    for (auto it = overflow_sessions.begin(); it != overflow_sessions.end(); ++it) {
+      auto oldest = it->lock();
+      if (!oldest || oldest->headers_read()) continue;
+      overflow_sessions.erase(it);
+      asio::dispatch(oldest->executor(), [oldest] { oldest->close(); });
+      return true;
+    }
+    return false;
   }
 
   // On the acceptor's strand: stop accepting; then close every connection
@@ -524,6 +617,7 @@ struct HttpServer::Impl {
 
   std::shared_ptr<Core> core;  // first: the io_context outlives the acceptor and timer
   tcp::acceptor acceptor;
+  std::deque<std::weak_ptr<Session>> overflow_sessions;  // oldest first; acceptor strand only
   asio::steady_timer retry_timer;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
 
@@ -644,6 +738,10 @@ bool HttpServer::wait_closed(std::chrono::steady_clock::time_point deadline) {
 
 std::size_t HttpServer::open_connections() const {
   return impl_->core->open.load();
+}
+
+std::size_t HttpServer::overflow_connections() const {
+  return impl_->core->overflow.load();
 }
 
 }  // namespace qg::gateway

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "common/result.hpp"
 #include "gateway/http/http_types.hpp"
@@ -27,13 +28,27 @@ struct ServerOptions {
   // The whole request (headers + body) must arrive within this after its first
   // byte (first request: after accept). Defeats slow-loris clients.
   std::chrono::milliseconds read_timeout{10000};
+  // The request line and headers must arrive within this (same start): a client
+  // dribbling its headers holds a connection this long, not read_timeout.
+  std::chrono::milliseconds header_timeout{5000};
   // A keep-alive connection with no next request for this long is closed.
   std::chrono::milliseconds idle_timeout{30000};
   // Writing one response (the client must read it) must finish within this.
   std::chrono::milliseconds write_timeout{30000};
-  // Connections served at once. Beyond this a new connection is answered with
-  // 503 (Retry-After) and closed without reading its request.
+  // Connections served at once, in all and per client address. A connection
+  // beyond either cap is still accepted as an "overflow" connection: its request
+  // line and headers are read under overflow_header_timeout; a GET of one of
+  // `always_served` (the health routes) is answered as usual, anything else gets
+  // 503 limit:connections with Retry-After; then it is closed. At most
+  // max_overflow_connections are open at once: a newcomer beyond that closes the
+  // oldest one still waiting for its headers (so a flood of dribbling
+  // connections cannot keep a health check out), or, when none waits, is
+  // answered 503 without being read.
   std::size_t max_connections = 1024;
+  std::size_t max_connections_per_client = 64;
+  std::size_t max_overflow_connections = 64;
+  std::chrono::milliseconds overflow_header_timeout{1000};
+  std::vector<std::string> always_served;  // paths (GET); the gateway names its health routes here
 };
 
 class HttpServer {
@@ -59,8 +74,10 @@ class HttpServer {
   // Waits until no connection is open, or until `deadline`; true when none is.
   bool wait_closed(std::chrono::steady_clock::time_point deadline);
 
-  // Connections currently being served (rejected-at-limit ones not counted).
+  // Connections currently being served (overflow ones not counted).
   std::size_t open_connections() const;
+  // Overflow connections currently open (see max_connections).
+  std::size_t overflow_connections() const;
 
  private:
   struct Impl;

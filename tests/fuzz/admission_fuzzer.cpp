@@ -308,7 +308,7 @@ std::optional<ast::Query> admitted_tree(std::string_view sql, Dialect d) {
   auto tree = convert::convert_statement(*json, sql);
   if (!tree) return std::nullopt;
   ast::Query q = std::move(tree).value();
-  if (!admit::admit(q, catalog_for(d), sql)) return std::nullopt;
+  if (!admit::admit(q, catalog_for(d), sql, g->limits.max_expression_growth)) return std::nullopt;
   const std::int64_t cap = std::clamp<std::int64_t>(g->limits.default_rows, 1, g->limits.max_rows);
   (void)rewrite::inject_limit(q, cap);
   return q;

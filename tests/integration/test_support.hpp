@@ -39,6 +39,7 @@ class GatewayProcess {
   GatewayProcess& operator=(const GatewayProcess&) = delete;
 
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }
   bool alive() const;
   // Sends SIGTERM and waits; returns the exit status (or -1).
   int stop();

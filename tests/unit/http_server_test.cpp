@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <future>
 #include <memory>
@@ -446,6 +447,9 @@ TEST(HttpServerTest, ConnectionsOverTheLimitGet503) {
     ASSERT_TRUE(response);
     EXPECT_EQ(response->result_int(), 503);
     EXPECT_EQ((*response)[http::field::retry_after], "1");
+    // The database is fine: the cap is the gateway's own.
+    EXPECT_NE(response->body().find("\"limit:connections\""), std::string::npos) << response->body();
+    EXPECT_EQ(response->body().find("backend:"), std::string::npos) << response->body();
     EXPECT_TRUE(second.closed_within(kWait));
   }
   EXPECT_EQ(server.open_connections(), 1U);
@@ -454,6 +458,116 @@ TEST(HttpServerTest, ConnectionsOverTheLimitGet503) {
   TestClient third(port);
   ASSERT_TRUE(third.send(get("/")));
   auto response = third.read_response();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 200);
+}
+
+std::size_t open_fds() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) ++n;
+  return n;
+}
+
+TEST(HttpServerTest, HeadersHaveADeadlineOfTheirOwn) {
+  ServerOptions options = loopback();
+  options.read_timeout = 10s;
+  options.header_timeout = 300ms;
+  HttpServer server(options, echo);
+  TestClient client(start_or_fail(server));
+  const auto connected = Clock::now();
+  ASSERT_TRUE(client.send("GET / HTTP/1.1\r\nHost: test\r\n"));
+  bool closed = false;
+  while (!closed && Clock::now() - connected < kWait) {
+    client.send("X");
+    closed = client.closed_within(50ms);
+  }
+  EXPECT_TRUE(closed) << "cut after header_timeout, long before read_timeout";
+  EXPECT_GE(Clock::now() - connected, 280ms);
+}
+
+TEST(HttpServerTest, HealthRoutesAnswerBeyondTheConnectionCap) {
+  ServerOptions options = loopback();
+  options.max_connections = 1;
+  options.always_served = {"/healthz"};
+  HttpServer server(options, echo);
+  const auto port = start_or_fail(server);
+  TestClient first(port);
+  ASSERT_TRUE(first.send(get("/")));
+  ASSERT_TRUE(first.read_response());
+  TestClient health(port);
+  ASSERT_TRUE(health.send(get("/healthz?verbose=1")));
+  auto response = health.read_response();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 200);
+  EXPECT_EQ(response->body(), "GET /healthz?verbose=1 ");
+  EXPECT_FALSE(response->keep_alive()) << "an overflow connection serves one request";
+  TestClient post_health(port);
+  ASSERT_TRUE(post_health.send(post("/healthz", "{}")));
+  response = post_health.read_response();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 503) << "only GET of the listed paths";
+}
+
+// Issue #11: one client opening many connections that dribble their headers
+// got every request, /healthz included, a 503 for ~10 s per round.
+TEST(HttpServerTest, DribblingFloodFromOneAddressIsCappedCutAndLeavesHealthAnswering) {
+  ServerOptions options = loopback();
+  options.max_connections_per_client = 20;
+  options.max_overflow_connections = 32;
+  options.header_timeout = 2000ms;  // long enough for this test to see the cap held on a loaded machine
+  options.overflow_header_timeout = 300ms;
+  options.always_served = {"/healthz", "/readyz"};
+  HttpServer server(options, echo);
+  const auto port = start_or_fail(server);
+  const std::size_t fds_before = open_fds();
+
+  constexpr int kDribblers = 300;
+  std::vector<std::unique_ptr<TestClient>> dribblers;
+  const auto flood_start = Clock::now();
+  for (int i = 0; i < kDribblers; ++i) {
+    dribblers.push_back(std::make_unique<TestClient>(port));
+    dribblers.back()->send("GET /v1/query HTTP/1.1\r\nHo");
+  }
+  ASSERT_TRUE(wait_until([&] { return server.open_connections() == 20; }));
+  EXPECT_LE(server.overflow_connections(), 32U + 1);
+
+  // Meanwhile, health answers; an ordinary request gets the documented refusal.
+  for (const char* path : {"/healthz", "/readyz"}) {
+    TestClient health(port);
+    ASSERT_TRUE(health.send(get(path)));
+    auto response = health.read_response();
+    ASSERT_TRUE(response) << path;
+    EXPECT_EQ(response->result_int(), 200) << path;
+  }
+  {
+    TestClient ordinary(port);
+    ASSERT_TRUE(ordinary.send(post("/v1/query", R"({"sql": "SELECT 1"})")));
+    auto response = ordinary.read_response();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->result_int(), 503);
+    EXPECT_EQ((*response)[http::field::retry_after], "1");
+    EXPECT_NE(response->body().find("\"limit:connections\""), std::string::npos) << response->body();
+    EXPECT_NE(response->body().find("20 connections from one client address"), std::string::npos) << response->body();
+    EXPECT_NE(response->body().find("FIX:"), std::string::npos) << response->body();
+  }
+
+  // Keep dribbling: the header deadline cuts every one of them anyway.
+  while (Clock::now() - flood_start < 2500ms) {
+    for (auto& d : dribblers) d->send("s");
+    std::this_thread::sleep_for(100ms);
+  }
+  int cut = 0;
+  for (auto& d : dribblers) cut += d->closed_within(kWait) ? 1 : 0;
+  EXPECT_EQ(cut, kDribblers);
+  EXPECT_TRUE(wait_until([&] { return server.open_connections() == 0 && server.overflow_connections() == 0; }));
+  dribblers.clear();
+  // Every socket is given back (both ends live in this process).
+  EXPECT_TRUE(wait_until([&] { return open_fds() <= fds_before; }))
+      << open_fds() << " fds, " << fds_before << " before the flood";
+  // And the address may connect again.
+  TestClient after(port);
+  ASSERT_TRUE(after.send(get("/")));
+  auto response = after.read_response();
   ASSERT_TRUE(response);
   EXPECT_EQ(response->result_int(), 200);
 }
