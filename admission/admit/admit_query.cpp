@@ -280,6 +280,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   for (auto& w : s.windows)
     if (auto st = window(w.spec, ctx, location); !st) return st.error();
   if (auto st = sort_items(order_by, with_outputs); !st) return st.error();
+  if (auto st = check_grouping(s, level, order_by, names, location); !st) return st.error();
   // Lineage once every name is resolved and every substitution done.
   select_taint_.clear();
   for (const auto& item : s.items) select_taint_.push_back(carries_untrusted(item.expr, ctx));

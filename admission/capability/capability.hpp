@@ -81,7 +81,9 @@ struct ConstructCapability {
   std::span<const render::Construct> printed_as;
 };
 
-enum class FunctionKind : std::uint8_t { Scalar, Aggregate, Window };
+// SetReturning: one row in, many out (jsonb_each, unnest): never admitted, each
+// refusal says what answers the question instead.
+enum class FunctionKind : std::uint8_t { Scalar, Aggregate, Window, SetReturning };
 
 // Whether a function's result can carry the text of its arguments (lineage of
 // untrusted content): `lower(x)` carries x, `length(x)` only measures it.

@@ -165,6 +165,10 @@ TEST(RenderTest, LikeFamily) {
   Expr like = ast::make_expr(ast::Like{ast::LikeKind::Like, col("name"), str("a!%%"), str("!"), true});
   EXPECT_EQ(pg(like), "name NOT LIKE 'a!%%' ESCAPE '!'");
   EXPECT_EQ(lite(like), "name NOT LIKE 'a!%%' ESCAPE '!'");
+  // PostgreSQL's LIKE escapes with a backslash by default; SQLite's is told so.
+  Expr plain = ast::make_expr(ast::Like{ast::LikeKind::Like, col("name"), str("a\\%"), std::nullopt, false});
+  EXPECT_EQ(pg(plain), "name LIKE 'a\\%'");
+  EXPECT_EQ(lite(plain), "name LIKE 'a\\%' ESCAPE '\\'");
   Expr ilike =
       ast::make_expr(ast::Like{ast::LikeKind::ILike, col("name"), op("||", str("a"), str("%")), std::nullopt, false});
   EXPECT_EQ(pg(ilike), "name ILIKE ('a' || '%')");
@@ -172,6 +176,18 @@ TEST(RenderTest, LikeFamily) {
   Expr similar = ast::make_expr(ast::Like{ast::LikeKind::Similar, col("name"), str("(a|b)%"), std::nullopt, false});
   EXPECT_EQ(pg(similar), "name SIMILAR TO '(a|b)%'");
   EXPECT_EQ(error_of(similar, Dialect::Sqlite), "cannot print SIMILAR TO for sqlite");
+}
+
+// x AT TIME ZONE z is timezone(z, x) in the grammar's tree, printed back in keyword form.
+TEST(RenderTest, AtTimeZoneKeepsItsKeywordForm) {
+  ast::FuncCall f;
+  f.name = "timezone";
+  f.args.push_back(str("Europe/Paris"));
+  f.args.push_back(col("t"));
+  f.sql_syntax = true;
+  EXPECT_EQ(pg(ast::make_expr(f)), "(t AT TIME ZONE 'Europe/Paris')");
+  f.sql_syntax = false;
+  EXPECT_EQ(pg(ast::make_expr(f)), "timezone('Europe/Paris', t)");
 }
 
 TEST(RenderTest, CaseCoalesceNullIfGreatest) {
