@@ -72,6 +72,7 @@ class Admitter {
   Status text_arithmetic(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, int location);
   bool integer_valued(const ast::Expr& e, const ExprContext& ctx);
+  bool text_or_unknown(const ast::Expr& e, const ExprContext& ctx);
   Status ilike_on_sqlite(ast::Like& like, int location);
   Status check_grouping(const ast::Select& s, const Scope& level, const std::vector<ast::SortItem>& order_by,
                         const std::vector<std::string>& names, int location);

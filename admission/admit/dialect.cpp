@@ -294,6 +294,27 @@ bool Admitter::integer_valued(const ast::Expr& e, const ExprContext& ctx) {
       e.node);
 }
 
+// Text (PostgreSQL refuses a fractional text such as '2.5' as an integer: no rounding to differ on), or a
+// column of a subquery or CTE, whose type admission does not know yet.
+bool Admitter::text_or_unknown(const ast::Expr& e, const ExprContext& ctx) {
+  if (literal(e, ast::LiteralKind::String)) return true;
+  if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
+    auto relation = resolve_column(*ref, e.location, ctx);
+    if (!relation || !*relation || !(*relation)->table) return true;
+    const auto* c = (*relation)->table->find_column(ref->column, dialect_);
+    return c == nullptr || c->timestamp || affinity(c->type) == Affinity::Text;
+  }
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+    static constexpr std::string_view kText[] = {"substr", "substring", "lower",       "upper", "trim",
+                                                 "ltrim",  "rtrim",     "replace",     "date",  "datetime",
+                                                 "time",   "printf",    "group_concat"};
+    return std::find(std::begin(kText), std::end(kText), f->name) != std::end(kText);
+  }
+  if (const auto* o = std::get_if<ast::Operator>(&e.node)) return o->op == "||" || o->op == "->>";
+  if (const auto* c = std::get_if<ast::Cast>(&e.node)) return c->type.name == "text" || c->type.name == "varchar";
+  return false;
+}
+
 Status Admitter::cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, int location) {
   if (dialect_ != Dialect::Sqlite) return {};
   if (cast.type.name == "numeric" && !cast.type.modifiers.empty()) {
@@ -306,7 +327,7 @@ Status Admitter::cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, i
                       pos(location));
   }
   const bool integer_type = cast.type.name == "int2" || cast.type.name == "int4" || cast.type.name == "int8";
-  if (integer_type && !integer_valued(*cast.arg, ctx))
+  if (integer_type && !integer_valued(*cast.arg, ctx) && !text_or_unknown(*cast.arg, ctx))
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "a cast to an integer type of a value that may have a fraction: PostgreSQL rounds it to the "
                       "nearest integer, SQLite's CAST truncates it",
@@ -401,20 +422,65 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
   };
   collect(s.group_by);
 
+  // Column equalities that hold on every row of this level: the AND-ed `a = b` of WHERE and of the ON of
+  // joins whose rows all satisfy it (inner joins, and the preserved side of outer joins).
+  std::vector<std::pair<ast::Expr, ast::Expr>> equal;
+  std::function<void(const ast::Expr&)> conjuncts = [&](const ast::Expr& e) {
+    if (const auto* b = std::get_if<ast::BoolOp>(&e.node); b && b->kind == ast::BoolOpKind::And) {
+      for (const auto& a : b->args) conjuncts(a);
+      return;
+    }
+    const auto* o = std::get_if<ast::Operator>(&e.node);
+    if (!o || !o->left || o->op != "=") return;
+    ast::Expr l = canonical(**o->left), r = canonical(*o->right);
+    const auto* lc = std::get_if<ast::ColumnRef>(&l.node);
+    const auto* rc = std::get_if<ast::ColumnRef>(&r.node);
+    if (lc && rc && lc->table.starts_with('#') && rc->table.starts_with('#')) equal.emplace_back(l, r);
+  };
+  if (s.where) conjuncts(*s.where);
+  std::function<void(const ast::FromItem&)> joins = [&](const ast::FromItem& f) {
+    const auto* j = std::get_if<ast::Join>(&f.node);
+    if (!j) return;
+    const bool inner = j->kind == ast::JoinKind::Inner || j->kind == ast::JoinKind::Cross;
+    if (inner && j->on) conjuncts(**j->on);
+    if (inner || j->kind == ast::JoinKind::Left) joins(*j->left);
+    if (inner || j->kind == ast::JoinKind::Right) joins(*j->right);
+  };
+  for (const auto& f : s.from) joins(f);
+  // Columns equal on every row to a grouped one (closure over the equalities): grouping by them keeps the groups.
+  std::vector<ast::Expr> same_as_key = keys;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [a, b] : equal) {
+      const bool has_a = std::find(same_as_key.begin(), same_as_key.end(), a) != same_as_key.end();
+      const bool has_b = std::find(same_as_key.begin(), same_as_key.end(), b) != same_as_key.end();
+      if (has_a != has_b) same_as_key.push_back(has_a ? b : a), grew = true;
+    }
+  }
+
   // Relations whose every primary-key column is grouped: each of their columns is determined by the group.
+  // When the key columns are only equal to grouped ones, adding them to GROUP BY is the exact FIX.
   std::vector<bool> determined(level.relations.size(), false);
+  std::vector<std::vector<std::string>> key_to_add(level.relations.size());
   for (std::size_t i = 0; i < level.relations.size(); ++i) {
     const auto* table = level.relations[i].table;
     if (!table || level.relations[i].name.empty()) continue;
-    bool any = false, all = true;
+    bool any = false, all = true, all_equal = true;
+    std::vector<std::string> missing;
     for (const auto& c : table->columns) {
       if (!c.primary_key) continue;
       any = true;
       ast::ColumnRef ref{"#" + std::to_string(i), c.name, false};
       const ast::Expr key = ast::make_expr(ref);
-      all = all && std::find(keys.begin(), keys.end(), key) != keys.end();
+      const bool grouped = std::find(keys.begin(), keys.end(), key) != keys.end();
+      all = all && grouped;
+      all_equal = all_equal && std::find(same_as_key.begin(), same_as_key.end(), key) != same_as_key.end();
+      if (!grouped)
+        missing.push_back(render::quote_identifier(level.relations[i].name, dialect_) + "." +
+                          render::quote_identifier(c.name, dialect_));
     }
     determined[i] = any && all;
+    if (any && !all && all_equal) key_to_add[i] = std::move(missing);
   }
 
   std::optional<Error> error;
@@ -426,13 +492,20 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
       if (i < determined.size() && determined[i]) return;
       const auto& r = level.relations[i];
       const std::string written = r.name.empty() ? ref->column : r.name + "." + ref->column;
+      std::string fix = "FIX: add " + written + " to GROUP BY, or aggregate it, e.g. max(" + written +
+                        ") when it is the same on every row of a group.";
+      if (!key_to_add[i].empty()) {
+        std::string cols;
+        for (const auto& k : key_to_add[i]) cols += (cols.empty() ? "" : ", ") + k;
+        fix = "FIX: add " + cols + " to GROUP BY: the groups stay the same (a join or WHERE condition makes " +
+              (key_to_add[i].size() == 1 ? "it" : "them") + " equal to grouped columns on every row), and " + r.name +
+              "'s primary key is then grouped, so PostgreSQL admits every column of " + r.name + ".";
+      }
       error = make_error(ErrorCode::ValidationUnsupported,
                          "column " + written +
                              " must appear in GROUP BY or be used in an aggregate function (SQLite would return the "
                              "value of an arbitrary row of each group; PostgreSQL refuses)",
-                         "FIX: add " + written + " to GROUP BY, or aggregate it, e.g. max(" + written +
-                             ") when it is the same on every row of a group.",
-                         pos(e.location >= 0 ? e.location : location));
+                         fix, pos(e.location >= 0 ? e.location : location));
       return;
     }
     if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && is_aggregate_call(*f)) return;
@@ -440,8 +513,14 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
   };
   for (const auto& item : s.items) check(canonical(item.expr));
   if (s.having) check(canonical(*s.having));
+  // ORDER BY reads a bare name as an output column first (GROUP BY reads it as an input column first).
+  auto names_output = [&](const ast::Expr& e) {
+    const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
+    return ref && ref->table.empty() &&
+           std::any_of(names.begin(), names.end(), [&](const std::string& n) { return same(n, ref->column); });
+  };
   for (const auto& o : order_by)
-    if (!output_item(*o.expr)) check(canonical(*o.expr));
+    if (!output_item(*o.expr) && !names_output(*o.expr)) check(canonical(*o.expr));
   if (error) return *std::move(error);
   return {};
 }

@@ -485,11 +485,11 @@ constexpr std::array kOperators{
     OperatorCapability{"?", Nothing, refuse(kNoSqliteJsonb), admit()},
     // Binary ~ is a regular-expression match; prefix ~ is PostgreSQL's bitwise NOT.
     OperatorCapability{"~", Nothing, refuse("FIX: on SQLite, match with LIKE patterns."), admit(), /*prefix=*/true},
-    OperatorCapability{"~*", Nothing,
-                       refuse("FIX: on SQLite, match with LIKE patterns (LIKE ignores ASCII case there)."), admit()},
+    OperatorCapability{
+        "~*", Nothing,
+        refuse("FIX: on SQLite, write x ILIKE '%pattern%' (an ASCII pattern; % and _ are its wildcards)."), admit()},
     OperatorCapability{"!~", Nothing, refuse("FIX: on SQLite, write x NOT LIKE '%pattern%'."), admit()},
-    OperatorCapability{"!~*", Nothing,
-                       refuse("FIX: on SQLite, write x NOT LIKE '%pattern%' (LIKE ignores ASCII case there)."),
+    OperatorCapability{"!~*", Nothing, refuse("FIX: on SQLite, write x NOT ILIKE '%pattern%' (an ASCII pattern)."),
                        admit()},
     OperatorCapability{"&", Nothing, admit(), admit()},
     OperatorCapability{"|", Nothing, admit(), admit()},
