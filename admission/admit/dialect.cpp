@@ -484,7 +484,94 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
   }
 
   std::optional<Error> error;
-  std::function<void(const ast::Expr&)> check = [&](const ast::Expr& e) {
+  std::function<void(const ast::Expr&)> check;
+  // A subquery's references to this level's columns (qualified by a relation name the subquery does not
+  // reuse) are checked like this level's own: one value per group, or PostgreSQL refuses.
+  std::function<void(const ast::Query&, std::vector<std::string>)> outer_refs;
+  std::function<void(const ast::Expr&, const std::vector<std::string>&)> expr_refs =
+      [&](const ast::Expr& e, const std::vector<std::string>& shadow) {
+        if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
+          if (ref->star || ref->table.empty() ||
+              std::any_of(shadow.begin(), shadow.end(), [&](const std::string& n) { return same(n, ref->table); }))
+            return;
+          ast::Expr copy = e;
+          qualify(copy);
+          if (std::get<ast::ColumnRef>(copy.node).table.starts_with('#')) check(copy);
+          return;
+        }
+        if (const auto* sub = std::get_if<ast::SubLink>(&e.node)) outer_refs(*sub->query, shadow);
+        ast::for_each_child(e, [&](const ast::Expr& child) { expr_refs(child, shadow); });
+      };
+  outer_refs = [&](const ast::Query& q, std::vector<std::string> shadow) {
+    for (const auto& cte : q.with) shadow.push_back(cte.name);
+    for (const auto& cte : q.with) outer_refs(*cte.query, shadow);
+    auto each = [&](const std::vector<ast::Expr>& list) {
+      for (const auto& x : list) expr_refs(x, shadow);
+    };
+    std::visit(
+        [&](const auto& body) {
+          using T = std::decay_t<decltype(body)>;
+          if constexpr (std::is_same_v<T, ast::Select>) {
+            std::vector<const ast::FromItem*> items;
+            for (const auto& f : body.from) items.push_back(&f);
+            for (std::size_t k = 0; k < items.size(); ++k)  // names first: every FROM name shadows
+              std::visit(
+                  [&](const auto& n) {
+                    using F = std::decay_t<decltype(n)>;
+                    if constexpr (std::is_same_v<F, ast::TableRef>) {
+                      shadow.push_back(n.alias ? n.alias->name : n.name);
+                    } else if constexpr (std::is_same_v<F, ast::DerivedTable> || std::is_same_v<F, ast::ValuesTable>) {
+                      if (n.alias) shadow.push_back(n.alias->name);
+                    } else if constexpr (std::is_same_v<F, ast::Join>) {
+                      items.push_back(&*n.left);
+                      items.push_back(&*n.right);
+                    } else {
+                      static_assert(sizeof(F) == 0, "every FROM item kind names its relations");
+                    }
+                  },
+                  items[k]->node);
+            for (const auto* f : items)
+              std::visit(
+                  [&](const auto& n) {
+                    using F = std::decay_t<decltype(n)>;
+                    if constexpr (std::is_same_v<F, ast::TableRef>) {
+                    } else if constexpr (std::is_same_v<F, ast::DerivedTable>) {
+                      outer_refs(*n.query, shadow);
+                    } else if constexpr (std::is_same_v<F, ast::ValuesTable>) {
+                      for (const auto& row : n.rows) each(row);
+                    } else if constexpr (std::is_same_v<F, ast::Join>) {
+                      if (n.on) expr_refs(**n.on, shadow);
+                    } else {
+                      static_assert(sizeof(F) == 0, "every FROM item kind is scanned");
+                    }
+                  },
+                  f->node);
+            for (const auto& item : body.items) expr_refs(item.expr, shadow);
+            each(body.distinct_on);
+            if (body.where) expr_refs(*body.where, shadow);
+            std::function<void(const std::vector<ast::GroupItem>&)> groups = [&](const std::vector<ast::GroupItem>& g) {
+              for (const auto& gi : g) {
+                if (const auto* x = std::get_if<ast::Expr>(&gi.node))
+                  expr_refs(*x, shadow);
+                else
+                  groups(std::get<ast::GroupingSet>(gi.node).items);
+              }
+            };
+            groups(body.group_by);
+            if (body.having) expr_refs(*body.having, shadow);
+          } else if constexpr (std::is_same_v<T, ast::SetOp>) {
+            outer_refs(*body.left, shadow);
+            outer_refs(*body.right, shadow);
+          } else if constexpr (std::is_same_v<T, ast::Values>) {
+            for (const auto& row : body.rows) each(row);
+          } else {
+            static_assert(sizeof(T) == 0, "every query body kind is scanned");
+          }
+        },
+        q.body);
+    for (const auto& o : q.order_by) expr_refs(*o.expr, shadow);
+  };
+  check = [&](const ast::Expr& e) {
     if (error || std::find(keys.begin(), keys.end(), e) != keys.end()) return;
     if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
       if (!ref->table.starts_with('#')) return;  // an outer query's column: one value per group
@@ -509,6 +596,7 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
       return;
     }
     if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && is_aggregate_call(*f)) return;
+    if (const auto* sub = std::get_if<ast::SubLink>(&e.node)) outer_refs(*sub->query, {});
     ast::for_each_child(e, check);
   };
   for (const auto& item : s.items) check(canonical(item.expr));

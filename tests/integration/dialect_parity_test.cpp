@@ -278,7 +278,8 @@ TEST_F(DialectParityTest, LikeIsCaseSensitiveWithBackslashEscapesAndIlikeFoldsAs
 TEST_F(DialectParityTest, BareColumnsAreRefusedLikePostgresAndGroupedOnesAnswerAlike) {
   for (const std::string sql :
        {"SELECT grp, name, count(*) FROM e GROUP BY grp", "SELECT name, count(*) FROM e",
-        "SELECT grp, max(n) FROM e GROUP BY grp ORDER BY name", "SELECT grp FROM e GROUP BY grp HAVING n > 3"}) {
+        "SELECT grp, max(n) FROM e GROUP BY grp ORDER BY name", "SELECT grp FROM e GROUP BY grp HAVING n > 3",
+        "SELECT grp, (SELECT count(*) FROM e AS f WHERE f.n > e.n) FROM e GROUP BY grp"}) {
     EXPECT_THROW(truth(sql), pqxx::sql_error) << sql;
     expect_refused(*sqlite_, sql, "GROUP BY");
     expect_refused(*postgres_, sql, "GROUP BY");
