@@ -234,6 +234,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = time_literal(*n.arg, *n.low, ctx); !s) return s;
           return time_literal(*n.arg, *n.high, ctx);
         } else if constexpr (std::is_same_v<T, ast::Like>) {
+          if (auto s = like_pattern_on_sqlite(n, loc); !s) return s;
           if (n.kind == ast::LikeKind::ILike) {
             if (auto s = construct(Construct::ILike, loc); !s) return s;
             const auto& cell = capability::cell(capability::find(Construct::ILike), dialect_);

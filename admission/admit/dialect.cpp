@@ -337,6 +337,24 @@ Status Admitter::cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, i
   return {};
 }
 
+// A literal pattern that ends with its escape character: PostgreSQL refuses it
+// ("LIKE pattern must not end with escape character"), SQLite matches nothing.
+Status Admitter::like_pattern_on_sqlite(const ast::Like& like, int location) {
+  if (dialect_ != Dialect::Sqlite || like.kind == ast::LikeKind::Similar) return {};
+  const auto* pattern = literal(*like.pattern, ast::LiteralKind::String);
+  const auto* escape = like.escape ? literal(**like.escape, ast::LiteralKind::String) : nullptr;
+  if (!pattern || (like.escape && (!escape || escape->text.size() != 1))) return {};
+  const char e = escape ? escape->text[0] : '\\';
+  std::size_t trailing = 0;
+  while (trailing < pattern->text.size() && pattern->text[pattern->text.size() - 1 - trailing] == e) ++trailing;
+  if (trailing % 2 == 0) return {};
+  return make_error(ErrorCode::ValidationUnsupported,
+                    std::string("the LIKE pattern ends with its escape character ") + e +
+                        " (PostgreSQL refuses it; SQLite would match nothing)",
+                    std::string("FIX: double it to match the character itself: '") + pattern->text + e + "'.",
+                    pos(location));
+}
+
 // PostgreSQL's LIKE is case-sensitive (so is SQLite's once the connection sets
 // case_sensitive_like); ILIKE compares lower-case forms. SQLite's lower() folds
 // ASCII only, so lower(x) LIKE '<lower-case pattern>' is ILIKE exactly when the

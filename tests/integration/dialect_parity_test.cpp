@@ -273,6 +273,10 @@ TEST_F(DialectParityTest, LikeIsCaseSensitiveWithBackslashEscapesAndIlikeFoldsAs
   EXPECT_TRUE(has_rewrite(applied, "dialect:ilike-to-lower-like")) << json::serialize(applied);
   expect_refused(*sqlite_, "SELECT id FROM e WHERE name ILIKE '%\xCF\x89%'", "ASCII");
   expect_refused(*sqlite_, "SELECT id FROM e WHERE name ILIKE grp", "ASCII");
+  // PostgreSQL refuses a pattern that ends with its escape character; SQLite would match nothing.
+  EXPECT_THROW(truth("SELECT id FROM e WHERE name LIKE 'be\\'"), pqxx::sql_error);
+  expect_refused(*sqlite_, "SELECT id FROM e WHERE name LIKE 'be\\'", "double it");
+  expect_truth("SELECT id FROM e WHERE name NOT LIKE 'be\\\\' ORDER BY id");
 }
 
 TEST_F(DialectParityTest, BareColumnsAreRefusedLikePostgresAndGroupedOnesAnswerAlike) {
