@@ -172,7 +172,9 @@ Status Admitter::json_arrow(ast::Operator& op, const ast::Expr& node, int locati
   ast::Expr& right = *op.right;
   if (const auto* n = literal(right, ast::LiteralKind::Integer)) {
     // SQLite reads a negative integer as nothing; PostgreSQL counts from the end, as SQLite's $[#-n] does.
-    if (dialect_ == Dialect::Sqlite && n->text.starts_with('-')) {
+    // (-0 is the first element on both.)
+    if (dialect_ == Dialect::Sqlite && n->text.starts_with('-') &&
+        n->text.find_first_not_of("-0") != std::string::npos) {
       right = ast::make_expr(ast::Literal{ast::LiteralKind::String, "$[#" + n->text + "]"}, right.location);
       note_rewrite("dialect:json-index-from-end");
     }
@@ -191,8 +193,8 @@ Status Admitter::json_arrow(ast::Operator& op, const ast::Expr& node, int locati
     if (s->text.find('"') != std::string::npos || s->text.find('\\') != std::string::npos)
       return make_error(ErrorCode::CapabilityNotOnSqlite,
                         "the JSON key '" + s->text + "' has a \" or \\, which SQLite's JSON paths cannot name",
-                        "FIX: on SQLite, rename the key in the data, or read the object with json_each(x) in a "
-                        "PostgreSQL backend; querygate will not guess a path.",
+                        "FIX: none on SQLite (3.40 reads a quoted path key without escapes); on PostgreSQL, x ->> "
+                        "'key' reads it. querygate will not guess a path.",
                         pos(right.location));
     s->text = "$.\"" + s->text + "\"";
     note_rewrite("dialect:json-key");

@@ -206,7 +206,9 @@ TEST_F(DialectParityTest, ArrowTextIsTheKeyAndDollarTextIsThePath) {
   EXPECT_TRUE(has_rewrite(applied, "dialect:json-key")) << json::serialize(applied);
   EXPECT_EQ(answer(*postgres_, count), (Cells{{"2"}}));
   expect_truth("SELECT id, attrs ->> 'llm.provider', attrs -> 'llm' ->> 'provider' FROM e ORDER BY id");
-  expect_truth("SELECT id, attrs -> 'arr' ->> 0, attrs -> 'arr' ->> -1, attrs -> 'arr' ->> 5 FROM e ORDER BY id");
+  expect_truth(
+      "SELECT id, attrs -> 'arr' ->> 0, attrs -> 'arr' ->> -1, attrs -> 'arr' ->> -0, attrs -> 'arr' ->> 5, "
+      "attrs -> 'arr' ->> -9 FROM e ORDER BY id");
   expect_truth("SELECT id FROM e WHERE attrs -> 'llm' IS NULL ORDER BY id");
   expect_truth("SELECT id, attrs ->> 'k' FROM e WHERE attrs ->> 'k' IS NOT NULL ORDER BY id");
 
