@@ -199,6 +199,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (n.left && std::find(std::begin(kComparisons), std::end(kComparisons), n.op) != std::end(kComparisons)) {
             if (auto s = time_literal(**n.left, *n.right, ctx); !s) return s;
             if (auto s = time_literal(*n.right, **n.left, ctx); !s) return s;
+            if (auto s = json_text_comparison(**n.left, *n.right, loc); !s) return s;
+            if (auto s = json_text_comparison(*n.right, **n.left, loc); !s) return s;
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
@@ -222,8 +224,10 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::InList>) {
           if (auto s = expr(*n.arg, ctx); !s) return s;
           if (auto s = exprs(n.items, ctx); !s) return s;
-          for (auto& item : n.items)
+          for (auto& item : n.items) {
             if (auto s = time_literal(*n.arg, item, ctx); !s) return s;
+            if (auto s = json_text_comparison(*n.arg, item, loc); !s) return s;
+          }
           return {};
         } else if constexpr (std::is_same_v<T, ast::Between>) {
           if (n.symmetric)

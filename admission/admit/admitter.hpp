@@ -75,6 +75,7 @@ class Admitter {
   bool text_or_unknown(const ast::Expr& e, const ExprContext& ctx);
   Status ilike_on_sqlite(ast::Like& like, int location);
   Status like_pattern_on_sqlite(const ast::Like& like, int location);
+  Status json_text_comparison(const ast::Expr& json_side, const ast::Expr& literal_side, int location);
   Status check_grouping(const ast::Select& s, const Scope& level, const std::vector<ast::SortItem>& order_by,
                         const std::vector<std::string>& names, int location);
   // The one expression whose JSON text (`x -> 'k'`) may be used as is here: the left operand of
