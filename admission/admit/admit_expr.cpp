@@ -247,6 +247,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
               note_rewrite(cell.note);
             }
           }
+          // PostgreSQL's LIKE escapes with a backslash unless told otherwise; SQLite's has no escape character.
+          if (dialect_ == Dialect::Sqlite && n.kind == ast::LikeKind::Like && !n.escape) {
+            n.escape = ast::make_expr(ast::Literal{ast::LiteralKind::String, "\\"}, -1);
+            note_rewrite("dialect:like-escape-backslash");
+          }
           if (n.kind == ast::LikeKind::Similar)
             if (auto s = construct(Construct::SimilarTo, loc); !s) return s;
           if (n.escape) {

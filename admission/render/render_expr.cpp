@@ -245,9 +245,6 @@ struct ExprPrinter {
     if (l.escape) {
       p.word(" ESCAPE ");
       p.operand(**l.escape);
-    } else if (p.sqlite() && l.kind == ast::LikeKind::Like) {
-      // PostgreSQL's LIKE escapes with \ unless told otherwise; SQLite's has no escape character.
-      p.word(" ESCAPE '\\'");
     }
   }
 

@@ -278,6 +278,9 @@ TEST_F(DialectParityTest, LikeIsCaseSensitiveWithBackslashEscapesAndIlikeFoldsAs
   json::object applied;
   answer(*sqlite_, "SELECT id FROM e WHERE name ILIKE 'b%'", &applied);
   EXPECT_TRUE(has_rewrite(applied, "dialect:ilike-to-lower-like")) << json::serialize(applied);
+  answer(*sqlite_, "SELECT id FROM e WHERE name LIKE 'b%'", &applied);
+  EXPECT_TRUE(has_rewrite(applied, "dialect:like-escape-backslash")) << json::serialize(applied);
+  EXPECT_NE(json::serialize(applied).find("ESCAPE"), std::string::npos) << json::serialize(applied);
   expect_refused(*sqlite_, "SELECT id FROM e WHERE name ILIKE '%\xCF\x89%'", "ASCII");
   expect_refused(*sqlite_, "SELECT id FROM e WHERE name ILIKE grp", "ASCII");
   // PostgreSQL refuses a pattern that ends with its escape character; SQLite would match nothing.
