@@ -424,6 +424,8 @@ Result<ast::Query> Converter::query(object o, int location) {
       if (!order_words.empty()) order_words += ", ";
       order_words += ref->table.empty() ? ref->column : ref->table + "." + ref->column;
       if (item.direction == ast::SortDirection::Desc) order_words += " DESC";
+      if (item.nulls == ast::NullsOrder::First) order_words += " NULLS FIRST";
+      if (item.nulls == ast::NullsOrder::Last) order_words += " NULLS LAST";
     }
     if (order_words.empty()) order_words = "<your ORDER BY list>";
     const std::string n = *limit ? std::to_string(**limit) : "n";
@@ -432,7 +434,10 @@ Result<ast::Query> Converter::query(object o, int location) {
                            " (LIMIT would drop the tied rows): SELECT * FROM (SELECT <your select list>, rank() OVER "
                            "(ORDER BY " +
                            order_words + ") AS rank_ FROM <your FROM and WHERE>) AS ranked WHERE rank_ <= " + n +
-                           " ORDER BY rank_.");
+                           " ORDER BY rank_." +
+                           (field(o, "limitOffset") ? " Drop OFFSET: it cuts through tied rows wherever the engine "
+                                                      "puts them; to skip the first k ranks write rank_ > k."
+                                                    : ""));
   }
   q.limit = limit.value();
   auto offset = limit_value(o, "limitOffset", "OFFSET");

@@ -311,6 +311,9 @@ TEST_F(DialectParityTest, FixesNameAnExactAlternative) {
   const std::string ties = "SELECT id, grp FROM e ORDER BY grp FETCH FIRST 1 ROWS WITH TIES";
   expect_refused(*sqlite_, ties, "rank() OVER (ORDER BY grp) AS rank_");
   expect_refused(*postgres_, ties, "WHERE rank_ <= 1");
+  expect_refused(*sqlite_, "SELECT id FROM e ORDER BY grp DESC NULLS LAST OFFSET 1 ROWS FETCH FIRST 2 ROWS WITH TIES",
+                 "rank() OVER (ORDER BY grp DESC NULLS LAST) AS rank_ FROM <your FROM and WHERE>) AS ranked WHERE "
+                 "rank_ <= 2 ORDER BY rank_. Drop OFFSET");
   const std::string ranked =
       "SELECT id FROM (SELECT id, rank() OVER (ORDER BY grp) AS rank_ FROM e) AS ranked WHERE rank_ <= 1 ORDER BY id";
   const Cells tied = truth("SELECT id FROM (" + ties + ") AS t ORDER BY id");
