@@ -526,28 +526,42 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
 
   std::optional<Error> error;
   std::function<void(const ast::Expr&)> check;
-  // A subquery's references to this level's columns (qualified by a relation name the subquery does not
-  // reuse) are checked like this level's own: one value per group, or PostgreSQL refuses.
-  std::function<void(const ast::Query&, std::vector<std::string>)> outer_refs;
-  std::function<void(const ast::Expr&, const std::vector<std::string>&)> expr_refs =
-      [&](const ast::Expr& e, const std::vector<std::string>& shadow) {
-        if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
-          if (ref->star || ref->table.empty() ||
-              std::any_of(shadow.begin(), shadow.end(), [&](const std::string& n) { return same(n, ref->table); }))
-            return;
-          ast::Expr copy = e;
-          qualify(copy);
-          if (std::get<ast::ColumnRef>(copy.node).table.starts_with('#')) check(copy);
-          return;
-        }
-        if (const auto* sub = std::get_if<ast::SubLink>(&e.node)) outer_refs(*sub->query, shadow);
-        ast::for_each_child(e, [&](const ast::Expr& child) { expr_refs(child, shadow); });
-      };
-  outer_refs = [&](const ast::Query& q, std::vector<std::string> shadow) {
-    for (const auto& cte : q.with) shadow.push_back(cte.name);
-    for (const auto& cte : q.with) outer_refs(*cte.query, shadow);
+  // A subquery's references to this level's columns are checked like this level's own: one value per
+  // group, or PostgreSQL refuses. Qualified: by a relation name the subquery does not reuse. Unqualified:
+  // when every relation the subquery reads is an allowlisted table without that column (a CTE's or derived
+  // table's columns are not known here, so such a name is left to the engine).
+  struct Inner {
+    std::vector<std::string> names;              // relation and CTE names the subquery chain introduces
+    std::vector<const catalog::Table*> sources;  // its FROM relations; nullptr: columns not known here
+    std::vector<std::string> ctes;
+  };
+  std::function<void(const ast::Query&, Inner)> outer_refs;
+  std::function<void(const ast::Expr&, const Inner&, bool)> expr_refs = [&](const ast::Expr& e, const Inner& inner,
+                                                                            bool unqualified) {
+    if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
+      if (ref->star) return;
+      if (ref->table.empty()) {
+        const bool elsewhere = std::any_of(inner.sources.begin(), inner.sources.end(), [&](const catalog::Table* t) {
+          return t == nullptr || t->find_column(ref->column, dialect_) || t->find_virtual(ref->column, dialect_);
+        });
+        if (!unqualified || elsewhere) return;
+      } else if (std::any_of(inner.names.begin(), inner.names.end(),
+                             [&](const std::string& n) { return same(n, ref->table); })) {
+        return;
+      }
+      ast::Expr copy = e;
+      qualify(copy);
+      if (std::get<ast::ColumnRef>(copy.node).table.starts_with('#')) check(copy);
+      return;
+    }
+    if (const auto* sub = std::get_if<ast::SubLink>(&e.node)) outer_refs(*sub->query, inner);
+    ast::for_each_child(e, [&](const ast::Expr& child) { expr_refs(child, inner, unqualified); });
+  };
+  outer_refs = [&](const ast::Query& q, Inner inner) {
+    for (const auto& cte : q.with) inner.names.push_back(cte.name), inner.ctes.push_back(cte.name);
+    for (const auto& cte : q.with) outer_refs(*cte.query, inner);
     auto each = [&](const std::vector<ast::Expr>& list) {
-      for (const auto& x : list) expr_refs(x, shadow);
+      for (const auto& x : list) expr_refs(x, inner, true);
     };
     std::visit(
         [&](const auto& body) {
@@ -560,9 +574,15 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
                   [&](const auto& n) {
                     using F = std::decay_t<decltype(n)>;
                     if constexpr (std::is_same_v<F, ast::TableRef>) {
-                      shadow.push_back(n.alias ? n.alias->name : n.name);
+                      inner.names.push_back(n.alias ? n.alias->name : n.name);
+                      const bool cte =
+                          n.schema.empty() && std::any_of(inner.ctes.begin(), inner.ctes.end(),
+                                                          [&](const std::string& c) { return same(c, n.name); });
+                      inner.sources.push_back(
+                          cte || (n.alias && !n.alias->columns.empty()) ? nullptr : catalog_.find_table(n.name));
                     } else if constexpr (std::is_same_v<F, ast::DerivedTable> || std::is_same_v<F, ast::ValuesTable>) {
-                      if (n.alias) shadow.push_back(n.alias->name);
+                      if (n.alias) inner.names.push_back(n.alias->name);
+                      inner.sources.push_back(nullptr);
                     } else if constexpr (std::is_same_v<F, ast::Join>) {
                       items.push_back(&*n.left);
                       items.push_back(&*n.right);
@@ -577,32 +597,33 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
                     using F = std::decay_t<decltype(n)>;
                     if constexpr (std::is_same_v<F, ast::TableRef>) {
                     } else if constexpr (std::is_same_v<F, ast::DerivedTable>) {
-                      outer_refs(*n.query, shadow);
+                      outer_refs(*n.query, inner);
                     } else if constexpr (std::is_same_v<F, ast::ValuesTable>) {
                       for (const auto& row : n.rows) each(row);
                     } else if constexpr (std::is_same_v<F, ast::Join>) {
-                      if (n.on) expr_refs(**n.on, shadow);
+                      if (n.on) expr_refs(**n.on, inner, true);
                     } else {
                       static_assert(sizeof(F) == 0, "every FROM item kind is scanned");
                     }
                   },
                   f->node);
-            for (const auto& item : body.items) expr_refs(item.expr, shadow);
+            for (const auto& item : body.items) expr_refs(item.expr, inner, true);
             each(body.distinct_on);
-            if (body.where) expr_refs(*body.where, shadow);
+            if (body.where) expr_refs(*body.where, inner, true);
+            // GROUP BY and ORDER BY may name the subquery's own output columns: only qualified names there.
             std::function<void(const std::vector<ast::GroupItem>&)> groups = [&](const std::vector<ast::GroupItem>& g) {
               for (const auto& gi : g) {
                 if (const auto* x = std::get_if<ast::Expr>(&gi.node))
-                  expr_refs(*x, shadow);
+                  expr_refs(*x, inner, false);
                 else
                   groups(std::get<ast::GroupingSet>(gi.node).items);
               }
             };
             groups(body.group_by);
-            if (body.having) expr_refs(*body.having, shadow);
+            if (body.having) expr_refs(*body.having, inner, true);
           } else if constexpr (std::is_same_v<T, ast::SetOp>) {
-            outer_refs(*body.left, shadow);
-            outer_refs(*body.right, shadow);
+            outer_refs(*body.left, inner);
+            outer_refs(*body.right, inner);
           } else if constexpr (std::is_same_v<T, ast::Values>) {
             for (const auto& row : body.rows) each(row);
           } else {
@@ -610,7 +631,7 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
           }
         },
         q.body);
-    for (const auto& o : q.order_by) expr_refs(*o.expr, shadow);
+    for (const auto& o : q.order_by) expr_refs(*o.expr, inner, false);
   };
   check = [&](const ast::Expr& e) {
     if (error || std::find(keys.begin(), keys.end(), e) != keys.end()) return;
@@ -637,7 +658,7 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
       return;
     }
     if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && is_aggregate_call(*f)) return;
-    if (const auto* sub = std::get_if<ast::SubLink>(&e.node)) outer_refs(*sub->query, {});
+    if (const auto* sub = std::get_if<ast::SubLink>(&e.node)) outer_refs(*sub->query, Inner{});
     ast::for_each_child(e, check);
   };
   for (const auto& item : s.items) check(canonical(item.expr));
