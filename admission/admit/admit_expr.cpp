@@ -112,7 +112,17 @@ Status Admitter::numeric_text_cast(const ast::Cast& c, int location) {
 Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx) {
   const auto* row = capability::find_function(f.name);
   if (!row) {
-    auto close = catalog::closest_names(f.name, capability::admitted_function_names(dialect_), 3);
+    // Suggest only typos of a function of the same class: a call with OVER or aggregate modifiers names an aggregate
+    // or window function; a near spelling of another class would change the meaning.
+    const bool aggregate_form = f.star || f.distinct || f.filter || !f.order_by.empty() || !f.within_group.empty();
+    std::vector<std::string> candidates;
+    for (const auto& r : capability::functions()) {
+      if (capability::cell(r, dialect_).verdict != capability::Verdict::Admit) continue;
+      if (f.over && r.kind == capability::FunctionKind::Scalar) continue;
+      if (aggregate_form && r.kind != capability::FunctionKind::Aggregate) continue;
+      candidates.emplace_back(r.name);
+    }
+    auto close = catalog::closest_spellings(f.name, candidates, 3);
     std::string fix = "FIX: use a function querygate admits on " + std::string(dialect_name(dialect_));
     fix += close.empty() ? " (listed by GET /v1/schema)." : ": did you mean " + join_names(close) + "?";
     return make_error(ErrorCode::ValidationFunctionNotAllowed,
@@ -126,7 +136,9 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
                            : dialect_ == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite
                                                          : ErrorCode::CapabilityNotOnPostgres;
     const std::string why = elsewhere ? " is not available on " + std::string(dialect_name(dialect_))
-                                      : " is not admitted: a read-only analytics surface has no use for it";
+                            : row->kind == capability::FunctionKind::SetReturning
+                                ? " returns a set of rows, and querygate admits no set-returning functions"
+                                : " is not admitted: a read-only analytics surface has no use for it";
     return make_error(code, "function " + f.name + "()" + why, std::string(cell.note), pos(location));
   }
   // max(a, b) / min(a, b) with several arguments are SQLite's scalar forms; PostgreSQL spells them GREATEST/LEAST.
@@ -160,7 +172,12 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
                         "characters write substr(x, length(x) - n + 1).",
                         pos(f.args[2].location));
   }
-  if (auto s = exprs(f.args, ctx); !s) return s;
+  // SQLite's json functions read JSON text: x -> 'k' may be their argument there.
+  const bool reads_json_text = dialect_ == Dialect::Sqlite && f.name.starts_with("json");
+  for (auto& a : f.args) {
+    if (reads_json_text) json_text_allowed_ = &a;
+    if (auto s = expr(a, ctx); !s) return s;
+  }
   if (f.filter) {
     if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
     if (auto s = expr(**f.filter, ctx); !s) return s;
@@ -257,16 +274,25 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             return make_error(code, "operator " + n.op + " is not available on " + std::string(dialect_name(dialect_)),
                               std::string(cell.note), pos(loc));
           }
+          const bool arrow = n.left && (n.op == "->" || n.op == "->>");
           if (auto s = check_precedence(e); !s) return s;
-          if (n.left)
+          if (arrow)
+            if (auto s = json_arrow(n, e, loc); !s) return s;
+          if (n.left) {
+            // The left operand of an arrow is a JSON document: its JSON text is not shown as such.
+            if (arrow || n.op == "#>" || n.op == "#>>") json_text_allowed_ = &**n.left;
             if (auto s = expr(**n.left, ctx); !s) return s;
+          }
           if (auto s = expr(*n.right, ctx); !s) return s;
+          if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (row->growth != capability::Growth::Fixed)
             if (auto s = check_size(e, ctx); !s) return s;
           static constexpr std::string_view kComparisons[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
           if (n.left && std::find(std::begin(kComparisons), std::end(kComparisons), n.op) != std::end(kComparisons)) {
             if (auto s = time_literal(**n.left, *n.right, ctx); !s) return s;
             if (auto s = time_literal(*n.right, **n.left, ctx); !s) return s;
+            if (auto s = json_text_comparison(**n.left, *n.right, loc); !s) return s;
+            if (auto s = json_text_comparison(*n.right, **n.left, loc); !s) return s;
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
@@ -274,7 +300,10 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::MinMax>) {
           if (auto s = construct(Construct::GreatestLeast, loc); !s) return s;
           return exprs(n.args, ctx);
-        } else if constexpr (std::is_same_v<T, ast::NullTest> || std::is_same_v<T, ast::BoolTest>) {
+        } else if constexpr (std::is_same_v<T, ast::NullTest>) {
+          json_text_allowed_ = &*n.arg;  // NULL or not reads the same on both engines
+          return expr(*n.arg, ctx);
+        } else if constexpr (std::is_same_v<T, ast::BoolTest>) {
           return expr(*n.arg, ctx);
         } else if constexpr (std::is_same_v<T, ast::DistinctFrom>) {
           if (auto s = construct(Construct::IsDistinctFrom, loc); !s) return s;
@@ -287,8 +316,10 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::InList>) {
           if (auto s = expr(*n.arg, ctx); !s) return s;
           if (auto s = exprs(n.items, ctx); !s) return s;
-          for (auto& item : n.items)
+          for (auto& item : n.items) {
             if (auto s = time_literal(*n.arg, item, ctx); !s) return s;
+            if (auto s = json_text_comparison(*n.arg, item, loc); !s) return s;
+          }
           return {};
         } else if constexpr (std::is_same_v<T, ast::Between>) {
           if (n.symmetric)
@@ -315,14 +346,19 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::Like>) {
+          if (auto s = like_pattern_on_sqlite(n, loc); !s) return s;
           if (n.kind == ast::LikeKind::ILike) {
             if (auto s = construct(Construct::ILike, loc); !s) return s;
             const auto& cell = capability::cell(capability::find(Construct::ILike), dialect_);
             if (cell.verdict == capability::Verdict::Rewrite) {
-              // SQLite's LIKE already ignores ASCII case: ILIKE has one obvious spelling there.
-              n.kind = ast::LikeKind::Like;
+              if (auto s = ilike_on_sqlite(n, loc); !s) return s;
               note_rewrite(cell.note);
             }
+          }
+          // PostgreSQL's LIKE escapes with a backslash unless told otherwise; SQLite's has no escape character.
+          if (dialect_ == Dialect::Sqlite && n.kind == ast::LikeKind::Like && !n.escape) {
+            n.escape = ast::make_expr(ast::Literal{ast::LiteralKind::String, "\\"}, -1);
+            note_rewrite("dialect:like-escape-backslash");
           }
           if (n.kind == ast::LikeKind::Similar)
             if (auto s = construct(Construct::SimilarTo, loc); !s) return s;
@@ -356,6 +392,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                 std::string(cell.note), pos(loc));
           if (auto s = numeric_text_cast(n, loc); !s) return s;
           if (auto s = expr(*n.arg, ctx); !s) return s;
+          if (auto s = cast_on_sqlite(n, ctx, loc); !s) return s;
           if (n.type.name == "bpchar" && !n.type.modifiers.empty()) return check_size(e, ctx);  // pads
           return {};
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {

@@ -491,6 +491,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     }
     if (auto st = expr(*item.expr, with_outputs); !st) return st.error();
   }
+  if (auto st = check_grouping(s, level, order_by, names, location); !st) return st.error();
   // Lineage once every name is resolved and every substitution done.
   lineage_windows_ = &s.windows;
   select_lineage_.clear();

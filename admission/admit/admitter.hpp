@@ -93,6 +93,22 @@ class Admitter {
   bool same(std::string_view a, std::string_view b) const { return catalog::Catalog::same_name(a, b, dialect_); }
   Error unknown_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) const;
 
+  // Where an engine would read the statement differently from PostgreSQL's meaning (dialect.cpp).
+  const catalog::Column* base_column(const ast::Expr& e, const ExprContext& ctx);
+  Status json_arrow(ast::Operator& op, const ast::Expr& node, int location);
+  Status text_arithmetic(const ast::Operator& op, const ExprContext& ctx, int location);
+  Status cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, int location);
+  bool integer_valued(const ast::Expr& e, const ExprContext& ctx);
+  bool text_or_unknown(const ast::Expr& e, const ExprContext& ctx);
+  Status ilike_on_sqlite(ast::Like& like, int location);
+  Status like_pattern_on_sqlite(const ast::Like& like, int location);
+  Status json_text_comparison(const ast::Expr& json_side, const ast::Expr& literal_side, int location);
+  Status check_grouping(const ast::Select& s, const Scope& level, const std::vector<ast::SortItem>& order_by,
+                        const std::vector<std::string>& names, int location);
+  // The one expression whose JSON text (`x -> 'k'`) may be used as is here: the left operand of
+  // another arrow, a NULL test, an argument of a SQLite json function.
+  const ast::Expr* json_text_allowed_ = nullptr;
+
   // Grouping that SQLite reads differently from the grammar (precedence.cpp).
   Status check_precedence(const ast::Expr& e);
   Status check_set_precedence(const ast::SetOp& set, int location);

@@ -60,8 +60,9 @@ constexpr std::array kConstructs{
                         refuse("FIX: on SQLite, UNION ALL one GROUP BY query per grouping level (the empty grouping "
                                "set () is the query without GROUP BY)."),
                         admit(), printed::kGroupingSets},
-    // SQLite's LIKE already ignores ASCII case: ILIKE has one obvious spelling there.
-    ConstructCapability{Construct::ILike, "ILIKE", rewrite("ilike-to-like"), admit(), printed::kILike},
+    // SQLite's LIKE is case-sensitive there (case_sensitive_like); ILIKE with an ASCII literal pattern is
+    // lower(x) LIKE '<lower-case pattern>' (admit/dialect.cpp), otherwise refused.
+    ConstructCapability{Construct::ILike, "ILIKE", rewrite("dialect:ilike-to-lower-like"), admit(), printed::kILike},
     ConstructCapability{Construct::SimilarTo, "SIMILAR TO",
                         refuse("FIX: on SQLite, use LIKE patterns (% and _), combined with OR where needed."), admit(),
                         printed::kSimilarTo},
@@ -163,6 +164,19 @@ constexpr std::string_view kNeverBlob =
 // whose length is bounded by the statement's own text.
 constexpr std::string_view kNeverRepeat =
     "FIX: write the text out as a literal and cut it: substr('##########', 1, n).";
+
+constexpr std::string_view kSetKeysSqlite =
+    "FIX: querygate admits no set-returning functions. On SQLite, read a key you know with x ->> 'key' (NULL when "
+    "absent), e.g. count(*) FILTER (WHERE x ->> 'key' IS NOT NULL).";
+constexpr std::string_view kSetKeysPg =
+    "FIX: querygate admits no set-returning functions. On PostgreSQL, read a key you know with x ->> 'key', test "
+    "one with x ? 'key', e.g. count(*) FILTER (WHERE x ? 'key').";
+constexpr std::string_view kSetElementsSqlite =
+    "FIX: querygate admits no set-returning functions. On SQLite, count elements with json_array_length(x), read "
+    "one with x ->> 0 (x ->> -1 is the last).";
+constexpr std::string_view kSetElementsPg =
+    "FIX: querygate admits no set-returning functions. On PostgreSQL, count elements with jsonb_array_length(x), "
+    "read one with x ->> 0 (x ->> -1 is the last).";
 
 constexpr FunctionCapability both(std::string_view n, FunctionKind k, Returns r, Growth g) {
   return {n, k, r, g, admit(), admit()};
@@ -351,6 +365,10 @@ constexpr std::array kFunctions{
     pg_only("to_timestamp", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write datetime(x, 'unixepoch')."),
     pg_only("make_date", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write date(printf('%04d-%02d-%02d', y, m, d))."),
     pg_only("date_bin", Scalar, Text, Growth::Fixed, kPgOnlyDate),
+    // x AT TIME ZONE z is timezone(z, x). SQLite has no time zones.
+    pg_only("timezone", Scalar, Text, Growth::Fixed,
+            "FIX: on SQLite, times are UTC: compare and group in UTC, or shift by a fixed offset with datetime(t, "
+            "'+02:00') (exact only for a zone without daylight saving time)."),
     // ---- JSON
     sqlite_only("json", Scalar, Text, Growth::Within, kSqliteOnlyJsonValid),
     sqlite_only("json_extract", Scalar, Text, Growth::Within, kSqliteOnlyJson),
@@ -369,6 +387,19 @@ constexpr std::array kFunctions{
     pg_only("jsonb_build_object", Scalar, Text, Growth::Escape, "FIX: on SQLite, write json_object(...)."),
     pg_only("jsonb_build_array", Scalar, Text, Growth::Escape, "FIX: on SQLite, write json_array(...)."),
     pg_only("to_jsonb", Scalar, Text, Growth::Escape, "FIX: on SQLite, write json_quote(x)."),
+    // ---- set-returning: they multiply rows, and neither engine has them in the select list alike
+    neither("jsonb_object_keys", SetReturning, Text, kSetKeysSqlite, kSetKeysPg),
+    neither("json_object_keys", SetReturning, Text, kSetKeysSqlite, kSetKeysPg),
+    neither("jsonb_each", SetReturning, Text, kSetKeysSqlite, kSetKeysPg),
+    neither("jsonb_each_text", SetReturning, Text, kSetKeysSqlite, kSetKeysPg),
+    neither("json_each", SetReturning, Text, kSetKeysSqlite, kSetKeysPg),
+    neither("json_each_text", SetReturning, Text, kSetKeysSqlite, kSetKeysPg),
+    neither("json_tree", SetReturning, Text, kSetKeysSqlite, kSetKeysPg),
+    neither("jsonb_array_elements", SetReturning, Text, kSetElementsSqlite, kSetElementsPg),
+    neither("jsonb_array_elements_text", SetReturning, Text, kSetElementsSqlite, kSetElementsPg),
+    neither("json_array_elements", SetReturning, Text, kSetElementsSqlite, kSetElementsPg),
+    neither("json_array_elements_text", SetReturning, Text, kSetElementsSqlite, kSetElementsPg),
+    neither("unnest", SetReturning, Text, kSetElementsSqlite, kSetElementsPg),
     // ---- never: engine state, files, sleeps, locks, sequences, generators, dynamic SQL
     never("load_extension", kNeverFiles),
     never("readfile", kNeverFiles),
@@ -457,11 +488,11 @@ constexpr std::array kOperators{
     OperatorCapability{"?", Boolean, Growth::Fixed, refuse(kNoSqliteJsonb), admit()},
     // Binary ~ is a regular-expression match; prefix ~ is PostgreSQL's bitwise NOT.
     OperatorCapability{"~", Boolean, Growth::Fixed, refuse("FIX: on SQLite, match with LIKE patterns."), admit(), /*prefix=*/true},
-    OperatorCapability{"~*", Boolean, Growth::Fixed,
-                       refuse("FIX: on SQLite, match with LIKE patterns (LIKE ignores ASCII case there)."), admit()},
+    OperatorCapability{
+        "~*", Boolean, Growth::Fixed,
+        refuse("FIX: on SQLite, write x ILIKE '%pattern%' (an ASCII pattern; % and _ are its wildcards)."), admit()},
     OperatorCapability{"!~", Boolean, Growth::Fixed, refuse("FIX: on SQLite, write x NOT LIKE '%pattern%'."), admit()},
-    OperatorCapability{"!~*", Boolean, Growth::Fixed,
-                       refuse("FIX: on SQLite, write x NOT LIKE '%pattern%' (LIKE ignores ASCII case there)."),
+    OperatorCapability{"!~*", Boolean, Growth::Fixed, refuse("FIX: on SQLite, write x NOT ILIKE '%pattern%' (an ASCII pattern)."),
                        admit()},
     OperatorCapability{"&", LikeArguments, Growth::Fixed, admit(), admit()},
     OperatorCapability{"|", LikeArguments, Growth::Fixed, admit(), admit()},
@@ -505,7 +536,7 @@ constexpr std::array kCasts{
 // Functions SQLite's code generator calls for admitted constructs that are not
 // calls of a table function; the authorizer sees them as function calls.
 constexpr std::array kSqliteEngineFunctions{
-    EngineFunction{"like", "LIKE / NOT LIKE / LIKE ... ESCAPE, and ILIKE rewritten to LIKE"},
+    EngineFunction{"like", "LIKE / NOT LIKE / LIKE ... ESCAPE, and ILIKE rewritten to lower(x) LIKE"},
     EngineFunction{"->", "the JSON arrow operator col -> '$.key' (SQLite >= 3.38)"},
     EngineFunction{"->>", "the JSON arrow operator col ->> '$.key' (SQLite >= 3.38)"},
     EngineFunction{"coalesce", "COALESCE(...)"},

@@ -86,7 +86,9 @@ struct ConstructCapability {
   std::span<const render::Construct> printed_as;
 };
 
-enum class FunctionKind : std::uint8_t { Scalar, Aggregate, Window };
+// SetReturning: one row in, many out (jsonb_each, unnest): never admitted, each
+// refusal says what answers the question instead.
+enum class FunctionKind : std::uint8_t { Scalar, Aggregate, Window, SetReturning };
 
 // What a function, operator or cast returns, as far as the lineage of untrusted
 // content cares (admission/admit/lineage.cpp). A Number or Boolean only

@@ -62,4 +62,21 @@ std::vector<std::string> closest_names(std::string_view wanted, const std::vecto
   return out;
 }
 
+std::vector<std::string> closest_spellings(std::string_view wanted, const std::vector<std::string>& candidates,
+                                           std::size_t max) {
+  const std::string w = lower(wanted);
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(w, lower(c));
+    if (d <= 2 && d < w.size() / 2 + 1) scored.emplace_back(d, c);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](auto& x, auto& y) { return x.first < y.first; });
+  std::vector<std::string> out;
+  for (auto& [d, c] : scored) {
+    if (out.size() == max) break;
+    out.push_back(c);
+  }
+  return out;
+}
+
 }  // namespace qg::catalog

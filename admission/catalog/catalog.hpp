@@ -76,5 +76,9 @@ struct Catalog {
 // by edit distance (case-insensitive), only those plausibly meant.
 std::vector<std::string> closest_names(std::string_view wanted, const std::vector<std::string>& candidates,
                                        std::size_t max = 3);
+// Typos only (at most two edits, no containment): for names whose near neighbours
+// mean something else (functions: time is not timezone).
+std::vector<std::string> closest_spellings(std::string_view wanted, const std::vector<std::string>& candidates,
+                                           std::size_t max = 3);
 
 }  // namespace qg::catalog

@@ -270,8 +270,9 @@ Result<ast::Expr> Converter::func_call(object o, int loc) {
       return lit && lit->kind == ast::LiteralKind::String && !lit->text.empty() && lit->text.size() <= 32 &&
              std::all_of(lit->text.begin(), lit->text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
     };
+    // x AT TIME ZONE z is timezone(z, x), printed back in keyword form.
     if ((parts[1] == "extract" && args->size() == 2 && field_word(args->front())) ||
-        (parts[1] == "position" && args->size() == 2)) {
+        (parts[1] == "position" && args->size() == 2) || (parts[1] == "timezone" && args->size() == 2)) {
       ast::FuncCall f;
       f.name = parts[1];
       f.args = std::move(args).value();

@@ -410,10 +410,35 @@ Result<ast::Query> Converter::query(object o, int location) {
   auto order = sort_list(o, "sortClause");
   if (!order) return std::move(order).error();
   q.order_by = std::move(order).value();
-  if (string_field(o, "limitOption") == "LIMIT_OPTION_WITH_TIES")
-    return unsupported("FETCH FIRST ... WITH TIES", location, "FIX: write FETCH FIRST n ROWS ONLY or LIMIT n.");
   auto limit = limit_value(o, "limitCount", "LIMIT");
   if (!limit) return std::move(limit).error();
+  if (string_field(o, "limitOption") == "LIMIT_OPTION_WITH_TIES") {
+    // LIMIT n would drop the rows tied with the n-th: the FIX ranks instead (rank() <= n is exactly WITH TIES).
+    std::string order_words;
+    for (const auto& item : q.order_by) {
+      const auto* ref = std::get_if<ast::ColumnRef>(&item.expr->node);
+      if (!ref || ref->star) {
+        order_words = "<your ORDER BY list>";
+        break;
+      }
+      if (!order_words.empty()) order_words += ", ";
+      order_words += ref->table.empty() ? ref->column : ref->table + "." + ref->column;
+      if (item.direction == ast::SortDirection::Desc) order_words += " DESC";
+      if (item.nulls == ast::NullsOrder::First) order_words += " NULLS FIRST";
+      if (item.nulls == ast::NullsOrder::Last) order_words += " NULLS LAST";
+    }
+    if (order_words.empty()) order_words = "<your ORDER BY list>";
+    const std::string n = *limit ? std::to_string(**limit) : "n";
+    return unsupported("FETCH FIRST ... WITH TIES", location,
+                       "FIX: rank the rows and keep every rank up to " + n +
+                           " (LIMIT would drop the tied rows): SELECT * FROM (SELECT <your select list>, rank() OVER "
+                           "(ORDER BY " +
+                           order_words + ") AS rank_ FROM <your FROM and WHERE>) AS ranked WHERE rank_ <= " + n +
+                           " ORDER BY rank_." +
+                           (field(o, "limitOffset") ? " Drop OFFSET: it cuts through tied rows wherever the engine "
+                                                      "puts them; to skip the first k ranks write rank_ > k."
+                                                    : ""));
+  }
   q.limit = limit.value();
   auto offset = limit_value(o, "limitOffset", "OFFSET");
   if (!offset) return std::move(offset).error();

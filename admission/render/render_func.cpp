@@ -144,13 +144,21 @@ std::optional<ast::FuncCall> sqlite_substr(const ast::FuncCall& f) {
 void Printer::func_call(const ast::FuncCall& f) {
   if (f.sql_syntax) {
     // Only PostgreSQL admits these (capability table); the converter checked
-    // the shapes: extract('field', x) with a lower-case word, position(b, a).
+    // the shapes: extract('field', x) with a lower-case word, position(b, a),
+    // timezone(z, x) for x AT TIME ZONE z.
     if (f.args.size() != 2) return fail("a keyword-form call with other than two arguments");
     if (f.name == "extract") {
       const auto* field = std::get_if<ast::Literal>(&f.args[0].node);
       if (field == nullptr) return fail("EXTRACT without a field word");
       word("EXTRACT(" + field->text + " FROM ");
       expr(f.args[1]);
+      return word(")");
+    }
+    if (f.name == "timezone") {
+      word("(");
+      operand(f.args[1]);
+      word(" AT TIME ZONE ");
+      operand(f.args[0]);
       return word(")");
     }
     if (f.name == "position") {

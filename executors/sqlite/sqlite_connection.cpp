@@ -80,8 +80,11 @@ Result<std::unique_ptr<Connection>> open_connection(const SqliteOptions& options
   sqlite3_busy_timeout(db, kBusyTimeoutMs);
   // query_only is a second read-only layer on top of SQLITE_OPEN_READONLY; the
   // count proves the file really is a database before anyone relies on it.
+  // case_sensitive_like: LIKE compares case as PostgreSQL's does.
   char* err = nullptr;
-  const int prc = sqlite3_exec(db, "PRAGMA query_only=1; SELECT count(*) FROM sqlite_schema;", nullptr, nullptr, &err);
+  const int prc =
+      sqlite3_exec(db, "PRAGMA query_only=1; PRAGMA case_sensitive_like=ON; SELECT count(*) FROM sqlite_schema;",
+                   nullptr, nullptr, &err);
   if (prc != SQLITE_OK) {
     std::string why = err ? err : sqlite3_errstr(prc);
     sqlite3_free(err);

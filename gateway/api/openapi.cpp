@@ -244,7 +244,7 @@ json::object query_result_schema() {
              {{"type", "array"},
               {"items", {{"type", "string"}}},
               {"description",
-               "Meaning-preserving rewrites, e.g. `star-expansion`, `virtual-columns`, `ilike-to-like`, "
+               "Meaning-preserving rewrites, e.g. `star-expansion`, `virtual-columns`, `dialect:json-key`, "
                "`time-literal`, `limit-injection`."}}},
             {"sql", {{"type", "string"}, {"description", "The SQL actually executed."}}}}}}},
         {"notes",

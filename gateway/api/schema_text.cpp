@@ -55,7 +55,8 @@ void preamble(std::string& out, const std::string& name, const catalog::Catalog&
       "('2026-11-01T10:00:00Z'); a bare date means midnight UTC.\n";
   if (sqlite)
     out +=
-        "-- SQLite: LIKE ignores ASCII case. Times are ISO-8601 text: use date()/datetime()/strftime(). "
+        "-- SQLite: LIKE compares case as on PostgreSQL (ILIKE with an ASCII pattern ignores it). Times are ISO-8601 "
+        "text: use date()/datetime()/strftime(). "
         "Percentiles: percentile(x, p) with p in 0..100, median(x). JSON: json_extract(col, '$.key') or "
         "col ->> '$.key'. Parenthesise || next to arithmetic and = next to IN/LIKE/BETWEEN.\n";
   else

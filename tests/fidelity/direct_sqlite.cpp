@@ -43,6 +43,10 @@ qg::Result<DirectSqlite> DirectSqlite::open(const std::filesystem::path& path) {
   if (rc != SQLITE_OK)
     return qg::make_error(qg::ErrorCode::BackendUnavailable,
                           "cannot open " + path.string() + ": " + (raw ? sqlite3_errmsg(raw) : "out of memory"));
+  // querygate's LIKE is PostgreSQL's (case-sensitive, issue #12): the reference compares case too. Gold
+  // statements whose answer this changes are counted in docs/FIDELITY.md ("LIKE compares case").
+  if (sqlite3_exec(raw, "PRAGMA case_sensitive_like=ON", nullptr, nullptr, nullptr) != SQLITE_OK)
+    return qg::make_error(qg::ErrorCode::BackendUnavailable, "cannot set case_sensitive_like on " + path.string());
   return out;
 }
 

@@ -317,6 +317,55 @@ std::optional<std::string> schema_prefix(std::string_view sql, const qg::Error& 
   return splice(sql, tokens[k].begin, first_kept.begin, "");
 }
 
+// validation:unsupported, FIX "add T2.id to GROUP BY: the groups stay the same
+// (a join or WHERE condition makes it equal to grouped columns on every row)":
+// the named columns are appended to the GROUP BY list of the query level the
+// refusal points into (the first GROUP BY after the position at its depth, or
+// the last one before it). Adding a column equal to a grouped one on every row
+// keeps every group; PostgreSQL's primary-key rule then admits the others.
+std::optional<std::string> group_by_key(std::string_view sql, const qg::Error& e) {
+  constexpr std::string_view kStart = "FIX: add ";
+  constexpr std::string_view kEnd = " to GROUP BY: the groups stay the same";
+  if (e.code != ErrorCode::ValidationUnsupported || !e.fix.starts_with(kStart) || !contains(e.fix, kEnd) || !e.position)
+    return {};
+  const std::string columns = e.fix.substr(kStart.size(), e.fix.find(kEnd) - kStart.size());
+  const auto tokens = tokenize(sql);
+  const std::size_t at = token_at(tokens, *e.position);
+  auto group_at = [&](std::size_t i) {
+    return i + 1 < tokens.size() && tokens[i].upper == "GROUP" && tokens[i + 1].upper == "BY";
+  };
+  std::optional<std::size_t> group;
+  int depth = 0;
+  for (std::size_t i = at; i < tokens.size() && !group; ++i) {
+    if (tokens[i].upper == "(") ++depth;
+    if (tokens[i].upper == ")" && depth-- == 0) break;
+    if (depth == 0 && group_at(i)) group = i;
+  }
+  depth = 0;
+  for (std::size_t i = at; i-- > 0 && !group;) {
+    if (tokens[i].upper == ")") ++depth;
+    if (tokens[i].upper == "(" && depth-- == 0) break;
+    if (depth == 0 && group_at(i)) group = i;
+  }
+  if (!group) return {};
+  static constexpr std::string_view kEnds[] = {"HAVING",    "ORDER",  "LIMIT",  "UNION",
+                                               "INTERSECT", "EXCEPT", "WINDOW", ";"};
+  std::size_t last = *group + 1;
+  depth = 0;
+  bool ended = false;
+  for (std::size_t i = *group + 2; i < tokens.size(); ++i) {
+    if (tokens[i].upper == "(") ++depth;
+    if (tokens[i].upper == ")" && depth-- == 0) break;
+    // Not applied under LIMIT: which of the groups tied in ORDER BY survive the cut is the engine's choice,
+    // and another GROUP BY list may let it choose another, so the answers could not be compared.
+    if (depth == 0 && tokens[i].upper == "LIMIT") return {};
+    if (depth == 0 && std::find(std::begin(kEnds), std::end(kEnds), tokens[i].upper) != std::end(kEnds)) ended = true;
+    if (!ended) last = i;
+  }
+  if (last == *group + 1) return {};
+  return splice(sql, tokens[last].end, tokens[last].end, ", " + columns);
+}
+
 const std::vector<Transformer>& transformers() {
   static const std::vector<Transformer> all{
       {{"double-quoted-text", "validation:unknown-column",
@@ -346,6 +395,11 @@ const std::vector<Transformer>& transformers() {
       {{"schema-prefix", "validation:qualified-name",
         "consumer_div.users → users (table), s.t.c → t.c (column): the dotted name loses the prefix the FIX drops"},
        schema_prefix},
+      {{"group-by-key", "validation:unsupported",
+        "GROUP BY a → GROUP BY a, T2.id when the FIX says T2.id equals a grouped column on every row (a bare column "
+        "of T2 is then functionally dependent on its grouped primary key, PostgreSQL's rule); not under LIMIT, whose "
+        "choice among tied groups may change"},
+       group_by_key},
   };
   return all;
 }

@@ -228,9 +228,13 @@ TEST_F(PostgresBackendTest, EngineErrorsComeWithAFix) {
   EXPECT_EQ(code_of(zero), "backend:error");
   EXPECT_NE(zero.body.find("division by zero"), std::string::npos) << zero.body;
   EXPECT_NE(zero.body.find("NULLIF(y, 0)"), std::string::npos) << zero.body;
-  auto grouping = query("SELECT name, count(*) FROM spans");
+  // Admission refuses a bare column itself, and a qualified one in a subquery (dialect_parity_test); an
+  // unqualified outer column in a subquery of a grouped query is left to the engine, whose error gets the FIX.
+  auto grouping =
+      query("SELECT name, (SELECT count(*) FROM (SELECT 1 AS one) AS v WHERE v.one = id) FROM spans GROUP BY name");
   EXPECT_EQ(grouping.status, 422) << grouping.body;
-  EXPECT_NE(grouping.body.find("must appear in the GROUP BY clause"), std::string::npos) << grouping.body;
+  EXPECT_EQ(code_of(grouping), "backend:error");
+  EXPECT_NE(grouping.body.find("ungrouped column"), std::string::npos) << grouping.body;
   EXPECT_NE(grouping.body.find("add it to GROUP BY"), std::string::npos) << grouping.body;
 }
 

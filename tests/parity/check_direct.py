@@ -132,8 +132,11 @@ def compare(a, b, ordered):
 
 
 def run_sqlite(db, sql, reverse=False):
-    # The gateway's ilike-to-like rewrite (SQLite's LIKE already ignores ASCII case).
+    # querygate's SQLite LIKE compares case, as PostgreSQL's does (case_sensitive_like); its ILIKE with an
+    # ASCII pattern is lower(x) LIKE '<lower-case pattern>', which is SQLite's own case-insensitive LIKE.
+    ilike = re.search(r"\bILIKE\b", sql, flags=re.I) is not None
     sql = re.sub(r"\bILIKE\b", "LIKE", sql, flags=re.I)
+    db.execute("PRAGMA case_sensitive_like = %s" % ("OFF" if ilike else "ON"))
     db.execute("PRAGMA reverse_unordered_selects = %d" % (1 if reverse else 0))
     cur = db.execute(sql)
     return [d[0] for d in cur.description], [list(r) for r in cur.fetchall()]

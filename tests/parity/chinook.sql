@@ -29,8 +29,8 @@
 --   * InvoiceDate / BirthDate / HireDate (TEXT on SQLite, timestamp on
 --     PostgreSQL) are compared only with bare-date literals ('2024-01-01'),
 --     and their parts are taken as text: substr(CAST(InvoiceDate AS TEXT), 1, 4);
---   * case-insensitive matching is written ILIKE or lower(x) LIKE: SQLite's LIKE
---     ignores ASCII case, PostgreSQL's does not.
+--   * case-insensitive matching is written ILIKE or lower(x) LIKE: LIKE compares
+--     case on both (SQLite's own LIKE ignores ASCII case; the executor turns that off).
 
 -- ===================================================================
 -- Spider chinook_1 gold queries (42 distinct SQL texts, 84 questions)
@@ -62,7 +62,7 @@ SELECT distinct(BillingCountry) FROM INVOICE;
 -- spider: 1382, 1383 (Names of all artists that have "a" in their names)
 -- adapted: "%a%" -> '%a%', LIKE -> ILIKE: the gold answer is SQLite's, whose LIKE
 --   ignores ASCII case (211 artists); ILIKE means that on both (the gateway
---   rewrites it to LIKE on SQLite). The unadapted spelling is exception x-like-case.
+--   rewrites it to lower(x) LIKE on SQLite). The unadapted spelling is like-case.
 SELECT Name FROM ARTIST WHERE Name ILIKE '%a%';
 
 -- id: spider-07
@@ -783,15 +783,16 @@ SELECT InvoiceId, InvoiceDate, Total FROM Invoice ORDER BY InvoiceDate DESC, Inv
 -- id: date-hired-before
 SELECT EmployeeId, LastName, HireDate FROM Employee WHERE HireDate < '2003-01-01' ORDER BY HireDate, EmployeeId;
 
+-- id: like-case
+-- spider: 1392 (spider-11 as Spider wrote it, with single quotes)
+-- LIKE compares case on both backends (PostgreSQL's LIKE; the SQLite executor sets
+--   case_sensitive_like): 1 track on both. Until issue #12 it was exception x-like-case
+--   (SQLite's LIKE ignored ASCII case: 192 tracks).
+SELECT Name FROM TRACK WHERE Name LIKE '%you%';
+
 -- ===================================================================
 -- Documented exceptions: statements that are NOT portable (expected to differ)
 -- ===================================================================
-
--- id: x-like-case
--- spider: 1392 (spider-11 as Spider wrote it, with single quotes)
--- exception: LIKE ignores ASCII case on SQLite (192 tracks) and not on PostgreSQL (1 track).
---   Portable spellings: ILIKE (spider-11) or lower(x) LIKE (like-lower).
-SELECT Name FROM TRACK WHERE Name LIKE '%you%';
 
 -- id: x-edinburgh-blank
 -- exception: the data differ: SQLite stores City 'Edinburgh ' (trailing blank) for

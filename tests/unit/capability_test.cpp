@@ -218,9 +218,8 @@ bool names_a_spelling(std::string_view fix, Dialect d) {
   for (const auto& c : calls_in(fix))
     if (broken_call(c, d).empty()) return true;
   static const std::vector<std::string_view> kSyntax{
-      " LIKE ",    " CASE ", "SELECT ",           " JOIN ",   "UNION ",   "INTERSECT", "EXCEPT",
-      " BETWEEN ", " IN (",  "CURRENT_TIMESTAMP", "GROUP BY", "ORDER BY", "||",        "->",
-      " = ",       "<>"};
+      " LIKE ", " ILIKE ",           " CASE ",   "SELECT ",  " JOIN ", "UNION ", "INTERSECT", "EXCEPT", " BETWEEN ",
+      " IN (",  "CURRENT_TIMESTAMP", "GROUP BY", "ORDER BY", "||",     "->",     " = ",       "<>"};
   return std::any_of(kSyntax.begin(), kSyntax.end(),
                      [&](std::string_view w) { return fix.find(w) != std::string_view::npos; });
 }

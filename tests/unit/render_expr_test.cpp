@@ -174,6 +174,18 @@ TEST(RenderTest, LikeFamily) {
   EXPECT_EQ(error_of(similar, Dialect::Sqlite), "cannot print SIMILAR TO for sqlite");
 }
 
+// x AT TIME ZONE z is timezone(z, x) in the grammar's tree, printed back in keyword form.
+TEST(RenderTest, AtTimeZoneKeepsItsKeywordForm) {
+  ast::FuncCall f;
+  f.name = "timezone";
+  f.args.push_back(str("Europe/Paris"));
+  f.args.push_back(col("t"));
+  f.sql_syntax = true;
+  EXPECT_EQ(pg(ast::make_expr(f)), "(t AT TIME ZONE 'Europe/Paris')");
+  f.sql_syntax = false;
+  EXPECT_EQ(pg(ast::make_expr(f)), "timezone('Europe/Paris', t)");
+}
+
 TEST(RenderTest, CaseCoalesceNullIfGreatest) {
   Expr searched = ast::make_expr(ast::Case{
       std::nullopt,

@@ -1,0 +1,678 @@
+// Dialect gaps: places where an engine would run a statement and answer
+// something other than what PostgreSQL answers on the same data. Each is either
+// translated exactly (reported as a `dialect:` rewrite) or refused with a FIX
+// whose statement gives PostgreSQL's answer.
+#include <algorithm>
+#include <cctype>
+#include <functional>
+
+#include "admission/admit/admitter.hpp"
+#include "admission/ast/walk.hpp"
+
+namespace qg::admit::detail {
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// `[+-]?digits` (PostgreSQL reads such a text as an integer when a cast asks for one).
+bool integer_text(std::string_view s) {
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  return all_digits(s);
+}
+
+// A text both engines read as a number: `[+-]?(digits[.digits]|.digits)([eE][+-]?digits)?`.
+bool numeric_text(std::string_view s) {
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  std::size_t i = 0, digits = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
+  }
+  if (digits == 0) return false;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (i == s.size() || !std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  }
+  return i == s.size();
+}
+
+bool contains_word(std::string upper, std::string_view word) {
+  return upper.find(word) != std::string::npos;
+}
+
+// SQLite's column affinity from the declared type (https://sqlite.org/datatype3.html, 3.1).
+enum class Affinity : std::uint8_t { Integer, Text, Blob, Real, Numeric };
+
+Affinity affinity(std::string_view declared) {
+  std::string u(declared);
+  for (auto& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (contains_word(u, "INT")) return Affinity::Integer;
+  if (contains_word(u, "CHAR") || contains_word(u, "CLOB") || contains_word(u, "TEXT")) return Affinity::Text;
+  if (u.empty() || contains_word(u, "BLOB")) return Affinity::Blob;
+  if (contains_word(u, "REAL") || contains_word(u, "FLOA") || contains_word(u, "DOUB")) return Affinity::Real;
+  return Affinity::Numeric;
+}
+
+bool is_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+const ast::Literal* literal(const ast::Expr& e, ast::LiteralKind kind) {
+  const auto* l = std::get_if<ast::Literal>(&e.node);
+  return l && l->kind == kind ? l : nullptr;
+}
+
+// The keys of a SQLite JSON path made of keys only ($, $.a, $.a.b, $."a.b"), as
+// SQLite 3.40 reads it: an unquoted key runs to the next '.' or '['; a quoted
+// key to the next '"' (no escapes). Empty when it has another form; `why` says which.
+std::optional<std::vector<std::string>> path_keys(std::string_view path, std::string& why) {
+  std::vector<std::string> keys;
+  std::size_t i = 1;  // after '$'
+  while (i < path.size()) {
+    if (path[i] == '[') {
+      why = "an array subscript [...]";
+      return std::nullopt;
+    }
+    if (path[i] != '.') {
+      why = "a step that is neither .key nor [n]";
+      return std::nullopt;
+    }
+    ++i;
+    std::string key;
+    if (i < path.size() && path[i] == '"') {
+      const std::size_t close = path.find('"', i + 1);
+      if (close == std::string_view::npos) {
+        why = "an unclosed quoted key";
+        return std::nullopt;
+      }
+      key = std::string(path.substr(i + 1, close - i - 1));
+      i = close + 1;
+    } else {
+      const std::size_t end = std::min(path.find('.', i), path.find('[', i));
+      key = std::string(path.substr(i, end == std::string_view::npos ? std::string_view::npos : end - i));
+      i = end == std::string_view::npos ? path.size() : end;
+      if (key.empty()) {
+        why = "an empty key";
+        return std::nullopt;
+      }
+    }
+    // PostgreSQL's #> reads a whole-number step as an array index; SQLite's .0 is the key "0".
+    if (integer_text(key)) {
+      why = "a key made of digits (" + key + ")";
+      return std::nullopt;
+    }
+    // SQLite compares a path key with the key as written in the JSON text (escapes undecoded).
+    if (key.find('\\') != std::string::npos) {
+      why = "a key with a backslash";
+      return std::nullopt;
+    }
+    keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
+// PostgreSQL's text[] literal for a #> path: every element quoted, `"` and `\` escaped.
+std::string pg_path_array(const std::vector<std::string>& keys) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i) out += ",";
+    out += '"';
+    for (char c : keys[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
+
+bool is_aggregate_call(const ast::FuncCall& f) {
+  if (f.over) return false;
+  const auto* row = capability::find_function(f.name);
+  return row && row->kind == capability::FunctionKind::Aggregate;
+}
+
+bool has_aggregate(const ast::Expr& e) {
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && is_aggregate_call(*f)) return true;
+  bool found = false;
+  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || has_aggregate(child); });
+  return found;
+}
+
+}  // namespace
+
+const catalog::Column* Admitter::base_column(const ast::Expr& e, const ExprContext& ctx) {
+  const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
+  if (!ref || ref->star) return nullptr;
+  auto relation = resolve_column(*ref, e.location, ctx);
+  if (!relation || !*relation || !(*relation)->table) return nullptr;
+  return (*relation)->table->find_column(ref->column, dialect_);
+}
+
+// `j -> 'k'` / `j ->> 'k'` mean the KEY k on every backend; `j ->> '$.a.b'` (a
+// text starting with $) means the PATH; `j -> 2` the array element (negative:
+// from the end). SQLite reads a bare text as the path '$.k' ('llm.model_name'
+// would be two steps), so keys are rendered as '$."k"'; PostgreSQL reads every
+// text as a key, so paths become #> / #>> '{a,b}'.
+Status Admitter::json_arrow(ast::Operator& op, const ast::Expr& node, int location) {
+  const bool text = op.op == "->>";
+  // SQLite's -> returns JSON text minified ({"a":1}); PostgreSQL's jsonb prints {"a": 1}.
+  if (dialect_ == Dialect::Sqlite && !text && &node != json_text_allowed_)
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "the JSON value of x -> ... is printed differently by SQLite ({\"a\":1}) and PostgreSQL "
+                      "({\"a\": 1})",
+                      "FIX: read a scalar with ->> (x ->> 'key' gives the text), or keep -> only to step further in "
+                      "(x -> 'a' ->> 'b').",
+                      pos(location));
+  ast::Expr& right = *op.right;
+  if (const auto* n = literal(right, ast::LiteralKind::Integer)) {
+    // SQLite reads a negative integer as nothing; PostgreSQL counts from the end, as SQLite's $[#-n] does.
+    // (-0 is the first element on both.)
+    if (dialect_ == Dialect::Sqlite && n->text.starts_with('-') &&
+        n->text.find_first_not_of("-0") != std::string::npos) {
+      right = ast::make_expr(ast::Literal{ast::LiteralKind::String, "$[#" + n->text + "]"}, right.location);
+      note_rewrite("dialect:json-index-from-end");
+    }
+    return {};
+  }
+  auto* s = std::get_if<ast::Literal>(&right.node);
+  if (!s || s->kind != ast::LiteralKind::String)
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "the right side of " + op.op + " must be a literal key ('key'), path ('$.a.b') or array index",
+                      "FIX: write the key as a literal, e.g. attributes " + op.op +
+                          " 'llm.model_name'; for an array element write an integer, e.g. x -> 0.",
+                      pos(right.location));
+  if (!s->text.starts_with('$')) {
+    if (dialect_ == Dialect::Postgres) return {};
+    // SQLite 3.40 reads "..." in a path without escapes: a key with " cannot be named.
+    if (s->text.find('"') != std::string::npos || s->text.find('\\') != std::string::npos)
+      return make_error(ErrorCode::CapabilityNotOnSqlite,
+                        "the JSON key '" + s->text + "' has a \" or \\, which SQLite's JSON paths cannot name",
+                        "FIX: none on SQLite (3.40 reads a quoted path key without escapes); on PostgreSQL, x ->> "
+                        "'key' reads it. querygate will not guess a path.",
+                        pos(right.location));
+    s->text = "$.\"" + s->text + "\"";
+    note_rewrite("dialect:json-key");
+    return {};
+  }
+  if (dialect_ == Dialect::Sqlite) return {};
+  std::string why;
+  auto keys = path_keys(s->text, why);
+  if (!keys)
+    return make_error(ErrorCode::CapabilityNotOnPostgres,
+                      "the JSON path '" + s->text + "' has " + why + ", which has no exact PostgreSQL spelling here",
+                      "FIX: step with one arrow per key and an integer per array element, e.g. x -> 'a' -> 0 ->> "
+                      "'b'.",
+                      pos(right.location));
+  op.op = text ? "#>>" : "#>";
+  s->text = pg_path_array(*keys);
+  note_rewrite("dialect:json-path");
+  return {};
+}
+
+// SQLite's ->> returns a JSON number as a number and true/false as 1/0, where
+// PostgreSQL's returns text: `x ->> 'n' = '3'` or `x ->> 'ok' = 'true'` would
+// silently miss those rows on SQLite. (A JSON string compares alike on both.)
+Status Admitter::json_text_comparison(const ast::Expr& json_side, const ast::Expr& literal_side, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const auto* arrow = std::get_if<ast::Operator>(&json_side.node);
+  const auto* text = literal(literal_side, ast::LiteralKind::String);
+  if (!arrow || arrow->op != "->>" || !text) return {};
+  const bool boolean = text->text == "true" || text->text == "false";
+  if (!boolean && !numeric_text(text->text)) return {};
+  const std::string fix =
+      boolean
+          ? "FIX: on SQLite, test the JSON type: json_type(x, '$.\"key\"') = '" + text->text + "'."
+          : "FIX: compare numbers, as both backends read them alike: CAST(x ->> 'key' AS REAL) = " + text->text + ".";
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    "comparing x ->> ... with the text '" + text->text +
+                        "': SQLite's ->> returns JSON numbers as numbers and true/false as 1/0, PostgreSQL's returns "
+                        "text, so rows would be missed silently",
+                    fix, pos(location));
+}
+
+// SQLite computes `end_time - start_time` on ISO-8601 text as numbers read from
+// the text's prefix (2026 - 2026 = 0); PostgreSQL subtracts times or refuses.
+Status Admitter::text_arithmetic(const ast::Operator& op, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite || !op.left) return {};
+  static constexpr std::string_view kArithmetic[] = {"+", "-", "*", "/", "%"};
+  if (std::find(std::begin(kArithmetic), std::end(kArithmetic), op.op) == std::end(kArithmetic)) return {};
+  for (const ast::Expr* side : {&**op.left, &*op.right}) {
+    std::string what;
+    bool time = false;
+    if (const auto* l = literal(*side, ast::LiteralKind::String)) {
+      if (!numeric_text(l->text)) what = "the text '" + l->text + "'";
+    } else if (const auto* c = base_column(*side, ctx)) {
+      if (c->timestamp)
+        what = "the timestamp column " + c->name + " (ISO-8601 text on SQLite)", time = true;
+      else if (affinity(c->type) == Affinity::Text)
+        what = "the text column " + c->name;
+    } else if (const auto* f = std::get_if<ast::FuncCall>(&side->node)) {
+      if (f->name == "date" || f->name == "datetime" || f->name == "time")
+        what = f->name + "(...) (ISO-8601 text)", time = true;
+    } else if (std::holds_alternative<ast::SqlValue>(side->node)) {
+      what = "the current time (ISO-8601 text on SQLite)", time = true;
+    }
+    if (what.empty()) continue;
+    const std::string fix =
+        time ? "FIX: on SQLite, for the seconds between two times write (julianday(end_time) - julianday(start_time)) "
+               "* 86400 (within 0.1 ms of PostgreSQL's EXTRACT(EPOCH FROM end_time - start_time)); to shift a "
+               "time write datetime(t, '+1 hour')."
+             : "FIX: convert the text to a number first, e.g. CAST(x AS REAL); to join texts write ||.";
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "arithmetic (" + op.op + ") on " + what +
+                          ": SQLite would compute with the number at the start of the text, PostgreSQL does not",
+                      fix, pos(location));
+  }
+  return {};
+}
+
+bool Admitter::integer_valued(const ast::Expr& e, const ExprContext& ctx) {
+  return std::visit(
+      [&](const auto& n) -> bool {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::Literal>) {
+          if (n.kind == ast::LiteralKind::String) return integer_text(n.text);
+          return n.kind != ast::LiteralKind::Numeric;
+        } else if constexpr (std::is_same_v<T, ast::ColumnRef>) {
+          const auto* c = base_column(e, ctx);
+          return c && !c->timestamp && affinity(c->type) == Affinity::Integer;
+        } else if constexpr (std::is_same_v<T, ast::Cast>) {
+          return n.type.name == "int2" || n.type.name == "int4" || n.type.name == "int8";
+        } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
+          static constexpr std::string_view kInteger[] = {"count", "length",     "row_number",
+                                                          "rank",  "dense_rank", "ntile"};
+          static constexpr std::string_view kWhole[] = {"round", "trunc", "floor", "ceil", "ceiling"};
+          static constexpr std::string_view kSame[] = {"sum", "min", "max", "abs"};
+          if (std::find(std::begin(kInteger), std::end(kInteger), n.name) != std::end(kInteger)) return true;
+          if (n.args.size() == 1 && std::find(std::begin(kWhole), std::end(kWhole), n.name) != std::end(kWhole))
+            return true;
+          if (n.args.size() == 1 && std::find(std::begin(kSame), std::end(kSame), n.name) != std::end(kSame))
+            return integer_valued(n.args[0], ctx);
+          // strftime's fields are whole numbers, except %f (fractional seconds) and %J (Julian day).
+          if (n.name == "strftime" && !n.args.empty()) {
+            const auto* format = literal(n.args[0], ast::LiteralKind::String);
+            return format && format->text.find("%f") == std::string::npos &&
+                   format->text.find("%J") == std::string::npos;
+          }
+          return false;
+        } else if constexpr (std::is_same_v<T, ast::Operator>) {
+          if (n.op != "+" && n.op != "-" && n.op != "*" && n.op != "/" && n.op != "%") return false;
+          return (!n.left || integer_valued(**n.left, ctx)) && integer_valued(*n.right, ctx);
+        } else if constexpr (std::is_same_v<T, ast::Case>) {
+          for (const auto& w : n.whens)
+            if (!integer_valued(*w.result, ctx)) return false;
+          return !n.otherwise || integer_valued(**n.otherwise, ctx);
+        } else if constexpr (std::is_same_v<T, ast::Coalesce>) {
+          return std::all_of(n.args.begin(), n.args.end(), [&](const ast::Expr& a) { return integer_valued(a, ctx); });
+        } else {
+          return false;
+        }
+      },
+      e.node);
+}
+
+// Text (PostgreSQL refuses a fractional text such as '2.5' as an integer: no rounding to differ on), or a
+// column of a subquery or CTE, whose type admission does not know yet.
+bool Admitter::text_or_unknown(const ast::Expr& e, const ExprContext& ctx) {
+  if (literal(e, ast::LiteralKind::String)) return true;
+  if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
+    auto relation = resolve_column(*ref, e.location, ctx);
+    if (!relation || !*relation || !(*relation)->table) return true;
+    const auto* c = (*relation)->table->find_column(ref->column, dialect_);
+    return c == nullptr || c->timestamp || affinity(c->type) == Affinity::Text;
+  }
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+    static constexpr std::string_view kText[] = {"substr", "substring", "lower",       "upper", "trim",
+                                                 "ltrim",  "rtrim",     "replace",     "date",  "datetime",
+                                                 "time",   "printf",    "group_concat"};
+    return std::find(std::begin(kText), std::end(kText), f->name) != std::end(kText);
+  }
+  if (const auto* o = std::get_if<ast::Operator>(&e.node)) return o->op == "||" || o->op == "->>";
+  if (const auto* c = std::get_if<ast::Cast>(&e.node)) return c->type.name == "text" || c->type.name == "varchar";
+  return false;
+}
+
+Status Admitter::cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  if (cast.type.name == "numeric" && !cast.type.modifiers.empty()) {
+    const std::int64_t scale = cast.type.modifiers.size() > 1 ? cast.type.modifiers[1] : 0;
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "numeric with a precision rounds to " + std::to_string(scale) +
+                          " decimal places on PostgreSQL; SQLite ignores the precision and scale",
+                      "FIX: on SQLite, write round(x, " + std::to_string(scale) +
+                          ") (halves away from zero, as PostgreSQL's numeric rounds).",
+                      pos(location));
+  }
+  const bool integer_type = cast.type.name == "int2" || cast.type.name == "int4" || cast.type.name == "int8";
+  if (integer_type && !integer_valued(*cast.arg, ctx) && !text_or_unknown(*cast.arg, ctx))
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "a cast to an integer type of a value that may have a fraction: PostgreSQL rounds it to the "
+                      "nearest integer, SQLite's CAST truncates it",
+                      "FIX: on SQLite, write CAST(round(x) AS INTEGER) to round (halves away from zero, PostgreSQL's "
+                      "rule for numeric), or CAST(trunc(x) AS INTEGER) to drop the fraction.",
+                      pos(location));
+  return {};
+}
+
+// A literal pattern that ends with its escape character: PostgreSQL refuses it
+// ("LIKE pattern must not end with escape character"), SQLite matches nothing.
+Status Admitter::like_pattern_on_sqlite(const ast::Like& like, int location) {
+  if (dialect_ != Dialect::Sqlite || like.kind == ast::LikeKind::Similar) return {};
+  const auto* pattern = literal(*like.pattern, ast::LiteralKind::String);
+  const auto* escape = like.escape ? literal(**like.escape, ast::LiteralKind::String) : nullptr;
+  if (!pattern || (like.escape && (!escape || escape->text.size() != 1))) return {};
+  const char e = escape ? escape->text[0] : '\\';
+  std::size_t trailing = 0;
+  while (trailing < pattern->text.size() && pattern->text[pattern->text.size() - 1 - trailing] == e) ++trailing;
+  if (trailing % 2 == 0) return {};
+  return make_error(ErrorCode::ValidationUnsupported,
+                    std::string("the LIKE pattern ends with its escape character ") + e +
+                        " (PostgreSQL refuses it; SQLite would match nothing)",
+                    std::string("FIX: double it to match the character itself: '") + pattern->text + e + "'.",
+                    pos(location));
+}
+
+// PostgreSQL's LIKE is case-sensitive (so is SQLite's once the connection sets
+// case_sensitive_like); ILIKE compares lower-case forms. SQLite's lower() folds
+// ASCII only, so lower(x) LIKE '<lower-case pattern>' is ILIKE exactly when the
+// pattern is ASCII: a non-ASCII letter matches only itself or a wildcard.
+Status Admitter::ilike_on_sqlite(ast::Like& like, int location) {
+  auto* pattern = std::get_if<ast::Literal>(&like.pattern->node);
+  const bool ascii_pattern = pattern && pattern->kind == ast::LiteralKind::String && is_ascii(pattern->text);
+  const auto* escape = like.escape ? literal(**like.escape, ast::LiteralKind::String) : nullptr;
+  if (!ascii_pattern || (like.escape && (!escape || !is_ascii(escape->text))))
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "ILIKE on SQLite is exact only with a literal ASCII pattern (SQLite's lower() folds ASCII only)",
+                      "FIX: write the pattern as an ASCII literal, e.g. x ILIKE '%error%', or write both letter "
+                      "cases out: x LIKE '%É%' OR x LIKE '%é%'.",
+                      pos(location));
+  for (auto& c : pattern->text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  ast::FuncCall lower;
+  lower.name = "lower";
+  const int arg_location = like.arg->location;
+  lower.args.push_back(std::move(*like.arg));
+  *like.arg = ast::make_expr(std::move(lower), arg_location);
+  like.kind = ast::LikeKind::Like;
+  return {};
+}
+
+// PostgreSQL's rule for grouped queries: every column of this level used
+// outside an aggregate is grouped, is inside a grouped expression, or belongs
+// to a table whose primary key is grouped (functional dependency). SQLite would
+// return an arbitrary row's value instead.
+Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const std::vector<ast::SortItem>& order_by,
+                                const std::vector<std::string>& names, int location) {
+  bool grouped = !s.group_by.empty() || s.having.has_value();
+  for (const auto& item : s.items) grouped = grouped || has_aggregate(item.expr);
+  for (const auto& o : order_by) grouped = grouped || has_aggregate(*o.expr);
+  if (!grouped) return {};
+
+  // Where a column of this level resolves: its relation's index, written as the qualifier "#i".
+  auto locate = [&](const ast::ColumnRef& ref) -> std::optional<std::pair<std::size_t, std::string>> {
+    for (std::size_t i = 0; i < level.relations.size(); ++i) {
+      const auto& r = level.relations[i];
+      if (!ref.table.empty() && !same(r.name, ref.table)) continue;
+      for (const auto& c : r.columns)
+        if (same(c, ref.column)) return std::make_pair(i, c);
+    }
+    return std::nullopt;
+  };
+  std::function<void(ast::Expr&)> qualify = [&](ast::Expr& e) {
+    if (auto* ref = std::get_if<ast::ColumnRef>(&e.node); ref && !ref->star) {
+      if (auto where = locate(*ref)) {
+        ref->table = "#" + std::to_string(where->first);
+        ref->column = where->second;
+      }
+      return;
+    }
+    ast::for_each_child(e, qualify);
+  };
+  auto canonical = [&](const ast::Expr& e) {
+    ast::Expr copy = e;
+    qualify(copy);
+    return copy;
+  };
+  auto output_item = [&](const ast::Expr& e) -> const ast::Expr* {
+    if (const auto* l = literal(e, ast::LiteralKind::Integer)) {
+      const long long k = std::atoll(l->text.c_str());
+      return k >= 1 && static_cast<std::size_t>(k) <= s.items.size() ? &s.items[k - 1].expr : nullptr;
+    }
+    const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
+    if (!ref || !ref->table.empty() || locate(*ref)) return nullptr;
+    for (std::size_t i = 0; i < names.size() && i < s.items.size(); ++i)
+      if (same(names[i], ref->column)) return &s.items[i].expr;
+    return nullptr;
+  };
+
+  std::vector<ast::Expr> keys;
+  std::function<void(const std::vector<ast::GroupItem>&)> collect = [&](const std::vector<ast::GroupItem>& items) {
+    for (const auto& g : items) {
+      if (const auto* e = std::get_if<ast::Expr>(&g.node)) {
+        const ast::Expr* item = output_item(*e);
+        keys.push_back(canonical(item ? *item : *e));
+      } else {
+        collect(std::get<ast::GroupingSet>(g.node).items);
+      }
+    }
+  };
+  collect(s.group_by);
+
+  // Column equalities that hold on every row of this level: the AND-ed `a = b` of WHERE and of the ON of
+  // joins whose rows all satisfy it (inner joins, and the preserved side of outer joins).
+  std::vector<std::pair<ast::Expr, ast::Expr>> equal;
+  std::function<void(const ast::Expr&)> conjuncts = [&](const ast::Expr& e) {
+    if (const auto* b = std::get_if<ast::BoolOp>(&e.node); b && b->kind == ast::BoolOpKind::And) {
+      for (const auto& a : b->args) conjuncts(a);
+      return;
+    }
+    const auto* o = std::get_if<ast::Operator>(&e.node);
+    if (!o || !o->left || o->op != "=") return;
+    ast::Expr l = canonical(**o->left), r = canonical(*o->right);
+    const auto* lc = std::get_if<ast::ColumnRef>(&l.node);
+    const auto* rc = std::get_if<ast::ColumnRef>(&r.node);
+    if (lc && rc && lc->table.starts_with('#') && rc->table.starts_with('#')) equal.emplace_back(l, r);
+  };
+  if (s.where) conjuncts(*s.where);
+  std::function<void(const ast::FromItem&)> joins = [&](const ast::FromItem& f) {
+    const auto* j = std::get_if<ast::Join>(&f.node);
+    if (!j) return;
+    const bool inner = j->kind == ast::JoinKind::Inner || j->kind == ast::JoinKind::Cross;
+    if (inner && j->on) conjuncts(**j->on);
+    if (inner || j->kind == ast::JoinKind::Left) joins(*j->left);
+    if (inner || j->kind == ast::JoinKind::Right) joins(*j->right);
+  };
+  for (const auto& f : s.from) joins(f);
+  // Columns equal on every row to a grouped one (closure over the equalities): grouping by them keeps the groups.
+  std::vector<ast::Expr> same_as_key = keys;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto& [a, b] : equal) {
+      const bool has_a = std::find(same_as_key.begin(), same_as_key.end(), a) != same_as_key.end();
+      const bool has_b = std::find(same_as_key.begin(), same_as_key.end(), b) != same_as_key.end();
+      if (has_a != has_b) same_as_key.push_back(has_a ? b : a), grew = true;
+    }
+  }
+
+  // Relations whose every primary-key column is grouped: each of their columns is determined by the group.
+  // When the key columns are only equal to grouped ones, adding them to GROUP BY is the exact FIX.
+  std::vector<bool> determined(level.relations.size(), false);
+  std::vector<std::vector<std::string>> key_to_add(level.relations.size());
+  for (std::size_t i = 0; i < level.relations.size(); ++i) {
+    const auto* table = level.relations[i].table;
+    if (!table || level.relations[i].name.empty()) continue;
+    bool any = false, all = true, all_equal = true;
+    std::vector<std::string> missing;
+    for (const auto& c : table->columns) {
+      if (!c.primary_key) continue;
+      any = true;
+      ast::ColumnRef ref{"#" + std::to_string(i), c.name, false};
+      const ast::Expr key = ast::make_expr(ref);
+      const bool grouped = std::find(keys.begin(), keys.end(), key) != keys.end();
+      all = all && grouped;
+      all_equal = all_equal && std::find(same_as_key.begin(), same_as_key.end(), key) != same_as_key.end();
+      if (!grouped)
+        missing.push_back(render::quote_identifier(level.relations[i].name, dialect_) + "." +
+                          render::quote_identifier(c.name, dialect_));
+    }
+    determined[i] = any && all;
+    if (any && !all && all_equal) key_to_add[i] = std::move(missing);
+  }
+
+  std::optional<Error> error;
+  std::function<void(const ast::Expr&)> check;
+  // A subquery's references to this level's columns are checked like this level's own: one value per
+  // group, or PostgreSQL refuses. Qualified: by a relation name the subquery does not reuse. Unqualified:
+  // when every relation the subquery reads is an allowlisted table without that column (a CTE's or derived
+  // table's columns are not known here, so such a name is left to the engine).
+  struct Inner {
+    std::vector<std::string> names;              // relation and CTE names the subquery chain introduces
+    std::vector<const catalog::Table*> sources;  // its FROM relations; nullptr: columns not known here
+    std::vector<std::string> ctes;
+  };
+  std::function<void(const ast::Query&, Inner)> outer_refs;
+  std::function<void(const ast::Expr&, const Inner&, bool)> expr_refs = [&](const ast::Expr& e, const Inner& inner,
+                                                                            bool unqualified) {
+    if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
+      if (ref->star) return;
+      if (ref->table.empty()) {
+        const bool elsewhere = std::any_of(inner.sources.begin(), inner.sources.end(), [&](const catalog::Table* t) {
+          return t == nullptr || t->find_column(ref->column, dialect_) || t->find_virtual(ref->column, dialect_);
+        });
+        if (!unqualified || elsewhere) return;
+      } else if (std::any_of(inner.names.begin(), inner.names.end(),
+                             [&](const std::string& n) { return same(n, ref->table); })) {
+        return;
+      }
+      ast::Expr copy = e;
+      qualify(copy);
+      if (std::get<ast::ColumnRef>(copy.node).table.starts_with('#')) check(copy);
+      return;
+    }
+    if (const auto* sub = std::get_if<ast::SubLink>(&e.node)) outer_refs(*sub->query, inner);
+    ast::for_each_child(e, [&](const ast::Expr& child) { expr_refs(child, inner, unqualified); });
+  };
+  outer_refs = [&](const ast::Query& q, Inner inner) {
+    for (const auto& cte : q.with) inner.names.push_back(cte.name), inner.ctes.push_back(cte.name);
+    for (const auto& cte : q.with) outer_refs(*cte.query, inner);
+    auto each = [&](const std::vector<ast::Expr>& list) {
+      for (const auto& x : list) expr_refs(x, inner, true);
+    };
+    std::visit(
+        [&](const auto& body) {
+          using T = std::decay_t<decltype(body)>;
+          if constexpr (std::is_same_v<T, ast::Select>) {
+            std::vector<const ast::FromItem*> items;
+            for (const auto& f : body.from) items.push_back(&f);
+            for (std::size_t k = 0; k < items.size(); ++k)  // names first: every FROM name shadows
+              std::visit(
+                  [&](const auto& n) {
+                    using F = std::decay_t<decltype(n)>;
+                    if constexpr (std::is_same_v<F, ast::TableRef>) {
+                      inner.names.push_back(n.alias ? n.alias->name : n.name);
+                      const bool cte =
+                          n.schema.empty() && std::any_of(inner.ctes.begin(), inner.ctes.end(),
+                                                          [&](const std::string& c) { return same(c, n.name); });
+                      inner.sources.push_back(
+                          cte || (n.alias && !n.alias->columns.empty()) ? nullptr : catalog_.find_table(n.name));
+                    } else if constexpr (std::is_same_v<F, ast::DerivedTable> || std::is_same_v<F, ast::ValuesTable>) {
+                      if (n.alias) inner.names.push_back(n.alias->name);
+                      inner.sources.push_back(nullptr);
+                    } else if constexpr (std::is_same_v<F, ast::Join>) {
+                      items.push_back(&*n.left);
+                      items.push_back(&*n.right);
+                    } else {
+                      static_assert(sizeof(F) == 0, "every FROM item kind names its relations");
+                    }
+                  },
+                  items[k]->node);
+            for (const auto* f : items)
+              std::visit(
+                  [&](const auto& n) {
+                    using F = std::decay_t<decltype(n)>;
+                    if constexpr (std::is_same_v<F, ast::TableRef>) {
+                    } else if constexpr (std::is_same_v<F, ast::DerivedTable>) {
+                      outer_refs(*n.query, inner);
+                    } else if constexpr (std::is_same_v<F, ast::ValuesTable>) {
+                      for (const auto& row : n.rows) each(row);
+                    } else if constexpr (std::is_same_v<F, ast::Join>) {
+                      if (n.on) expr_refs(**n.on, inner, true);
+                    } else {
+                      static_assert(sizeof(F) == 0, "every FROM item kind is scanned");
+                    }
+                  },
+                  f->node);
+            for (const auto& item : body.items) expr_refs(item.expr, inner, true);
+            each(body.distinct_on);
+            if (body.where) expr_refs(*body.where, inner, true);
+            // GROUP BY and ORDER BY may name the subquery's own output columns: only qualified names there.
+            std::function<void(const std::vector<ast::GroupItem>&)> groups = [&](const std::vector<ast::GroupItem>& g) {
+              for (const auto& gi : g) {
+                if (const auto* x = std::get_if<ast::Expr>(&gi.node))
+                  expr_refs(*x, inner, false);
+                else
+                  groups(std::get<ast::GroupingSet>(gi.node).items);
+              }
+            };
+            groups(body.group_by);
+            if (body.having) expr_refs(*body.having, inner, true);
+          } else if constexpr (std::is_same_v<T, ast::SetOp>) {
+            outer_refs(*body.left, inner);
+            outer_refs(*body.right, inner);
+          } else if constexpr (std::is_same_v<T, ast::Values>) {
+            for (const auto& row : body.rows) each(row);
+          } else {
+            static_assert(sizeof(T) == 0, "every query body kind is scanned");
+          }
+        },
+        q.body);
+    for (const auto& o : q.order_by) expr_refs(*o.expr, inner, false);
+  };
+  check = [&](const ast::Expr& e) {
+    if (error || std::find(keys.begin(), keys.end(), e) != keys.end()) return;
+    if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
+      if (!ref->table.starts_with('#')) return;  // an outer query's column: one value per group
+      const std::size_t i = std::stoul(ref->table.substr(1));
+      if (i < determined.size() && determined[i]) return;
+      const auto& r = level.relations[i];
+      const std::string written = r.name.empty() ? ref->column : r.name + "." + ref->column;
+      std::string fix = "FIX: add " + written + " to GROUP BY, or aggregate it, e.g. max(" + written +
+                        ") when it is the same on every row of a group.";
+      if (!key_to_add[i].empty()) {
+        std::string cols;
+        for (const auto& k : key_to_add[i]) cols += (cols.empty() ? "" : ", ") + k;
+        fix = "FIX: add " + cols + " to GROUP BY: the groups stay the same (a join or WHERE condition makes " +
+              (key_to_add[i].size() == 1 ? "it" : "them") + " equal to grouped columns on every row), and " + r.name +
+              "'s primary key is then grouped, so PostgreSQL admits every column of " + r.name + ".";
+      }
+      error = make_error(ErrorCode::ValidationUnsupported,
+                         "column " + written +
+                             " must appear in GROUP BY or be used in an aggregate function (SQLite would return the "
+                             "value of an arbitrary row of each group; PostgreSQL refuses)",
+                         fix, pos(e.location >= 0 ? e.location : location));
+      return;
+    }
+    if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && is_aggregate_call(*f)) return;
+    if (const auto* sub = std::get_if<ast::SubLink>(&e.node)) outer_refs(*sub->query, Inner{});
+    ast::for_each_child(e, check);
+  };
+  for (const auto& item : s.items) check(canonical(item.expr));
+  if (s.having) check(canonical(*s.having));
+  // ORDER BY reads a bare name as an output column first (GROUP BY reads it as an input column first).
+  auto names_output = [&](const ast::Expr& e) {
+    const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
+    return ref && ref->table.empty() &&
+           std::any_of(names.begin(), names.end(), [&](const std::string& n) { return same(n, ref->column); });
+  };
+  for (const auto& o : order_by)
+    if (!output_item(*o.expr) && !names_output(*o.expr)) check(canonical(*o.expr));
+  if (error) return *std::move(error);
+  return {};
+}
+
+}  // namespace qg::admit::detail

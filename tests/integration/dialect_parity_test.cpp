@@ -1,0 +1,351 @@
+// PostgreSQL's meaning on every backend (issue #12, first slice): the same
+// rows in a real SQLite file and a real PostgreSQL database; each statement is
+// run directly on PostgreSQL (the truth) and through both gateways over HTTP.
+// Each answer equals the truth, or the gateway refuses with a FIX whose
+// statement, run through the gateway, gives the truth.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/json.hpp>
+#include <cmath>
+#include <pqxx/pqxx>
+
+#include "tests/integration/test_support.hpp"
+
+namespace qg::testing {
+namespace {
+
+namespace json = boost::json;
+using Cells = std::vector<std::vector<std::optional<std::string>>>;
+
+struct Row {
+  int id;
+  const char* grp;
+  const char* name;
+  const char* attrs;
+  const char* x;
+  int n;
+  const char* start_time;  // UTC
+  const char* end_time;
+};
+
+// Keys with dots next to the nested object of the same path; ties at .5; text
+// that differs only by case; a literal % and _ in names; a non-ASCII letter.
+const Row kRows[] = {
+    {1, "a", "Alpha", R"({"llm.provider": "openai", "llm": {"provider": "nested"}, "arr": [1, 2, 3]})", "2.5", 3,
+     "2026-01-01 10:00:00", "2026-01-01 10:00:01.250"},
+    {2, "a", "alpha", R"({"llm.provider": "anthropic", "arr": [4]})", "-2.5", 4, "2026-01-01 10:00:00.500",
+     "2026-01-02 11:30:00"},
+    {3, "b", "BETA_1", R"({"llm": {"provider": "x"}})", "3.5", 5, "2026-02-28 23:59:59", "2026-03-01 00:00:01"},
+    {4, "b", "be%ta", R"({})", "0.125", 6, "2026-01-01 00:00:00", "2026-01-01 00:00:00"},
+    {5, "c", "\xCE\xA9mega", R"({"k": "v", "arr": []})", "1234567.0005", 7, "2025-12-31 23:00:00",
+     "2026-01-01 01:00:00.999"},
+    {6, "c", "betax1", R"({"llm.provider": "openai"})", "-0.0015", 8, "2026-06-01 12:00:00", "2026-06-01 12:00:00.001"},
+};
+
+std::string sql_text(std::string_view s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+class DialectParityTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    QG_PG_TEST_SERVER(server);
+    server_ = server;
+    dir_ = make_temp_dir("qg-dialect");
+    db_ = "dialect_parity_" + std::to_string(getpid());
+    std::string lite_rows, pg_rows;
+    for (const auto& r : kRows) {
+      const std::string common = std::to_string(r.id) + ", " + sql_text(r.grp) + ", " + sql_text(r.name) + ", " +
+                                 sql_text(r.attrs) + ", " + r.x + ", " + std::to_string(r.n) + ", ";
+      lite_rows += "INSERT INTO e VALUES (" + common + sql_text(r.start_time) + ", " + sql_text(r.end_time) + ");\n";
+      pg_rows += "INSERT INTO e VALUES (" + common + sql_text(std::string(r.start_time) + "+00") + ", " +
+                 sql_text(std::string(r.end_time) + "+00") + ");\n";
+    }
+    sqlite3* lite = nullptr;
+    ASSERT_EQ(sqlite3_open((dir_ / "e.db").c_str(), &lite), SQLITE_OK);
+    const std::string lite_sql =
+        "CREATE TABLE e (id INTEGER PRIMARY KEY, grp TEXT, name TEXT, attrs TEXT, x REAL, n INTEGER, start_time "
+        "TIMESTAMP, end_time TIMESTAMP);\nBEGIN;\n" +
+        lite_rows + "COMMIT;";
+    ASSERT_EQ(sqlite3_exec(lite, lite_sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(lite);
+    sqlite3_close(lite);
+    {
+      pqxx::connection admin(pg_dsn(server_, "postgres", "postgres"));
+      pqxx::nontransaction tx(admin);
+      tx.exec("DROP DATABASE IF EXISTS " + db_);
+      tx.exec("CREATE DATABASE " + db_ + " OWNER qg_owner");
+      tx.exec("GRANT CONNECT ON DATABASE " + db_ + " TO qg_reader");
+    }
+    {
+      pqxx::connection owner(pg_dsn(server_, "qg_owner", db_));
+      pqxx::work tx(owner);
+      tx.exec(
+          "CREATE TABLE e (id integer PRIMARY KEY, grp text, name text, attrs jsonb, x double precision, n integer, "
+          "start_time timestamptz, end_time timestamptz);\n" +
+          pg_rows + "GRANT USAGE ON SCHEMA public TO qg_reader; GRANT SELECT ON e TO qg_reader;");
+      tx.commit();
+    }
+    std::filesystem::create_directories(dir_ / "lite");
+    std::filesystem::create_directories(dir_ / "pg");
+    std::filesystem::copy_file(dir_ / "e.db", dir_ / "lite" / "e.db");
+    write_file(dir_ / "lite" / "querygate.yaml",
+               "limits: { float_digits: 0 }\ndatabases:\n  e:\n    backend: sqlite\n    path: e.db\n"
+               "    tables: { e: {} }\n");
+    write_file(dir_ / "pg" / "querygate.yaml",
+               "limits: { float_digits: 0 }\ndatabases:\n  e:\n    backend: postgres\n    dsn: \"" +
+                   pg_dsn(server_, "qg_reader", db_) + "\"\n    tables: { e: {} }\n");
+    sqlite_ = std::make_unique<GatewayProcess>(dir_ / "lite" / "querygate.yaml");
+    postgres_ = std::make_unique<GatewayProcess>(dir_ / "pg" / "querygate.yaml");
+  }
+
+  void TearDown() override {
+    sqlite_.reset();
+    postgres_.reset();
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+    if (db_.empty()) return;
+    pqxx::connection admin(pg_dsn(server_, "postgres", "postgres"));
+    pqxx::nontransaction tx(admin);
+    tx.exec("DROP DATABASE IF EXISTS " + db_ + " WITH (FORCE)");
+  }
+
+  // PostgreSQL's own answer, as text.
+  Cells truth(const std::string& sql) {
+    pqxx::connection c(pg_dsn(server_, "qg_reader", db_));
+    pqxx::work tx(c);
+    tx.exec("SET TimeZone = 'UTC'");
+    Cells out;
+    for (const auto& row : tx.exec(sql)) {
+      out.emplace_back();
+      for (const auto& f : row)
+        out.back().push_back(f.is_null() ? std::nullopt : std::optional<std::string>(f.c_str()));
+    }
+    return out;
+  }
+
+  static HttpResult ask(GatewayProcess& gateway, const std::string& sql) {
+    return http(gateway.port(), "POST", "/v1/query", json::serialize(json::object{{"sql", sql}}));
+  }
+
+  // The gateway's answer as text: numbers as PostgreSQL prints them (%.15g for floats).
+  static Cells answer(GatewayProcess& gateway, const std::string& sql, json::object* applied = nullptr) {
+    auto r = ask(gateway, sql);
+    EXPECT_EQ(r.status, 200) << sql << "\n" << r.body;
+    if (r.status != 200) return {};
+    auto body = json::parse(r.body).as_object();
+    if (applied && body.contains("applied")) *applied = body.at("applied").as_object();
+    Cells out;
+    for (const auto& row : body.at("rows").as_array()) {
+      out.emplace_back();
+      for (const auto& v : row.as_array()) {
+        if (v.is_null()) {
+          out.back().push_back(std::nullopt);
+        } else if (v.is_string()) {
+          out.back().emplace_back(std::string(v.as_string()));
+        } else if (v.is_double()) {
+          char buf[40];
+          std::snprintf(buf, sizeof buf, "%.15g", v.as_double());
+          out.back().emplace_back(buf);
+        } else {
+          out.back().emplace_back(json::serialize(v));
+        }
+      }
+    }
+    return out;
+  }
+
+  static bool has_rewrite(const json::object& applied, std::string_view name) {
+    if (!applied.contains("rewrites")) return false;
+    for (const auto& r : applied.at("rewrites").as_array())
+      if (r.as_string() == name) return true;
+    return false;
+  }
+
+  // Refused with a FIX that contains `fix_part`.
+  static void expect_refused(GatewayProcess& gateway, const std::string& sql, const std::string& fix_part) {
+    auto r = ask(gateway, sql);
+    EXPECT_EQ(r.status, 422) << sql << "\n" << r.body;
+    EXPECT_NE(r.body.find("FIX"), std::string::npos) << sql << "\n" << r.body;
+    EXPECT_NE(r.body.find(fix_part), std::string::npos) << sql << "\nwanted: " << fix_part << "\n" << r.body;
+  }
+
+  // The same statement on PostgreSQL directly and through both gateways.
+  void expect_truth(const std::string& sql) {
+    const Cells t = truth(sql);
+    EXPECT_EQ(answer(*postgres_, sql), t) << "PostgreSQL gateway: " << sql;
+    EXPECT_EQ(answer(*sqlite_, sql), t) << "SQLite gateway: " << sql;
+  }
+
+  static void expect_close(const Cells& a, const Cells& b, double tolerance, const std::string& what) {
+    ASSERT_EQ(a.size(), b.size()) << what;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i].size(), b[i].size()) << what;
+      for (std::size_t j = 0; j < a[i].size(); ++j) {
+        ASSERT_TRUE(a[i][j] && b[i][j]) << what;
+        EXPECT_NEAR(std::stod(*a[i][j]), std::stod(*b[i][j]), tolerance) << what << " row " << i << " col " << j;
+      }
+    }
+  }
+
+  PgTestServer server_;
+  std::filesystem::path dir_;
+  std::string db_;
+  std::unique_ptr<GatewayProcess> sqlite_, postgres_;
+};
+
+TEST_F(DialectParityTest, ArrowTextIsTheKeyAndDollarTextIsThePath) {
+  // The trap of the issue: SQLite read 'llm.provider' as the path $.llm.provider and counted 0.
+  const std::string count = "SELECT count(*) FROM e WHERE attrs ->> 'llm.provider' = 'openai'";
+  ASSERT_EQ(truth(count), (Cells{{"2"}}));
+  json::object applied;
+  EXPECT_EQ(answer(*sqlite_, count, &applied), (Cells{{"2"}}));
+  EXPECT_TRUE(has_rewrite(applied, "dialect:json-key")) << json::serialize(applied);
+  EXPECT_EQ(answer(*postgres_, count), (Cells{{"2"}}));
+  expect_truth("SELECT id, attrs ->> 'llm.provider', attrs -> 'llm' ->> 'provider' FROM e ORDER BY id");
+  expect_truth(
+      "SELECT id, attrs -> 'arr' ->> 0, attrs -> 'arr' ->> -1, attrs -> 'arr' ->> -0, attrs -> 'arr' ->> 5, "
+      "attrs -> 'arr' ->> -9 FROM e ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE attrs -> 'llm' IS NULL ORDER BY id");
+  expect_truth("SELECT id, attrs ->> 'k' FROM e WHERE attrs ->> 'k' IS NOT NULL ORDER BY id");
+
+  // '$.a.b' is SQLite's path on both engines: PostgreSQL's #>> '{a,b}'.
+  const std::string path = "SELECT id, attrs ->> '$.llm.provider', attrs ->> '$.\"llm.provider\"' FROM e ORDER BY id";
+  const Cells path_truth =
+      truth("SELECT id, attrs #>> '{llm,provider}', attrs #>> '{llm.provider}' FROM e ORDER BY id");
+  EXPECT_EQ(answer(*sqlite_, path), path_truth);
+  EXPECT_EQ(answer(*postgres_, path, &applied), path_truth);
+  EXPECT_TRUE(has_rewrite(applied, "dialect:json-path")) << json::serialize(applied);
+
+  // SQLite's ->> gives numbers and booleans as SQL values: a comparison with their text is refused, and the
+  // FIX's comparison answers alike.
+  expect_refused(*sqlite_, "SELECT id FROM e WHERE attrs -> 'arr' ->> 0 = '4'", "CAST(x ->> 'key' AS REAL) = 4");
+  expect_refused(*sqlite_, "SELECT id FROM e WHERE attrs ->> 'b' = 'true'", "json_type(x, '$.\\\"key\\\"') = 'true'");
+  expect_truth("SELECT id FROM e WHERE CAST(attrs -> 'arr' ->> 0 AS REAL) = 4 ORDER BY id");
+  // Forms with no exact spelling are refused, each with a FIX.
+  expect_refused(*sqlite_, "SELECT attrs -> 'llm' FROM e", "->>");
+  expect_refused(*postgres_, "SELECT attrs ->> '$.arr[0]' FROM e", "-> 0");
+  expect_refused(*sqlite_, "SELECT attrs ->> name FROM e", "as a literal");
+  expect_refused(*postgres_, "SELECT attrs ->> name FROM e", "as a literal");
+}
+
+TEST_F(DialectParityTest, ArithmeticOnTimeTextIsRefusedOnSqliteAndItsFixGivesPostgresSeconds) {
+  expect_refused(*sqlite_, "SELECT end_time - start_time FROM e",
+                 "(julianday(end_time) - julianday(start_time)) * 86400");
+  expect_refused(*sqlite_, "SELECT id FROM e WHERE end_time - start_time > 1", "julianday");
+  expect_refused(*sqlite_, "SELECT date(end_time) - date(start_time) FROM e", "julianday");
+  expect_refused(*sqlite_, "SELECT name + 1 FROM e", "CAST(x AS REAL)");
+  expect_refused(*sqlite_, "SELECT n + 'abc' FROM e", "CAST(x AS REAL)");
+  expect_truth("SELECT id, n + 1, n * 2 - '3', x * 2 FROM e ORDER BY id");  // numbers stay admitted
+  // The FIX's statement gives PostgreSQL's seconds (SQLite keeps milliseconds).
+  expect_close(answer(*sqlite_, "SELECT id, (julianday(end_time) - julianday(start_time)) * 86400 FROM e ORDER BY id"),
+               truth("SELECT id, EXTRACT(EPOCH FROM end_time - start_time) FROM e ORDER BY id"), 1e-3, "seconds");
+}
+
+TEST_F(DialectParityTest, NumericScaleAndIntegerCastsAreRefusedOnSqliteWithFixesThatRoundLikePostgres) {
+  expect_refused(*sqlite_, "SELECT CAST(x AS numeric(10, 3)) FROM e", "round(x, 3)");
+  expect_refused(*sqlite_, "SELECT x::numeric(12) FROM e", "round(x, 0)");
+  expect_close(answer(*sqlite_, "SELECT id, round(x, 3), round(x, 2), round(x, 0) FROM e ORDER BY id"),
+               truth("SELECT id, x::numeric(12, 3), x::numeric(12, 2), x::numeric(12) FROM e ORDER BY id"), 1e-9,
+               "round(x, s) = numeric(p, s)");
+  expect_refused(*sqlite_, "SELECT CAST(x AS integer) FROM e", "CAST(round(x) AS INTEGER)");
+  expect_refused(*sqlite_, "SELECT CAST(2.5 AS bigint)", "CAST(round(x) AS INTEGER)");
+  expect_refused(*sqlite_, "SELECT CAST(avg(n) AS integer) FROM e", "CAST(round(x) AS INTEGER)");
+  // Whole numbers are cast alike on both.
+  expect_truth(
+      "SELECT id, CAST(n AS bigint), CAST('12' AS integer), CAST(n * 2 + 1 AS smallint), CAST(count(*) OVER () "
+      "AS integer) FROM e ORDER BY id");
+  // The FIX rounds halves away from zero, as PostgreSQL's numeric does (2.5 → 3, -2.5 → -3).
+  EXPECT_EQ(answer(*sqlite_, "SELECT id, CAST(round(x) AS INTEGER), CAST(trunc(x) AS INTEGER) FROM e ORDER BY id"),
+            truth("SELECT id, round(x::numeric)::integer, trunc(x)::integer FROM e ORDER BY id"));
+}
+
+TEST_F(DialectParityTest, LikeIsCaseSensitiveWithBackslashEscapesAndIlikeFoldsAsciiCase) {
+  expect_truth("SELECT id FROM e WHERE name LIKE 'alpha' ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE name LIKE 'A%' ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE name LIKE 'be\\%ta' ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE name LIKE 'be%ta' ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE name LIKE 'BETA\\_%' ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE name NOT LIKE 'beta_1' ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE name LIKE 'be!%ta' ESCAPE '!' ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE name LIKE '\xCE\xA9%' ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE name ILIKE 'ALPHA' ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE name ILIKE 'beta\\_%' ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE name NOT ILIKE '%A%' ORDER BY id");
+  json::object applied;
+  answer(*sqlite_, "SELECT id FROM e WHERE name ILIKE 'b%'", &applied);
+  EXPECT_TRUE(has_rewrite(applied, "dialect:ilike-to-lower-like")) << json::serialize(applied);
+  answer(*sqlite_, "SELECT id FROM e WHERE name LIKE 'b%'", &applied);
+  EXPECT_TRUE(has_rewrite(applied, "dialect:like-escape-backslash")) << json::serialize(applied);
+  EXPECT_NE(json::serialize(applied).find("ESCAPE"), std::string::npos) << json::serialize(applied);
+  expect_refused(*sqlite_, "SELECT id FROM e WHERE name ILIKE '%\xCF\x89%'", "ASCII");
+  expect_refused(*sqlite_, "SELECT id FROM e WHERE name ILIKE grp", "ASCII");
+  // PostgreSQL refuses a pattern that ends with its escape character; SQLite would match nothing.
+  EXPECT_THROW(truth("SELECT id FROM e WHERE name LIKE 'be\\'"), pqxx::sql_error);
+  expect_refused(*sqlite_, "SELECT id FROM e WHERE name LIKE 'be\\'", "double it");
+  expect_truth("SELECT id FROM e WHERE name NOT LIKE 'be\\\\' ORDER BY id");
+}
+
+TEST_F(DialectParityTest, BareColumnsAreRefusedLikePostgresAndGroupedOnesAnswerAlike) {
+  for (const std::string sql :
+       {"SELECT grp, name, count(*) FROM e GROUP BY grp", "SELECT name, count(*) FROM e",
+        "SELECT grp, max(n) FROM e GROUP BY grp ORDER BY name", "SELECT grp FROM e GROUP BY grp HAVING n > 3",
+        "SELECT grp, (SELECT count(*) FROM e AS f WHERE f.n > e.n) FROM e GROUP BY grp"}) {
+    EXPECT_THROW(truth(sql), pqxx::sql_error) << sql;
+    expect_refused(*sqlite_, sql, "GROUP BY");
+    expect_refused(*postgres_, sql, "GROUP BY");
+  }
+  // PostgreSQL's functional dependency on a grouped primary key, grouped expressions, aliases and ordinals.
+  expect_truth("SELECT e.id, e.name, count(*) FROM e GROUP BY e.id ORDER BY e.id");
+  expect_truth("SELECT lower(grp), count(*) FROM e GROUP BY lower(grp) ORDER BY 1");
+  expect_truth("SELECT grp AS g, count(*), max(n) - min(n) FROM e GROUP BY g ORDER BY g");
+  expect_truth("SELECT grp || '!', count(*) FROM e GROUP BY 1 HAVING count(*) > 1 ORDER BY 1");
+  expect_truth("SELECT grp, (SELECT count(*) FROM e AS f WHERE f.grp = e.grp) FROM e GROUP BY grp ORDER BY grp");
+}
+
+TEST_F(DialectParityTest, FixesNameAnExactAlternative) {
+  // WITH TIES: the FIX ranks instead of cutting (LIMIT would drop the tied rows).
+  const std::string ties = "SELECT id, grp FROM e ORDER BY grp FETCH FIRST 1 ROWS WITH TIES";
+  expect_refused(*sqlite_, ties, "rank() OVER (ORDER BY grp) AS rank_");
+  expect_refused(*postgres_, ties, "WHERE rank_ <= 1");
+  expect_refused(*sqlite_, "SELECT id FROM e ORDER BY grp DESC NULLS LAST OFFSET 1 ROWS FETCH FIRST 2 ROWS WITH TIES",
+                 "rank() OVER (ORDER BY grp DESC NULLS LAST) AS rank_ FROM <your FROM and WHERE>) AS ranked WHERE "
+                 "rank_ <= 2 ORDER BY rank_. Drop OFFSET");
+  const std::string ranked =
+      "SELECT id FROM (SELECT id, rank() OVER (ORDER BY grp) AS rank_ FROM e) AS ranked WHERE rank_ <= 1 ORDER BY id";
+  const Cells tied = truth("SELECT id FROM (" + ties + ") AS t ORDER BY id");
+  EXPECT_EQ(tied, (Cells{{"1"}, {"2"}}));
+  EXPECT_EQ(answer(*sqlite_, ranked), tied);
+  EXPECT_EQ(answer(*postgres_, ranked), tied);
+
+  // x AT TIME ZONE z is PostgreSQL's own meaning there, printed back in keyword form.
+  const std::string zone = "SELECT id, start_time AT TIME ZONE 'Asia/Tokyo' FROM e ORDER BY id";
+  EXPECT_EQ(answer(*postgres_, zone).size(), std::size(kRows));
+  const std::string hours =
+      "SELECT id, CAST(EXTRACT(HOUR FROM start_time AT TIME ZONE 'Asia/Tokyo') AS integer) FROM e ORDER BY id";
+  EXPECT_EQ(answer(*postgres_, hours), truth(hours));
+  EXPECT_EQ(answer(*postgres_, "SELECT count(*) FROM e WHERE timezone('UTC', start_time) < '2026-01-01'"),
+            truth("SELECT count(*) FROM e WHERE timezone('UTC', start_time) < '2026-01-01'"));
+  for (const std::string sql : {zone, std::string("SELECT timezone('UTC', start_time) FROM e")}) {
+    auto r = ask(*sqlite_, sql);
+    EXPECT_EQ(r.status, 422) << r.body;
+    EXPECT_NE(r.body.find("datetime(t, '+02:00')"), std::string::npos) << r.body;
+    EXPECT_EQ(r.body.find("did you mean"), std::string::npos) << r.body;
+    EXPECT_EQ(r.body.find("SUBSTRING"), std::string::npos) << r.body;
+  }
+  // Set-returning functions: no look-alike suggestion, what answers instead.
+  for (auto* gateway : {sqlite_.get(), postgres_.get()}) {
+    auto r = ask(*gateway, "SELECT jsonb_object_keys(attrs) FROM e");
+    EXPECT_EQ(r.status, 422) << r.body;
+    EXPECT_NE(r.body.find("set-returning"), std::string::npos) << r.body;
+    EXPECT_EQ(r.body.find("did you mean"), std::string::npos) << r.body;
+  }
+  // A typo still gets its suggestion.
+  expect_refused(*postgres_, "SELECT cuont(*) FROM e", "did you mean count");
+}
+
+}  // namespace
+}  // namespace qg::testing
