@@ -133,6 +133,9 @@ std::string pg_path_array(const std::vector<std::string>& keys) {
 
 bool is_aggregate_call(const ast::FuncCall& f) {
   if (f.over) return false;
+  // SQLite's max(a, b) / min(a, b) with two or more arguments are scalar (the
+  // SQLite renderer prints them, e.g. for substr's PostgreSQL start rule).
+  if ((f.name == "max" || f.name == "min") && f.args.size() >= 2) return false;
   const auto* row = capability::find_function(f.name);
   return row && row->kind == capability::FunctionKind::Aggregate;
 }

@@ -96,7 +96,7 @@ std::string figure(double x) {
 constexpr std::string_view kPrintfFix =
     "FIX: write the format as a string literal, with widths and precisions of at most 1000 written in it or passed "
     "as integer literals (printf('%.*c', 1000, 'x') is the most); to pad further, write the padding as a literal and "
-    "cut it: substr('          ' || x, -n).";
+    "cut it: substr('          ' || x, length(x) + 11 - n).";
 
 }  // namespace
 

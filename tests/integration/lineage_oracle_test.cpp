@@ -210,6 +210,7 @@ constexpr Signature kSignatures[] = {
     {"date_trunc", "ld"},
     {"date_part", "ld"},
     {"age", "dd"},
+    {"timezone", "xd"},
     {"now", ""},
     {"to_timestamp", "m"},
     {"make_date", "nnn"},

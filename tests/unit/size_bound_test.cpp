@@ -259,7 +259,7 @@ TEST(SizeBoundTest, EveryBoundHoldsOnTheRealEngine) {
       {"coalesce(NULL, attributes, name)"},
       {"CASE WHEN id > 2 THEN attributes ELSE name || name END"},
       {"json_extract(attributes, '$') || json(attributes)"},
-      {"attributes -> '$' || (attributes ->> '$')"},
+      {"json(attributes -> '$') || (attributes ->> '$')"},
       {"lag(attributes, 1, 'none') OVER (ORDER BY id)"},
       {"(SELECT max(attributes) FROM spans) || name"},
       {"group_concat(attributes, ', ')", true},
