@@ -534,8 +534,8 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
     std::vector<Lineage> lineage = output_lineages(*cte.query, names.size());
     env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous),
-                                   query_times(*cte.query), bounds_of(*cte.query),
-                                   query_generated_.contains(&*cte.query)});
+                                  query_times(*cte.query), bounds_of(*cte.query),
+                                  query_generated_.contains(&*cte.query)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 

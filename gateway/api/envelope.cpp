@@ -169,7 +169,7 @@ std::string build_envelope(const EnvelopeInput& in) {
   bool cut_any = false;
   bool blob_any = false;
   std::size_t written = 0;
-  std::vector<std::size_t> untrusted_rows;  // rows where a flagged column holds non-empty text
+  std::vector<std::size_t> untrusted_rows;      // rows where a flagged column holds non-empty text
   std::vector<std::size_t> non_finite_columns;  // columns where a float was an infinity or NaN
   if (!in.validated) w.key("rows").begin_array();
   const std::size_t budget = static_cast<std::size_t>(limits.max_response_bytes);
