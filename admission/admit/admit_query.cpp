@@ -486,10 +486,12 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
                               "ORDER BY " + ref->column + " is ambiguous: more than one output column has that name",
                               "FIX: give the output columns distinct aliases, or ORDER BY the expression itself.",
                               pos(item.expr->location));
+        nulls_order_on_sqlite(item, s.items[hits.front()].expr, ctx);
         continue;  // the output column: nothing to resolve or substitute
       }
     }
     if (auto st = expr(*item.expr, with_outputs); !st) return st.error();
+    nulls_order_on_sqlite(item, *item.expr, with_outputs);
   }
   if (auto st = check_grouping(s, level, order_by, names, location); !st) return st.error();
   // Lineage once every name is resolved and every substitution done.

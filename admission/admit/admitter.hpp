@@ -105,6 +105,10 @@ class Admitter {
   Status json_text_comparison(const ast::Expr& json_side, const ast::Expr& literal_side, int location);
   Status check_grouping(const ast::Select& s, const Scope& level, const std::vector<ast::SortItem>& order_by,
                         const std::vector<std::string>& names, int location);
+  // SQLite sorts NULLs first ascending, PostgreSQL last: writes PostgreSQL's
+  // order into a sort item that could meet a NULL. `sorted` is what the item
+  // sorts by (the select item when it names an output column).
+  void nulls_order_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);
   // The one expression whose JSON text (`x -> 'k'`) may be used as is here: the left operand of
   // another arrow, a NULL test, an argument of a SQLite json function.
   const ast::Expr* json_text_allowed_ = nullptr;

@@ -157,6 +157,22 @@ const catalog::Column* Admitter::base_column(const ast::Expr& e, const ExprConte
   return (*relation)->table->find_column(ref->column, dialect_);
 }
 
+void Admitter::nulls_order_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite || item.nulls != ast::NullsOrder::Default) return;
+  // Values that are never NULL sort alike on both engines: leave them (an index can then serve the order).
+  if (const auto* lit = std::get_if<ast::Literal>(&sorted.node); lit && lit->kind != ast::LiteralKind::Null) return;
+  if (const auto* f = std::get_if<ast::FuncCall>(&sorted.node);
+      f && (f->name == "count" || f->name == "row_number" || f->name == "rank" || f->name == "dense_rank"))
+    return;
+  if (const auto* col = base_column(sorted, ctx)) {
+    // SQLite lets a PRIMARY KEY other than INTEGER PRIMARY KEY hold NULL.
+    const bool rowid = col->primary_key && catalog::Catalog::same_name(col->type, "INTEGER", Dialect::Sqlite);
+    if (col->not_null || rowid) return;
+  }
+  item.nulls = item.direction == ast::SortDirection::Desc ? ast::NullsOrder::First : ast::NullsOrder::Last;
+  note_rewrite("dialect:nulls-order");
+}
+
 // `j -> 'k'` / `j ->> 'k'` mean the KEY k on every backend; `j ->> '$.a.b'` (a
 // text starting with $) means the PATH; `j -> 2` the array element (negative:
 // from the end). SQLite reads a bare text as the path '$.k' ('llm.model_name'

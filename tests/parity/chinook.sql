@@ -462,8 +462,16 @@ SELECT InvoiceId, Total FROM Invoice ORDER BY InvoiceId LIMIT 5 OFFSET 100;
 SELECT TrackId, Name FROM Track ORDER BY length(Name) DESC, TrackId LIMIT 10;
 
 -- id: order-nulls-last
--- note: NULLS LAST written out (the engines' defaults differ: exception x-null-order).
+-- note: NULLS LAST written out.
 SELECT CustomerId, Company FROM Customer ORDER BY Company NULLS LAST, CustomerId;
+
+-- id: order-nulls-default
+-- note: the engines' defaults differ (SQLite sorts NULLs first ascending, PostgreSQL
+--   last); the SQLite gateway writes PostgreSQL's order out (dialect:nulls-order).
+SELECT CustomerId, Company FROM Customer ORDER BY Company, CustomerId;
+
+-- id: order-nulls-default-desc
+SELECT CustomerId, Company FROM Customer ORDER BY Company DESC, CustomerId LIMIT 10;
 
 -- id: order-text-binary
 -- note: text order: SQLite's BINARY collation and PostgreSQL's C.UTF-8 (the test
@@ -799,11 +807,6 @@ SELECT Name FROM TRACK WHERE Name LIKE '%you%';
 --   customer 54; the PostgreSQL script's N'...' literal is bpchar, whose cast to varchar
 --   drops it (shared/data/chinook/SOURCE.md). SQLite finds 0 rows, PostgreSQL 1.
 SELECT CustomerId, City FROM Customer WHERE City = 'Edinburgh';
-
--- id: x-null-order
--- exception: NULLs sort first in ascending order on SQLite and last on PostgreSQL;
---   write NULLS FIRST / NULLS LAST (order-nulls-last).
-SELECT CustomerId, Company FROM Customer ORDER BY Company, CustomerId;
 
 -- id: x-upper-non-ascii
 -- exception: SQLite's upper() changes ASCII letters only ('Antônio' -> 'ANTôNIO');
