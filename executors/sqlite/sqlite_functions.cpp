@@ -1,7 +1,13 @@
 #include "executors/sqlite/sqlite_functions.hpp"
 
+#include <locale.h>
+#include <wchar.h>
+#include <wctype.h>
+
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstring>
 #include <new>
 #include <string>
 #include <vector>
@@ -136,6 +142,50 @@ void checked_printf(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   sqlite3_clear_bindings(stmt);
 }
 
+// upper() and lower() as PostgreSQL computes them in a UTF-8 database with a
+// libc locale (the C.UTF-8 / en_US.UTF-8 kind): every character mapped by the
+// C library's towupper / towlower, not SQLite's built-ins, which map ASCII
+// letters only ('Nação' would stay 'NAçãO'). Decoding and encoding go through
+// the C library too (mbrtowc / wcrtomb in C.UTF-8); a byte that is not UTF-8
+// is kept as it is.
+locale_t utf8_locale() {
+  static const locale_t loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(nullptr));
+  return loc;
+}
+
+template <wint_t (*Map)(wint_t, locale_t)>
+void map_case(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (argc != 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const locale_t loc = utf8_locale();
+  if (!loc) return sqlite3_result_error(ctx, "the C.UTF-8 locale is not available for upper()/lower()", -1);
+  const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  const int bytes = sqlite3_value_bytes(argv[0]);
+  if (!text) return sqlite3_result_error_nomem(ctx);
+  std::string out;
+  out.reserve(static_cast<std::size_t>(bytes));
+  const locale_t previous = uselocale(loc);
+  std::mbstate_t in_state{};
+  std::mbstate_t out_state{};
+  char buf[MB_LEN_MAX];
+  for (int i = 0; i < bytes;) {
+    wchar_t wc = 0;
+    const std::size_t n = mbrtowc(&wc, text + i, static_cast<std::size_t>(bytes - i), &in_state);
+    if (n == static_cast<std::size_t>(-1) || n == static_cast<std::size_t>(-2) || n == 0) {
+      out += text[i++];  // not UTF-8 (or an embedded NUL): kept as it is
+      in_state = {};
+      continue;
+    }
+    const std::size_t m = wcrtomb(buf, static_cast<wchar_t>(Map(static_cast<wint_t>(wc), loc)), &out_state);
+    if (m == static_cast<std::size_t>(-1))
+      out.append(text + i, n);
+    else
+      out.append(buf, m);
+    i += static_cast<int>(n);
+  }
+  uselocale(previous);
+  sqlite3_result_text(ctx, out.data(), static_cast<int>(out.size()), SQLITE_TRANSIENT);
+}
+
 }  // namespace
 
 bool register_functions(sqlite3* db) {
@@ -146,7 +196,9 @@ bool register_functions(sqlite3* db) {
          sqlite3_create_window_function(db, "median", 1, flags, nullptr, median_step, final, value, inverse, nullptr) ==
              SQLITE_OK &&
          sqlite3_create_function(db, "printf", -1, flags, nullptr, checked_printf, nullptr, nullptr) == SQLITE_OK &&
-         sqlite3_create_function(db, "format", -1, flags, nullptr, checked_printf, nullptr, nullptr) == SQLITE_OK;
+         sqlite3_create_function(db, "format", -1, flags, nullptr, checked_printf, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "upper", 1, flags, nullptr, map_case<towupper_l>, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "lower", 1, flags, nullptr, map_case<towlower_l>, nullptr, nullptr) == SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite
