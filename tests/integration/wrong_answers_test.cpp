@@ -151,6 +151,17 @@ GatewayProcess* WrongAnswersTest::postgres_ = nullptr;
     EXPECT_NE(fix_of(r).find(fix_part), std::string::npos) << (g == sqlite_ ? "sqlite " : "postgres ") << r.body; \
   }
 
+// The demo's latency_ms is whole milliseconds on both backends (julianday()
+// floats made a 60 ms span 59.988 on SQLite, so `= 60` found 0 spans, not 91).
+TEST_F(WrongAnswersTest, VirtualColumnLatencyIsExactOnBothBackends) {
+  QG_BOTH_GATEWAYS();
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT count(*) FROM spans WHERE latency_ms = 60");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT count(*) FROM spans WHERE latency_ms BETWEEN 1000 AND 1000.5");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT id FROM spans WHERE latency_ms >= 12000 ORDER BY id LIMIT 50");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT count(*) FROM spans WHERE latency_ms IN (1, 2, 3, 10, 60, 100, 250, 1000, 1500, 2000)");
+}
+
 // ---------- output aliases and virtual columns ----------
 
 TEST_F(WrongAnswersTest, OrderByPrefersTheOutputAliasOverAVirtualColumn) {
