@@ -35,7 +35,7 @@ test("openapi-mcp-generator: exactly the agent tools, named by operationId, base
   const out = join(here, "generated", "mcp-generator");
   rmSync(out, { recursive: true, force: true });
   execFileSync(process.execPath, [join(here, "node_modules", "openapi-mcp-generator", "bin", "openapi-mcp-generator.js"),
-    "--input", `${gw.url}/openapi.json`, "--output", out, "--force"], { encoding: "utf8" });
+    "--input", `${gw.url}/openapi.json`, "--output", out, "--force"], { encoding: "utf8", stdio: "pipe" });
   const source = readFileSync(join(out, "src", "index.ts"), "utf8");
   assert.ok(source.includes(JSON.stringify(doc.servers[0].url)) || source.includes(`'${doc.servers[0].url}'`), "base URL in the generated server");
   for (const id of operationIds) assert.ok(source.includes(`"${id}"`) || source.includes(`'${id}'`), id);
