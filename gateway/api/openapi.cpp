@@ -201,9 +201,11 @@ json::object query_request_schema(const config::Config& config) {
           {"description",
            "Default false. true: check the statement and return its `columns` without running it: the answer says "
            "`validated: true` and has no `rows` or `row_count`. Cheap way to test a statement."}}}}}};
-  // A statement that runs on this instance: a model copying it meets no refusal.
+  // A statement that runs on this instance: a model copying it meets no refusal
+  // (the database named, as it must be when several are configured).
   if (const auto tables = example_tables(config); !tables.empty())
-    out["examples"] = json::array{{{"sql", "SELECT count(*) AS n FROM " + tables.front()}}};
+    out["examples"] = json::array{
+        {{"sql", "SELECT count(*) AS n FROM " + tables.front()}, {"database", config.databases.front().name}}};
   return out;
 }
 
@@ -419,6 +421,14 @@ json::object responses(const Route& r) {
 
 json::array parameters(const Route& r, const config::Config& config) {
   json::array out;
+  if (r.id == RouteId::OpenApi)
+    out.push_back({{"name", "audience"},
+                   {"in", "query"},
+                   {"required", false},
+                   {"description",
+                    "`agent` (the default): the agent tools, for OpenAPI importers; `operator`: the operator "
+                    "routes (this one, health, readiness, metrics)."},
+                   {"schema", {{"type", "string"}, {"pattern", one_of_pattern({"agent", "operator"})}}}});
   if (r.id != RouteId::Schema) return out;
   std::vector<std::string> names;
   std::string listed;

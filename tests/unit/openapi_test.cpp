@@ -293,6 +293,10 @@ TEST(OpenApiTest, RequestSchemaFollowsTheConfiguration) {
   EXPECT_EQ(doc.at("components").at("schemas").at("QueryRequest").at("required").as_array(),
             (json::array{"sql", "database"}));
   EXPECT_EQ(operation_of(doc, route(RouteId::Query)).at("security").as_array().size(), 1u);
+  // The example has every required field.
+  const auto& example = doc.at("components").at("schemas").at("QueryRequest").at("examples").at(0).as_object();
+  for (const auto& field : doc.at("components").at("schemas").at("QueryRequest").at("required").as_array())
+    EXPECT_TRUE(example.contains(field.as_string())) << field;
   // Allowed values as an anchored pattern, regex characters escaped.
   EXPECT_EQ(doc.at("components").at("schemas").at("QueryRequest").at("properties").at("database").at("pattern"),
             "^(demo|other\\.db)$");

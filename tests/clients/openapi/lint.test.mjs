@@ -13,25 +13,31 @@ const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "generated", "lint");
 const bin = (name) => join(here, "node_modules", ".bin", name);
 const documents = { agent: "", operator: "?audience=operator" };
+const names = [...Object.keys(documents), "agent-keyed"];
 
-let gw;
+let gw, keyed;
 before(async () => {
   gw = await startQuerygate();
+  keyed = await startQuerygate({ keyed: true }); // a key required, several databases
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
   for (const [name, query] of Object.entries(documents))
     writeFileSync(join(out, `${name}.json`), JSON.stringify(await gw.document(query), null, 2));
+  writeFileSync(join(out, "agent-keyed.json"), JSON.stringify(await keyed.document(), null, 2));
   writeFileSync(join(out, "spectral.yaml"), 'extends: ["spectral:oas"]\n');
   writeFileSync(join(out, "redocly.yaml"), "extends:\n  - recommended\n");
 });
-after(() => gw?.stop());
+after(async () => {
+  await gw?.stop();
+  await keyed?.stop();
+});
 
 function run(command, args) {
   const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" };
   return spawnSync(command, args, { encoding: "utf8", env, cwd: out });
 }
 
-for (const name of Object.keys(documents)) {
+for (const name of names) {
   test(`redocly lint (recommended): nothing to report on the ${name} document`, () => {
     const r = run(bin("redocly"), ["lint", "--config", join(out, "redocly.yaml"), "--format=json", join(out, `${name}.json`)]);
     const report = JSON.parse(r.stdout.slice(r.stdout.indexOf("{")));

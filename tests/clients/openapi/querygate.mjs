@@ -1,8 +1,9 @@
 // Starts the real querygate binary for a client test: the SQLite demo in a
 // throwaway folder, on 127.0.0.1 and a free port. QG_BINARY names the binary
 // (scripts/check-openapi.sh sets it); the default is the repository's build/.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, readFileSync } from "node:fs";
+import { spawn, execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,11 +11,37 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 export const binary = process.env.QG_BINARY ?? join(here, "..", "..", "..", "build", "querygate");
 
-export async function startQuerygate() {
+export const TOKEN = "openapi-clients-token-0123456789abcdef0123";
+const TABLES = "{ projects: {}, traces: {}, spans: {} }";
+
+// The PostgreSQL demo of the shared test cluster (QG_TEST_PG_HOST/PORT, loaded
+// by scripts/test.sh), or null; with QG_REQUIRE_PG=1 its absence is an error.
+export function postgresDemo() {
+  const { QG_TEST_PG_HOST: host, QG_TEST_PG_PORT: port } = process.env;
+  if (host && port) return `postgresql://qg_reader:qg_reader@${host}:${port}/demo`;
+  if (process.env.QG_REQUIRE_PG === "1") throw new Error("QG_REQUIRE_PG=1 but QG_TEST_PG_HOST/QG_TEST_PG_PORT are unset");
+  return null;
+}
+
+// keyed: an API key (TOKEN) is required, and the databases are the SQLite demo
+// `demo` and, when there is one, the PostgreSQL demo `pgdemo`.
+export async function startQuerygate({ keyed = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "qg-openapi-clients-"));
-  const child = spawn(binary, ["--listen", "127.0.0.1:0", "--demo-dir", join(dir, "demo")], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  let args = ["--listen", "127.0.0.1:0", "--demo-dir", join(dir, "demo")];
+  if (keyed) {
+    execFileSync(binary, ["demo-db", join(dir, "demo.db")], { stdio: "pipe" });
+    const pg = postgresDemo();
+    const sha = createHash("sha256").update(TOKEN).digest("hex");
+    writeFileSync(join(dir, "querygate.yaml"), [
+      "databases:",
+      `  demo: { backend: sqlite, path: demo.db, tables: ${TABLES} }`,
+      ...(pg ? [`  pgdemo: { backend: postgres, dsn: "${pg}", tables: ${TABLES} }`] : []),
+      "keys:",
+      `  - { name: agent, sha256: ${sha}, databases: [demo${pg ? ", pgdemo" : ""}] }`,
+      ""].join("\n"));
+    args = ["--config", join(dir, "querygate.yaml"), "--listen", "127.0.0.1:0"];
+  }
+  const child = spawn(binary, args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`querygate did not start in 60 s:\n${stderr}`)), 60_000);
@@ -44,7 +71,7 @@ export async function startQuerygate() {
     async direct(method, path, body) {
       const r = await fetch(url + path, {
         method,
-        headers: body === undefined ? {} : { "content-type": "application/json" },
+        headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...(keyed ? { authorization: `Bearer ${TOKEN}` } : {}) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await r.text();
