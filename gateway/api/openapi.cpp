@@ -369,7 +369,7 @@ std::map<int, Success> successes(const Route& r) {
     case RouteId::Metrics:
       return {{200, {"The metrics.", {{"type", "string"}}}}};
     case RouteId::OpenApi:
-      return {{200, {"This document.", {{"type", "object"}}}}};
+      return {{200, {"The OpenAPI document for the audience asked for.", {{"type", "object"}}}}};
   }
   return {};
 }

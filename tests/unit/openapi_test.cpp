@@ -117,8 +117,6 @@ TEST(OpenApiTest, InfoAndServersAreWhatImportersAndLintersNeed) {
     EXPECT_FALSE(doc.at("info").at("license").at("url").as_string().empty());
     EXPECT_FALSE(doc.at("info").at("contact").at("name").as_string().empty());
     // Only the components the document's operations use.
-    std::set<std::string> used;
-    const std::string text = json::serialize(doc.at("paths"));
     for (const auto& [name, _] : doc.at("components").at("schemas").as_object()) {
       const std::string ref = "#/components/schemas/" + std::string(name);
       EXPECT_NE(json::serialize(doc).find("\"" + ref + "\""), std::string::npos) << name << " is unused";
