@@ -64,7 +64,8 @@ test("samchon 6.0.1 universal: both agent functions, every parameter, no errors"
 test("samchon: the operator routes are not in the default document, only with audience=operator", async () => {
   const operator = await gw.document("?audience=operator");
   const app = v6.HttpLlm.application({ document: v6.OpenApi.convert(operator) });
-  assert.deepEqual(app.functions.map((f) => f.path).sort(), ["/healthz", "/metrics", "/openapi.json", "/readyz"]);
+  const paths = app.functions.map((f) => f.path);
+  for (const path of ["/healthz", "/readyz", "/metrics", "/openapi.json"]) assert.ok(paths.includes(path), path);
   for (const path of Object.keys(operator.paths)) assert.equal(doc.paths[path], undefined, path);
 });
 
