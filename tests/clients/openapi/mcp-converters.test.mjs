@@ -5,7 +5,8 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, mkdirSync, writeFileSync } from "node:fs";
+import ts from "typescript";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -40,6 +41,32 @@ test("openapi-mcp-generator: exactly the agent tools, named by operationId, base
   assert.ok(source.includes(JSON.stringify(doc.servers[0].url)) || source.includes(`'${doc.servers[0].url}'`), "base URL in the generated server");
   for (const id of operationIds) assert.ok(source.includes(`"${id}"`) || source.includes(`'${id}'`), id);
   for (const path of ["/healthz", "/readyz", "/metrics", "/openapi.json"]) assert.ok(!source.includes(`"${path}"`), `${path} is not a tool`);
+
+  // Run the generated server (transpiled; its imports resolve to this
+  // package's pinned node_modules) and call both tools through MCP.
+  const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+  mkdirSync(join(out, "build"), { recursive: true });
+  writeFileSync(join(out, "build", "index.js"), js.outputText);
+  const client = new Client({ name: "querygate-openapi-test", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(out, "build", "index.js")], cwd: out, stderr: "pipe" }));
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...operationIds].sort());
+    const run = doc.paths["/v1/query"].post.operationId;
+    const ran = await client.callTool({ name: run, arguments: { requestBody: QUERY_OK } });
+    assert.notEqual(ran.isError, true, JSON.stringify(ran));
+    assert.deepEqual(JSON.parse(ran.content[0].text.slice(ran.content[0].text.indexOf("{"))), (await gw.direct("POST", "/v1/query", QUERY_OK)).json);
+    const described = await client.callTool({ name: doc.paths["/v1/schema"].get.operationId, arguments: { detail: "brief" } });
+    assert.ok(described.content[0].text.includes((await gw.direct("GET", "/v1/schema?detail=brief")).text.split("\n")[0]));
+    // The generated server cuts a refusal's body at 200 characters (and does
+    // not set isError), but passes the status line whole: the reason phrase
+    // carries the code, the message and the whole fix.
+    const refused = await client.callTool({ name: run, arguments: { requestBody: QUERY_REFUSED } });
+    const oracle = (await gw.direct("POST", "/v1/query", QUERY_REFUSED)).json.error;
+    for (const part of [oracle.code, oracle.message, oracle.fix]) assert.ok(refused.content[0].text.includes(part), refused.content[0].text);
+  } finally {
+    await client.close();
+  }
 });
 
 test("@ivotoby/openapi-mcp-server: exactly the agent tools, names keep their words; both call the gateway", async () => {
