@@ -56,6 +56,7 @@ constexpr OwnKey kTopOwn[] = {
     {"databases", "a mapping of database names to their settings"},
     {"keys", "a list of API keys: - { name: NAME, sha256: HEX, databases: [NAME, ...] }"},
     {"allowed_hosts", "a list of host names (no port) a loopback listener also answers to, e.g. [querygate.local]"},
+    {"public_url", "the absolute URL clients reach the gateway at, e.g. https://sql.example.com (for /openapi.json)"},
 };
 constexpr IntKey<Config> kTopInts[] = {
     {"shutdown_grace_ms", &Config::shutdown_grace_ms, 10'000, 0, 600'000},
@@ -101,6 +102,24 @@ Status read_allowed_hosts(const Entry& entry, const OwnKey& key, Config& config)
   return {};
 }
 
+// http(s)://host[:port][/path], printable ASCII without spaces; stored without a trailing slash.
+Status read_public_url(const Entry& entry, const OwnKey& key, Config& config) {
+  Result<std::string> text = read_text(entry, key.expects);
+  if (!text) return std::move(text).error();
+  std::string url = std::move(text).value();
+  while (url.ends_with('/')) url.pop_back();
+  const std::size_t scheme = url.starts_with("https://") ? 8 : url.starts_with("http://") ? 7 : 0;
+  const bool printable = std::all_of(url.begin(), url.end(), [](char c) { return c > ' ' && c < 0x7f; });
+  const bool has_host = scheme > 0 && url.size() > scheme && url[scheme] != '/';
+  if (!printable || !has_host)
+    return config_error(
+        "'" + entry.path + "' is not an absolute http(s) URL: '" + clipped(url) + "'" + position_of(entry),
+        "Write the URL clients use, e.g. public_url: https://sql.example.com or "
+        "http://10.0.0.5:8080.");
+  config.public_url = std::move(url);
+  return {};
+}
+
 Result<Config> read_config(const YAML::Node& root, const fs::path& base_dir) {
   Config config;
   const Entry top{YAML::Node(), root, ""};
@@ -111,6 +130,7 @@ Result<Config> read_config(const YAML::Node& root, const fs::path& base_dir) {
         if (key.name == "databases") return read_databases(entry, key, base_dir, config.databases);
         if (key.name == "keys") return read_keys(entry, key, config.keys);
         if (key.name == "allowed_hosts") return read_allowed_hosts(entry, key, config);
+        if (key.name == "public_url") return read_public_url(entry, key, config);
         return unhandled(key, entry);
       });
   if (!status) return std::move(status).error();

@@ -97,6 +97,10 @@ struct Config {
   // names are accepted too (e.g. the name a local reverse proxy passes on).
   // Defeats DNS rebinding; not consulted on other listeners.
   std::vector<std::string> allowed_hosts;
+  // The absolute URL clients reach this gateway at (e.g. behind a proxy:
+  // https://sql.example.com), without a trailing slash: the OpenAPI
+  // document's `servers`. Empty: taken from each request's Host header.
+  std::string public_url;
   Limits limits;
   std::vector<Database> databases;  // in file order
   // Empty: no authentication, and the gateway serves loopback only.

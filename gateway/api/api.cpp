@@ -158,7 +158,6 @@ Api::Api(config::Config config, ServedDatabases databases, int workers, const pe
     queues_.emplace(name, std::move(queue));
   }
   expiry_ = std::make_unique<permits::ExpiryTimer>(std::move(all));
-  openapi_ = openapi_json(config_);
   observability::MetricsSetup metrics{.version = std::string(observability::build_version()),
                                       .commit = std::string(observability::build_commit())};
   for (const auto& [name, served] : databases_) metrics.databases.push_back(name);
@@ -215,11 +214,8 @@ void Api::handle(HttpRequest request, Reply reply) {
   switch (route->id) {
     case RouteId::Readyz:
       return workers_.post([this, reply] { reply(ready()); });
-    case RouteId::OpenApi: {
-      HttpResponse r = json_response(200, openapi_);
-      r.content_type = std::string(route->content_type);
-      return reply(std::move(r));
-    }
+    case RouteId::OpenApi:
+      return reply(openapi(request, t.query, *route));
     case RouteId::Query:
       return submit_query(std::move(request), std::move(reply), std::move(record));
     case RouteId::Schema:
@@ -229,6 +225,20 @@ void Api::handle(HttpRequest request, Reply reply) {
     case RouteId::Metrics:
       break;  // answered above, unlogged
   }
+}
+
+// GET /openapi.json[?audience=operator]: generated from the route and
+// error-code lists, with this request's absolute server URL.
+HttpResponse Api::openapi(const HttpRequest& request, const std::string& query, const Route& route) const {
+  const auto wanted = query_param(query, "audience");
+  const auto audience = parse_audience(wanted.value_or("agent"));
+  if (!audience)
+    return error_response(make_error(ErrorCode::RequestBadField, "unknown audience '" + wanted->substr(0, 64) + "'",
+                                     "FIX: use GET /openapi.json for the agent tools, or GET "
+                                     "/openapi.json?audience=operator for the operator routes."));
+  HttpResponse r = json_response(200, openapi_json(config_, *audience, server_url(config_, request.header("host"))));
+  r.content_type = std::string(route.content_type);
+  return r;
 }
 
 // On the I/O thread, and cheap: authentication, the JSON envelope (bounded by

@@ -21,6 +21,7 @@
 #include "config/config.hpp"
 #include "executors/executor.hpp"
 #include "gateway/api/request_checks.hpp"
+#include "gateway/api/routes.hpp"
 #include "gateway/api/worker_pool.hpp"
 #include "gateway/auth/keys.hpp"
 #include "gateway/http/http_types.hpp"
@@ -74,6 +75,7 @@ class Api {
   HttpResponse schema(const HttpRequest& request);
   HttpResponse ready();
   HttpResponse metrics();
+  HttpResponse openapi(const HttpRequest& request, const std::string& query, const Route& route) const;
   std::optional<HttpResponse> check_schema_access(const HttpRequest& request);
   Result<ServedDatabase*> pick_database(const std::optional<std::string>& name, std::string* resolved);
   permits::RefusalContext refusal_context(const QueryJob& job) const;
@@ -85,7 +87,6 @@ class Api {
   HostPolicy host_policy_;  // Host/Origin on a loopback listener (DNS rebinding)
   const permits::Clock& clock_;
   std::atomic<bool> draining_{false};
-  std::string openapi_;  // GET /openapi.json: generated once, from the route and error-code lists
   // Destroyed in reverse order: workers first (their jobs hold permits and
   // tickets), then the timer, the queues and the gate those point into.
   permits::Gate gate_;

@@ -21,9 +21,16 @@ struct Route {
   RouteId id;
   std::string_view method;  // exactly one per path
   std::string_view path;
-  std::string_view operation_id;  // stable: agent frameworks name their tools after it
-  std::string_view summary;       // one line
-  std::string_view description;   // for a model deciding whether and how to call it
+  // The name of the agent tool this route is, for tool protocols that name it
+  // themselves (MCP); empty for an operator route. Operator routes are listed
+  // in /openapi.json?audience=operator, agent tools in /openapi.json.
+  std::string_view tool_name;
+  // Stable: OpenAPI importers name their tools after it. Chosen to survive their
+  // renaming (e.g. @ivotoby/openapi-mcp-server drops the word "execute").
+  std::string_view operation_id;
+  std::string_view summary;      // one line
+  std::string_view description;  // for a model deciding whether and how to call it; with the
+                                 // summary at most kMaxToolDescription characters (an agent tool's)
   Access access;
   std::string_view content_type;  // of the success answer
   bool served_while_draining;     // false: 503 limit:shutting-down once shutdown began
@@ -32,6 +39,14 @@ struct Route {
   // (malformed HTTP, wrong method, connection limit, internal error).
   std::vector<ErrorCode> errors;
 };
+
+// Tool importers drop an operation whose summary and description, joined,
+// exceed this (@samchon/openapi joins them as "summary.\n\ndescription").
+inline constexpr std::size_t kMaxToolDescription = 1024;
+
+inline bool is_agent_tool(const Route& r) {
+  return !r.tool_name.empty();
+}
 
 std::span<const Route> all_routes();
 const Route& route(RouteId id);

@@ -127,6 +127,7 @@ http::response<http::string_body> to_beast(HttpResponse response, unsigned versi
   http::response<http::string_body> out;
   out.version(version);
   out.result(valid_status ? static_cast<unsigned>(response.status) : 500U);
+  if (valid_status && !response.reason.empty()) out.reason(response.reason);
   out.set(http::field::server, kServerName);
   if (!response.content_type.empty()) out.set(http::field::content_type, response.content_type);
   for (const auto& [name, value] : response.headers) out.insert(name, value);

@@ -34,6 +34,11 @@ struct HttpResponse {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // extra headers (Retry-After, ...)
   std::string outcome = "ok";  // the error code's name for refusals; for the request log, never sent
+  // The status line's reason phrase; empty: the standard one ("OK", ...).
+  // Refusals carry their code, message and fix there too: some tool importers
+  // (LangChain JS's OpenAPI chain) hand a model only "status: reason" of a
+  // non-2xx answer and drop its body.
+  std::string reason;
 };
 
 // The error envelope: {"error":{"code","message","fix","position"}} with the

@@ -386,7 +386,8 @@ TEST(ConfigTest, UnknownKeyFarFromAnyGetsNoSuggestion) {
   auto config = parse(std::string(kMinimal) + "telemetry: on\n");
   ASSERT_TRUE(FailsWith(config, {"unknown key 'telemetry'"}));
   EXPECT_EQ(config.error().message.find("did you mean"), std::string::npos) << config.error().message;
-  EXPECT_NE(config.error().fix.find("databases, keys, limits, listen, log_sql, shutdown_grace_ms"), std::string::npos)
+  EXPECT_NE(config.error().fix.find("databases, keys, limits, listen, log_sql, public_url, shutdown_grace_ms"),
+            std::string::npos)
       << config.error().fix;
 }
 

@@ -58,7 +58,7 @@ json::object answer(const std::string& sql, bool validate_only) {
 TEST(EnvelopeSchemaTest, RunsAndValidationsEachMatchExactlyOneDocumentedShape) {
   auto config = config::parse_config(std::string(config::demo_config_yaml()), "/nonexistent");
   ASSERT_TRUE(config) << config.error().message;
-  const json::object doc = openapi_document(*config);
+  const json::object doc = openapi_document(*config, Audience::Agent, "http://127.0.0.1:8080");
   const auto& schema = doc.at("components").at("schemas").at("QueryResult").as_object();
 
   for (const char* sql : {"SELECT id, name FROM spans", "SELECT id FROM spans WHERE id < 0"}) {

@@ -25,9 +25,22 @@ config::Config demo() {
   return std::move(config).value();
 }
 
-json::object parsed(const config::Config& config) {
+constexpr std::string_view kServer = "http://127.0.0.1:8080";
+
+json::object parsed(const config::Config& config, Audience audience = Audience::Agent) {
   // Parse the served text, not the object: what a client reads.
-  return json::parse(openapi_json(config)).as_object();
+  return json::parse(openapi_json(config, audience, kServer)).as_object();
+}
+
+// The document a route is listed in.
+json::object document_of(const config::Config& config, const Route& r) {
+  return parsed(config, is_agent_tool(r) ? Audience::Agent : Audience::Operator);
+}
+
+std::size_t occurrences(std::string_view text, std::string_view word) {
+  std::size_t n = 0;
+  for (auto at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) ++n;
+  return n;
 }
 
 std::string lower(std::string_view s) {
@@ -52,30 +65,98 @@ std::set<std::string> producible(const Route& r) {
 
 TEST(OpenApiTest, IsOpenApi31WithTheTwoToolOperations) {
   const auto doc = parsed(demo());
-  EXPECT_EQ(doc.at("openapi").as_string(), "3.1.0");
-  EXPECT_EQ(operation_of(doc, route(RouteId::Query)).at("operationId").as_string(), "executeSql");
-  EXPECT_EQ(operation_of(doc, route(RouteId::Schema)).at("operationId").as_string(), "describeSqlSchema");
+  // 3.1.x but not 3.1.0, which LangChain JS refuses to load.
+  EXPECT_EQ(doc.at("openapi").as_string(), "3.1.1");
+  // Tool names as MCP servers spell them; operationIds that survive importers'
+  // renaming (@ivotoby/openapi-mcp-server drops "execute": execute_sql -> sql).
+  EXPECT_EQ(route(RouteId::Query).tool_name, "execute_sql");
+  EXPECT_EQ(route(RouteId::Schema).tool_name, "describe_schema");
+  EXPECT_EQ(operation_of(doc, route(RouteId::Query)).at("operationId").as_string(), "run_sql");
+  EXPECT_EQ(operation_of(doc, route(RouteId::Schema)).at("operationId").as_string(), "describe_schema");
+  EXPECT_EQ(doc.at("paths").as_object().size(), 2u) << "the agent document lists the agent tools only";
   EXPECT_EQ(route(RouteId::Query).path, "/v1/query");
   EXPECT_EQ(route(RouteId::Query).method, "POST");
   EXPECT_EQ(route(RouteId::Schema).path, "/v1/schema");
 }
 
-TEST(OpenApiTest, EveryRouteIsAPathWithItsOneMethodAndOperationId) {
-  const auto doc = parsed(demo());
-  const auto& paths = doc.at("paths").as_object();
-  EXPECT_EQ(paths.size(), all_routes().size()) << "a documented path the server does not route";
+TEST(OpenApiTest, EveryRouteIsAPathOfExactlyOneDocumentWithItsOneMethodAndOperationId) {
+  const auto agent = parsed(demo(), Audience::Agent);
+  const auto operator_doc = parsed(demo(), Audience::Operator);
+  EXPECT_EQ(agent.at("paths").as_object().size() + operator_doc.at("paths").as_object().size(), all_routes().size())
+      << "a documented path the server does not route";
   std::set<std::string> ids;
   for (const Route& r : all_routes()) {
-    ASSERT_TRUE(paths.contains(r.path)) << r.path;
-    const auto& item = paths.at(r.path).as_object();
+    const auto& mine = is_agent_tool(r) ? agent : operator_doc;
+    const auto& other = is_agent_tool(r) ? operator_doc : agent;
+    ASSERT_TRUE(mine.at("paths").as_object().contains(r.path)) << r.path;
+    EXPECT_FALSE(other.at("paths").as_object().contains(r.path)) << r.path << " is in both documents";
+    const auto& item = mine.at("paths").at(r.path).as_object();
     EXPECT_EQ(item.size(), 1u) << r.path << ": one method per path";
     ASSERT_TRUE(item.contains(lower(r.method))) << r.path;
-    EXPECT_EQ(operation_of(doc, r).at("operationId").as_string(), r.operation_id);
+    EXPECT_EQ(operation_of(mine, r).at("operationId").as_string(), r.operation_id);
     EXPECT_TRUE(ids.insert(std::string(r.operation_id)).second) << "operationId used twice: " << r.operation_id;
     EXPECT_EQ(find_route(r.path), &r);
   }
-  for (const std::string path : {"/healthz", "/readyz", "/metrics", "/openapi.json"})
-    EXPECT_NE(find_route(path), nullptr) << path;
+  for (const std::string path : {"/healthz", "/readyz", "/metrics", "/openapi.json"}) {
+    ASSERT_NE(find_route(path), nullptr) << path;
+    EXPECT_FALSE(is_agent_tool(*find_route(path))) << path << " is an operator route";
+  }
+  EXPECT_EQ(parse_audience("agent"), Audience::Agent);
+  EXPECT_EQ(parse_audience("operator"), Audience::Operator);
+  EXPECT_EQ(parse_audience("Operator"), std::nullopt);
+  EXPECT_EQ(parse_audience(""), std::nullopt);
+}
+
+// Importers check these; the lint suite (scripts/check-openapi.sh) runs the real linters.
+TEST(OpenApiTest, InfoAndServersAreWhatImportersAndLintersNeed) {
+  for (Audience audience : {Audience::Agent, Audience::Operator}) {
+    const auto doc = parsed(demo(), audience);
+    EXPECT_EQ(doc.at("servers").as_array().size(), 1u);
+    EXPECT_EQ(doc.at("servers").at(0).at("url").as_string(), kServer);
+    EXPECT_FALSE(doc.at("info").at("license").at("name").as_string().empty());
+    EXPECT_FALSE(doc.at("info").at("license").at("url").as_string().empty());
+    EXPECT_FALSE(doc.at("info").at("contact").at("name").as_string().empty());
+    // Only the components the document's operations use.
+    for (const auto& [name, _] : doc.at("components").at("schemas").as_object()) {
+      const std::string ref = "#/components/schemas/" + std::string(name);
+      EXPECT_NE(json::serialize(doc).find("\"" + ref + "\""), std::string::npos) << name << " is unused";
+    }
+  }
+  EXPECT_TRUE(parsed(demo(), Audience::Agent).at("components").as_object().contains("securitySchemes"));
+  EXPECT_FALSE(parsed(demo(), Audience::Operator).at("components").as_object().contains("securitySchemes"));
+}
+
+TEST(OpenApiTest, ServerUrlIsPublicUrlElseTheHostHeaderElseTheListenAddress) {
+  config::Config c = demo();
+  c.listen_host = "127.0.0.1";
+  c.listen_port = 8123;
+  EXPECT_EQ(server_url(c, "127.0.0.1:45678"), "http://127.0.0.1:45678");
+  EXPECT_EQ(server_url(c, "localhost:45678"), "http://localhost:45678");
+  EXPECT_EQ(server_url(c, "[::1]:45678"), "http://[::1]:45678");
+  EXPECT_EQ(server_url(c, "sql.example.com"), "http://sql.example.com");
+  // Missing, or not a plain host[:port]: the listen address.
+  EXPECT_EQ(server_url(c, ""), "http://127.0.0.1:8123");
+  EXPECT_EQ(server_url(c, "evil.example/\"x"), "http://127.0.0.1:8123");
+  EXPECT_EQ(server_url(c, "a b"), "http://127.0.0.1:8123");
+  c.listen_host = "::1";
+  EXPECT_EQ(server_url(c, ""), "http://[::1]:8123");
+  c.public_url = "https://sql.example.com/gw";
+  EXPECT_EQ(server_url(c, "127.0.0.1:45678"), "https://sql.example.com/gw");
+}
+
+TEST(OpenApiTest, PublicUrlSettingIsAnAbsoluteHttpUrlWithoutTrailingSlash) {
+  const std::string base(config::demo_config_yaml());
+  auto ok = config::parse_config(base + "public_url: https://sql.example.com:8443/\n", "/nonexistent");
+  ASSERT_TRUE(ok.has_value()) << ok.error().message;
+  EXPECT_EQ(ok->public_url, "https://sql.example.com:8443");
+  EXPECT_EQ(parsed(*ok).at("servers").at(0).at("url").as_string(), kServer) << "the caller passes server_url";
+  EXPECT_EQ(server_url(*ok, "127.0.0.1:1"), "https://sql.example.com:8443");
+  for (const char* bad : {"sql.example.com", "ftp://sql.example.com", "http://", "http:///x", "http://a b"}) {
+    auto refused = config::parse_config(base + "public_url: \"" + bad + "\"\n", "/nonexistent");
+    ASSERT_FALSE(refused.has_value()) << bad;
+    EXPECT_NE(refused.error().fix.find("public_url: https://"), std::string::npos) << refused.error().fix;
+  }
+  EXPECT_TRUE(config::parse_config(base, "/nonexistent")->public_url.empty());
 }
 
 TEST(OpenApiTest, ErrorCodeEnumIsTheErrorCodeList) {
@@ -90,8 +171,8 @@ TEST(OpenApiTest, ErrorCodeEnumIsTheErrorCodeList) {
 }
 
 TEST(OpenApiTest, DocumentedStatusesAreExactlyTheOnesTheRouteCanProduce) {
-  const auto doc = parsed(demo());
   for (const Route& r : all_routes()) {
+    const auto doc = document_of(demo(), r);
     const auto want = producible(r);
     std::set<std::string> documented;
     for (const auto& [status, response] : operation_of(doc, r).at("responses").as_object()) {
@@ -115,13 +196,73 @@ TEST(OpenApiTest, ToolDescriptionsTellAModelHowToReact) {
   const auto doc = parsed(demo());
   const std::string query(operation_of(doc, route(RouteId::Query)).at("description").as_string());
   for (const char* must :
-       {"describeSqlSchema", "truncated", "untrusted", "fix", "422", "429", "504", "401", "403", "503", "Retry-After"})
-    EXPECT_NE(query.find(must), std::string::npos) << "executeSql description lacks " << must;
+       {"schema first", "truncated", "untrusted", "fix", "401", "403", "429", "503", "504", "Retry-After"})
+    EXPECT_NE(query.find(must), std::string::npos) << "the query tool's description lacks " << must;
   const auto& responses = operation_of(doc, route(RouteId::Query)).at("responses").as_object();
   EXPECT_TRUE(responses.at("429").at("headers").as_object().contains("Retry-After"));
   EXPECT_TRUE(responses.at("401").at("headers").as_object().contains("WWW-Authenticate"));
   EXPECT_EQ(responses.at("200").at("content").at("application/json").at("schema").at("$ref").as_string(),
             "#/components/schemas/QueryResult");
+}
+
+// Importers drop a tool whose text is longer: @samchon/openapi joins them as
+// "summary.\n\ndescription" (the summary's own final '.' dropped).
+TEST(OpenApiTest, EveryAgentToolsSummaryAndDescriptionFitTheImportersLimit) {
+  const auto doc = parsed(demo());
+  int tools = 0;
+  for (const Route& r : all_routes()) {
+    if (!is_agent_tool(r)) continue;
+    ++tools;
+    const auto& op = operation_of(doc, r);
+    std::string summary(op.at("summary").as_string());
+    if (summary.ends_with('.')) summary.pop_back();
+    const std::string joined = summary + ".\n\n" + std::string(op.at("description").as_string());
+    EXPECT_LE(joined.size(), kMaxToolDescription) << r.tool_name;
+    EXPECT_GT(op.at("description").as_string().size(), 200u) << r.tool_name << ": still says how to use it";
+  }
+  EXPECT_EQ(tools, 2);
+}
+
+// Importers rename operations (run_sql becomes run-sql, v1_query_post, ...):
+// no text may send a model to a tool by a name it may not have.
+TEST(OpenApiTest, NoTextNamesAToolByItsOperationIdOrToolName) {
+  for (Audience audience : {Audience::Agent, Audience::Operator}) {
+    const std::string text = json::serialize(parsed(demo(), audience));
+    for (const Route& r : all_routes()) {
+      const bool listed = is_agent_tool(r) == (audience == Audience::Agent);
+      EXPECT_EQ(occurrences(text, "\"" + std::string(r.operation_id) + "\""), listed ? 1u : 0u)
+          << r.operation_id << ": only as its own operationId";
+      EXPECT_EQ(occurrences(text, r.operation_id), listed ? 1u : 0u) << r.operation_id << " named in a text";
+      if (is_agent_tool(r) && r.tool_name != r.operation_id)
+        EXPECT_EQ(occurrences(text, r.tool_name), 0u) << r.tool_name << " named in a text";
+    }
+  }
+}
+
+// Gemini's function-calling schema has no union types; an importer for Gemini
+// drops the whole operation over one (checked with the real importer in
+// tests/clients/openapi/samchon.test.mjs).
+TEST(OpenApiTest, NoUnionTypesAndNoEnumsOnTheToolsInputsOrCells) {
+  const auto doc = parsed(demo());
+  const auto& schemas = doc.at("components").at("schemas").as_object();
+  const auto& cell = schemas.at("QueryResult").at("properties").at("rows").at("items").at("items").as_object();
+  EXPECT_FALSE(cell.contains("type")) << json::serialize(cell);
+  EXPECT_FALSE(cell.contains("anyOf") || cell.contains("oneOf")) << json::serialize(cell);
+  EXPECT_FALSE(cell.at("description").as_string().empty());
+  // Inputs: one plain type each, no enum (it becomes a union of constants), no
+  // default (openapi-typescript makes such fields required).
+  std::vector<const json::object*> inputs;
+  for (const auto& [name, field] : schemas.at("QueryRequest").at("properties").as_object())
+    inputs.push_back(&field.as_object());
+  for (const auto& p : operation_of(doc, route(RouteId::Schema)).at("parameters").as_array())
+    inputs.push_back(&p.at("schema").as_object());
+  EXPECT_EQ(inputs.size(), 9u);
+  for (const json::object* schema : inputs) {
+    ASSERT_TRUE(schema->contains("type")) << json::serialize(*schema);
+    EXPECT_TRUE(schema->at("type").is_string()) << json::serialize(*schema);
+    EXPECT_FALSE(schema->contains("enum")) << json::serialize(*schema);
+    EXPECT_FALSE(schema->contains("default")) << json::serialize(*schema);
+  }
 }
 
 TEST(OpenApiTest, RequestSchemaFollowsTheConfiguration) {
@@ -136,19 +277,31 @@ TEST(OpenApiTest, RequestSchemaFollowsTheConfiguration) {
   EXPECT_FALSE(request.at("additionalProperties").as_bool());
   EXPECT_EQ(fields.at("timeout_ms").at("maximum").as_int64(), 1234);
   EXPECT_EQ(request.at("required").as_array(), json::array{"sql"});
-  EXPECT_EQ(fields.at("database").at("enum").as_array(), json::array{"demo"});
+  EXPECT_EQ(fields.at("database").at("pattern").as_string(), "^(demo)$");
   // Without keys the key is optional (an empty alternative); with keys it is required.
   EXPECT_EQ(operation_of(doc, route(RouteId::Query)).at("security").as_array().size(), 2u);
-  EXPECT_EQ(operation_of(doc, route(RouteId::Healthz)).at("security").as_array().size(), 0u);
+  EXPECT_EQ(operation_of(parsed(one, Audience::Operator), route(RouteId::Healthz)).at("security").as_array().size(),
+            0u);
 
   config::Config two = one;
   two.databases.push_back(two.databases.front());
-  two.databases.back().name = "other";
+  two.databases.back().name = "other.db";
   two.keys.push_back({"agent", std::string(64, 'a'), {"demo"}});
   doc = parsed(two);
   EXPECT_EQ(doc.at("components").at("schemas").at("QueryRequest").at("required").as_array(),
             (json::array{"sql", "database"}));
   EXPECT_EQ(operation_of(doc, route(RouteId::Query)).at("security").as_array().size(), 1u);
+  // The example has every required field.
+  const auto& example = doc.at("components").at("schemas").at("QueryRequest").at("examples").at(0).as_object();
+  for (const auto& field : doc.at("components").at("schemas").at("QueryRequest").at("required").as_array())
+    EXPECT_TRUE(example.contains(field.as_string())) << field;
+  // Allowed values as an anchored pattern, regex characters escaped.
+  EXPECT_EQ(doc.at("components").at("schemas").at("QueryRequest").at("properties").at("database").at("pattern"),
+            "^(demo|other\\.db)$");
+  const auto& database = operation_of(doc, route(RouteId::Schema)).at("parameters").at(0).as_object();
+  EXPECT_EQ(database.at("name"), "database");
+  EXPECT_EQ(database.at("schema").at("pattern"), "^(demo|other\\.db)$");
+  EXPECT_EQ(database.at("required"), true) << "several databases: the schema route needs one named";
 }
 
 TEST(OpenApiTest, NotFoundFixNamesEveryRoute) {
