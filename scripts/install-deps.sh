@@ -12,6 +12,9 @@ packages=(
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(postgresql prometheus docker-compose) # promtool and offline compose validation (check-observability.sh)
+  # Node.js and npm for the real MCP clients (check-mcp-clients.sh): Debian's, unless
+  # a node with its npm is already installed (e.g. NodeSource's nodejs bundles npm).
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 fi
 
 missing=()

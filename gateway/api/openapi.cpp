@@ -346,6 +346,8 @@ std::map<int, Success> successes(const Route& r) {
       return {{200, {"The metrics.", {{"type", "string"}}}}};
     case RouteId::OpenApi:
       return {{200, {"This document.", {{"type", "object"}}}}};
+    case RouteId::Mcp:
+      break;  // not in the document (in_openapi is false)
   }
   return {};
 }
@@ -452,6 +454,7 @@ json::object operation(const Route& r, const config::Config& config) {
 json::object openapi_document(const config::Config& config) {
   json::object paths;
   for (const Route& r : all_routes()) {
+    if (!r.in_openapi) continue;
     std::string method(r.method);
     for (auto& c : method) c = static_cast<char>(c - 'A' + 'a');  // HTTP methods are upper-case ASCII letters
     paths[r.path].emplace_object()[method] = operation(r, config);

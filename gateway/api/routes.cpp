@@ -72,6 +72,10 @@ constexpr std::string_view kOpenApiDescription =
     "This document (OpenAPI 3.1), generated from the routes and error codes the gateway serves. Import it to "
     "expose `executeSql` and `describeSqlSchema` as tools. Needs no API key.";
 
+constexpr std::string_view kMcpDescription =
+    "MCP (Model Context Protocol) over streamable HTTP: JSON-RPC 2.0 on POST, a session from `initialize` "
+    "(Mcp-Session-Id), DELETE ends it. Its tools are the agent operations of this list.";
+
 // Answered by the transport or the router whatever the route: a malformed or
 // oversized request, the wrong method, the connection limit, a bug.
 // On a loopback listener, also a Host or Origin that does not name the gateway.
@@ -119,7 +123,8 @@ const std::vector<Route>& routes() {
                  RequestDuplicateField, RequestMissingField, RequestBadField, RequestUnknownField,
                  RequestUnknownDatabase, RequestDatabaseRequired, RequestCancelled, LimitSqlTooLong, LimitDeadline,
                  LimitQueueFull, LimitShuttingDown, LimitRowTooLarge, LimitBinaryValue, LimitExpressionSize},
-                {"parse", "validation", "capability", "backend"})},
+                {"parse", "validation", "capability", "backend"}),
+            .mcp_tool = "execute_sql"},
       Route{.id = RouteId::Schema,
             .method = "GET",
             .path = "/v1/schema",
@@ -132,7 +137,8 @@ const std::vector<Route>& routes() {
             .logged = true,
             .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestBadField, RequestUnknownDatabase,
                              RequestDatabaseRequired, LimitShuttingDown},
-                            {})},
+                            {}),
+            .mcp_tool = "describe_schema"},
       Route{.id = RouteId::Healthz,
             .method = "GET",
             .path = "/healthz",
@@ -177,6 +183,20 @@ const std::vector<Route>& routes() {
             .served_while_draining = true,
             .logged = true,
             .errors = codes({}, {})},
+      Route{.id = RouteId::Mcp,
+            .method = "POST",
+            .path = "/mcp",
+            .operation_id = "mcp",
+            .summary = "Model Context Protocol endpoint (streamable HTTP)",
+            .description = kMcpDescription,
+            .access = Access::ApiKey,
+            .content_type = "application/json",
+            .served_while_draining = false,
+            .logged = true,
+            .errors = codes({AuthMissing, AuthInvalid, RequestUnsupportedMediaType, RequestBadJson, RequestBadField,
+                             RequestMissingField, RequestNotFound, LimitShuttingDown},
+                            {}),
+            .in_openapi = false},
   };
   return kRoutes;
 }
@@ -192,6 +212,13 @@ const Route& route(RouteId id) {
     if (r.id == id) return r;
   assert(false && "every RouteId has a row in the route list");
   return routes().front();
+}
+
+const Route* find_tool(std::string_view name) {
+  if (name.empty()) return nullptr;
+  for (const auto& r : routes())
+    if (r.mcp_tool == name) return &r;
+  return nullptr;
 }
 
 const Route* find_route(std::string_view path) {

@@ -12,7 +12,7 @@
 
 namespace qg::gateway {
 
-enum class RouteId : std::uint8_t { Query, Schema, Healthz, Readyz, Metrics, OpenApi };
+enum class RouteId : std::uint8_t { Query, Schema, Healthz, Readyz, Metrics, OpenApi, Mcp };
 
 // Who may call a route: anyone, or (when keys are configured) a Bearer API key.
 enum class Access : std::uint8_t { Open, ApiKey };
@@ -31,9 +31,18 @@ struct Route {
   // Every code this route can answer with, including those every route shares
   // (malformed HTTP, wrong method, connection limit, internal error).
   std::vector<ErrorCode> errors;
+  // The MCP tool serving this route's operation at POST /mcp (snake_case, as
+  // MCP servers name tools), or empty: not a tool. tools/list, /openapi.json
+  // and the /v1 routes come from the same row.
+  std::string_view mcp_tool = {};
+  // false: not an operation of /openapi.json (the MCP endpoint speaks
+  // JSON-RPC, described by the MCP specification, not by OpenAPI).
+  bool in_openapi = true;
 };
 
 std::span<const Route> all_routes();
+// The route whose operation the MCP tool `name` calls, or nullptr.
+const Route* find_tool(std::string_view name);
 const Route& route(RouteId id);
 // The route serving `path` (any method), or nullptr.
 const Route* find_route(std::string_view path);
