@@ -378,9 +378,18 @@ TEST_F(McpHttpTest, ToolCallsAreLoggedAndCountedLikeV1) {
   EXPECT_NE(metrics.find("querygate_statements_total{database=\"demo\",outcome=\"validation:unknown-column\"}"),
             std::string::npos)
       << metrics.substr(0, 3000);
-  const std::string log = gateway_->log();
-  EXPECT_NE(log.find("\"route\":\"/mcp\""), std::string::npos);
-  EXPECT_NE(log.find("\"key\":\"agent\""), std::string::npos);
+  // One log line for the call, with what /v1/query's line has: key, database, outcome, fingerprint.
+  std::istringstream log(gateway_->log());
+  int lines = 0;
+  for (std::string line; std::getline(log, line);)
+    if (line.find("\"route\":\"/mcp\"") != std::string::npos &&
+        line.find("\"outcome\":\"validation:unknown-column\"") != std::string::npos) {
+      ++lines;
+      EXPECT_NE(line.find("\"key\":\"agent\""), std::string::npos) << line;
+      EXPECT_NE(line.find("\"database\":\"demo\""), std::string::npos) << line;
+      EXPECT_NE(line.find("\"fingerprint\":\""), std::string::npos) << line;
+    }
+  EXPECT_EQ(lines, 1);
 }
 
 }  // namespace

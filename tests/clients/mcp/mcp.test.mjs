@@ -103,7 +103,7 @@ function assertMatchesOutputSchema(tool, structured) {
 test("the SDK client connects, negotiates the latest revision and lists exactly the agent tools", async () => {
   const { client, transport } = await connect();
   assert.ok(transport.sessionId, "a session id was issued");
-  assert.equal(transport.protocolVersion ?? "2025-11-25", "2025-11-25");
+  assert.equal(transport.protocolVersion, "2025-11-25", "the SDK's latest revision, negotiated");
   assert.equal(client.getServerVersion().name, "querygate");
   const { tools } = await client.listTools();
   assert.deepEqual(
