@@ -4,7 +4,7 @@
 // QG_BINARY pointing at the built binary (default: build/querygate).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, execFileSync } from "node:child_process";
+import { spawn, spawnSync, execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -230,15 +230,33 @@ test("aborting a call cancels its statement: the permit comes back long before t
     assert.ok(Date.now() - started < 10000, "still running after 10 s of a 30 s deadline");
     await new Promise((r) => setTimeout(r, 50));
   }
+  // The SDK keeps the POST open and sends notifications/cancelled; the statement ends as request:cancelled.
+  // (Counted as its answer leaves, just after the permit came back: poll.)
+  const counted = /querygate_statements_total\{database="demo",outcome="request:cancelled"\} 1/;
+  while (!counted.test(await (await fetch(`${base}/metrics`)).text())) {
+    assert.ok(Date.now() - started < 10000, "the cancelled statement was not counted");
+    await new Promise((r) => setTimeout(r, 50));
+  }
   await client.close();
 });
 
+const inspectorArgs = (args) => [
+  "--cli",
+  `${base}/mcp`,
+  "--transport",
+  "http",
+  "--header",
+  `Authorization: Bearer ${token}`,
+  ...args,
+];
+const inspectorOptions = () => ({
+  encoding: "utf8",
+  timeout: 60000,
+  env: { ...process.env, MCP_CATALOG_PATH: path.join(dir, "catalog.json") },
+});
+
 function runInspector(args) {
-  return execFileSync(
-    inspector,
-    ["--cli", `${base}/mcp`, "--transport", "http", "--header", `Authorization: Bearer ${token}`, ...args],
-    { encoding: "utf8", timeout: 60000, env: { ...process.env, MCP_CATALOG_PATH: path.join(dir, "catalog.json") } },
-  );
+  return execFileSync(inspector, inspectorArgs(args), inspectorOptions());
 }
 
 test("the MCP Inspector CLI lists the tools (strict schema check) and calls both", () => {
@@ -257,4 +275,32 @@ test("the MCP Inspector CLI lists the tools (strict schema check) and calls both
   );
   assert.equal(schema.isError, false);
   assert.match(schema.structuredContent.schema, /spans/);
+});
+
+test("the MCP Inspector CLI reports a refusal as a tool error, with the whole error", () => {
+  const run = spawnSync(
+    inspector,
+    inspectorArgs(["--method", "tools/call", "--tool-name", "execute_sql", "--tool-arg", "sql=SELECT cost_ust FROM spans"]),
+    inspectorOptions(),
+  );
+  assert.equal(run.status, 5, `the CLI's exit status for isError: true\n${run.stdout}\n${run.stderr}`);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.isError, true);
+  const { code, fix, position } = result.structuredContent.error;
+  assert.equal(code, "validation:unknown-column");
+  assert.match(fix, /^FIX: did you mean cost_usd\?/);
+  assert.equal(position, 7);
+  assert.ok(result.content[0].text.includes(fix));
+});
+
+test("describe_schema answers the /v1/schema text", async () => {
+  const { client } = await connect();
+  const result = await client.callTool({ name: "describe_schema", arguments: { detail: "brief" } });
+  assert.equal(result.isError, false);
+  const v1 = await fetch(`${base}/v1/schema?detail=brief`, { headers: auth });
+  assert.equal(v1.status, 200);
+  const text = await v1.text();
+  assert.equal(result.structuredContent.schema, text);
+  assert.equal(result.content[0].text, text);
+  await client.close();
 });
