@@ -381,6 +381,11 @@ struct Endpoint::Impl : std::enable_shared_from_this<Endpoint::Impl> {
                           "FIX: send one JSON-RPC 2.0 message, e.g. {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
                           "\"tools/list\"}."));
 
+    // {"sql": "A", "sql": "B"} in arguments: one reader would run B while another logs A. Refused, as on /v1.
+    if (auto key = duplicated_json_key(request.body))
+      return reply(refuse(400, kInvalidRequest, "Invalid Request: '" + *key + "' appears more than once",
+                          ErrorCode::RequestDuplicateField, "FIX: send each field once."));
+
     auto exchange = std::make_shared<Exchange>();
     exchange->caller = Caller{.key = *key,
                               .remote_address = request.remote_address,

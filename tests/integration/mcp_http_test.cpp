@@ -243,6 +243,12 @@ TEST_F(McpHttpTest, MalformedInputGetsJsonRpcErrorsNeverACrash) {
   EXPECT_EQ(error_code(post(rpc(5, "tools/call", R"({"arguments":{}})"), s)), -32602);
   EXPECT_EQ(error_code(post(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":[1]})", s)), -32602);
   EXPECT_EQ(post(std::string(5000, '['), s).status, 400) << "deep nesting is a parse error";
+  auto twice = post(
+      rpc(9, "tools/call", R"({"name":"execute_sql","arguments":{"sql":"SELECT 1 AS a","sql":"SELECT 2 AS b"}})"), s);
+  EXPECT_EQ(twice.status, 400) << twice.body;
+  EXPECT_EQ(error_code(twice), -32600);
+  EXPECT_EQ(json::parse(twice.body).at("error").at("data").at("code").as_string(), "request:duplicate-field");
+  EXPECT_NE(twice.body.find("params.arguments.sql"), std::string::npos) << twice.body;
   auto ping = post(rpc(8, "ping"), s);
   EXPECT_EQ(ping.status, 200);
   EXPECT_TRUE(json::parse(ping.body).at("result").as_object().empty());
@@ -370,26 +376,39 @@ TEST_F(McpHttpTest, CancelledNotificationCancelsTheRunningStatement) {
   EXPECT_EQ(result.at("structuredContent").at("error").at("code").as_string(), "request:cancelled");
 }
 
+// The value of one series in a /metrics scrape (0 when absent).
+double metric(const std::string& scrape, const std::string& series) {
+  const auto at = scrape.find("\n" + series + " ");
+  return at == std::string::npos ? 0 : std::stod(scrape.substr(at + series.size() + 2));
+}
+
+// The request-log lines of /mcp calls with this outcome.
+std::vector<std::string> mcp_log_lines(const std::string& log, const std::string& outcome) {
+  std::istringstream in(log);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);)
+    if (line.find("\"route\":\"/mcp\"") != std::string::npos &&
+        line.find("\"outcome\":\"" + outcome + "\"") != std::string::npos)
+      out.push_back(line);
+  return out;
+}
+
 TEST_F(McpHttpTest, ToolCallsAreLoggedAndCountedLikeV1) {
   const std::string sid = open();
+  const std::string series = "querygate_statements_total{database=\"demo\",outcome=\"validation:unknown-column\"}";
+  const double before = metric(http(port(), "GET", "/metrics").body, series);
+  const auto lines_before = mcp_log_lines(gateway_->log(), "validation:unknown-column").size();
   call(sid, "execute_sql", R"({"sql":"SELECT no_such FROM spans","database":"demo"})");
-  const std::string metrics = http(port(), "GET", "/metrics").body;
-  EXPECT_NE(metrics.find("route=\"/mcp\""), std::string::npos);
-  EXPECT_NE(metrics.find("querygate_statements_total{database=\"demo\",outcome=\"validation:unknown-column\"}"),
-            std::string::npos)
-      << metrics.substr(0, 3000);
+  const std::string scrape = http(port(), "GET", "/metrics").body;
+  EXPECT_NE(scrape.find("route=\"/mcp\""), std::string::npos);
+  EXPECT_EQ(metric(scrape, series), before + 1) << "counted as a statement, like /v1/query";
   // One log line for the call, with what /v1/query's line has: key, database, outcome, fingerprint.
-  std::istringstream log(gateway_->log());
-  int lines = 0;
-  for (std::string line; std::getline(log, line);)
-    if (line.find("\"route\":\"/mcp\"") != std::string::npos &&
-        line.find("\"outcome\":\"validation:unknown-column\"") != std::string::npos) {
-      ++lines;
-      EXPECT_NE(line.find("\"key\":\"agent\""), std::string::npos) << line;
-      EXPECT_NE(line.find("\"database\":\"demo\""), std::string::npos) << line;
-      EXPECT_NE(line.find("\"fingerprint\":\""), std::string::npos) << line;
-    }
-  EXPECT_EQ(lines, 1);
+  const auto lines = mcp_log_lines(gateway_->log(), "validation:unknown-column");
+  ASSERT_EQ(lines.size(), lines_before + 1);
+  const std::string& line = lines.back();
+  EXPECT_NE(line.find("\"key\":\"agent\""), std::string::npos) << line;
+  EXPECT_NE(line.find("\"database\":\"demo\""), std::string::npos) << line;
+  EXPECT_NE(line.find("\"fingerprint\":\""), std::string::npos) << line;
 }
 
 }  // namespace
