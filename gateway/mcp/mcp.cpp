@@ -382,8 +382,8 @@ struct Endpoint::Impl : std::enable_shared_from_this<Endpoint::Impl> {
                           "\"tools/list\"}."));
 
     // {"sql": "A", "sql": "B"} in arguments: one reader would run B while another logs A. Refused, as on /v1.
-    if (auto key = duplicated_json_key(request.body))
-      return reply(refuse(400, kInvalidRequest, "Invalid Request: '" + *key + "' appears more than once",
+    if (auto twice = duplicated_json_key(request.body))
+      return reply(refuse(400, kInvalidRequest, "Invalid Request: '" + *twice + "' appears more than once",
                           ErrorCode::RequestDuplicateField, "FIX: send each field once."));
 
     auto exchange = std::make_shared<Exchange>();

@@ -411,5 +411,26 @@ TEST_F(McpHttpTest, ToolCallsAreLoggedAndCountedLikeV1) {
   EXPECT_NE(line.find("\"fingerprint\":\""), std::string::npos) << line;
 }
 
+// Without keys (loopback only), MCP needs none either: anonymous sessions, one database by default.
+TEST(McpAnonymousTest, WithoutKeysNoAuthorizationIsNeeded) {
+  const auto dir = make_temp_dir("qg-mcp-anon");
+  ASSERT_EQ(run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()}).exit_code, 0);
+  write_file(dir / "q.yaml", "databases:\n  demo: { backend: sqlite, path: demo.db, tables: { traces: {} } }\n");
+  GatewayProcess gateway(dir / "q.yaml");
+  auto init = http(gateway.port(), "POST", "/mcp", rpc(1, "initialize", R"({"protocolVersion":"2025-06-18"})"));
+  ASSERT_EQ(init.status, 200) << init.body;
+  const std::string sid = "Mcp-Session-Id: " + header(init, "mcp-session-id") + "\r\n";
+  auto r = http(
+      gateway.port(), "POST", "/mcp",
+      rpc(2, "tools/call", R"({"name":"execute_sql","arguments":{"sql":"SELECT count(*) AS n FROM traces"}})"), sid);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const auto result = json::parse(r.body).at("result");
+  EXPECT_FALSE(result.at("isError").as_bool()) << r.body;
+  auto v1 = http(gateway.port(), "POST", "/v1/query", R"({"sql":"SELECT count(*) AS n FROM traces"})");
+  EXPECT_EQ(result.at("structuredContent"), json::parse(v1.body));
+  EXPECT_EQ(gateway.stop(), 0);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace qg::testing
