@@ -54,12 +54,13 @@ struct Metrics::Impl {
                                       "HTTP requests answered by the API, by route (fixed list, else \"other\") "
                                       "and status. GET /healthz and GET /metrics are not counted.")
                                   .Register(registry);
-  Family<Counter>& statements = prometheus::BuildCounter()
-                                    .Name("querygate_statements_total")
-                                    .Help(
-                                        "POST /v1/query requests for a configured database, by database and "
-                                        "outcome (\"ok\" or the error code).")
-                                    .Register(registry);
+  Family<Counter>& statements =
+      prometheus::BuildCounter()
+          .Name("querygate_statements_total")
+          .Help(
+              "Statements (POST /v1/query, MCP execute_sql) for a configured database, by database and "
+              "outcome (\"ok\" or the error code).")
+          .Register(registry);
   Family<Counter>& refusals = prometheus::BuildCounter()
                                   .Name("querygate_refusals_total")
                                   .Help("Error answers from the API, by error code (any route).")
@@ -198,7 +199,8 @@ void Metrics::observe(const RequestRecord& r) {
   const std::string route = m.route_label(r.route);
   m.requests.Add({{"route", route}, {"status", std::to_string(r.status)}}).Increment();
   if (!ok) m.refusals.Add({{"code", Impl::code_label(r.outcome)}}).Increment();
-  if (route != "/v1/query" || r.database.empty()) return;  // not a statement for a known database
+  // Statements arrive on /v1/query and as MCP tools/call (execute_sql); only those set `database`.
+  if ((route != "/v1/query" && route != "/mcp") || r.database.empty()) return;  // not a statement for a known database
 
   const auto found = m.per_database.find(r.database);
   if (found == m.per_database.end()) return;  // not a configured name: never expected, and not a label value

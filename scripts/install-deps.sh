@@ -13,10 +13,10 @@ packages=(
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(postgresql prometheus docker-compose) # promtool and offline compose validation (check-observability.sh)
   # Node.js and npm for the real OpenAPI clients (scripts/check-openapi.sh),
-  # only when there is no node at all: a newer one already installed (e.g.
+  # and the MCP clients (check-mcp-clients.sh), only when node or npm is missing: a newer one already installed (e.g.
   # NodeSource's, which bundles npm) is kept. Debian 12's nodejs is 18, older
   # than the clients need (>= 20.19): check-openapi.sh then fails and says so.
-  if ! command -v node >/dev/null; then packages+=(nodejs npm); fi
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then packages+=(nodejs npm); fi
 fi
 
 missing=()

@@ -27,6 +27,7 @@ ctest_log="$build/ctest-summary.log"
 ctest --output-on-failure -j "$(nproc)" --timeout 300 | tee "$ctest_log"
 "$root/scripts/check-observability.sh" "$build" # live /metrics, dashboard PromQL, prometheus.yml, compose file
 "$root/scripts/check-openapi.sh" "$build"       # the real OpenAPI clients and linters (npm; fails without them)
+"$root/scripts/check-mcp-clients.sh" "$build"  # MCP TypeScript SDK client + Inspector CLI on /mcp (npm; fails offline)
 
 # Fuzzing (clang + libFuzzer, its own build), bounded in time.
 if [[ -x "$root/scripts/fuzz.sh" ]]; then

@@ -8,6 +8,7 @@
 #include "gateway/api/query_request.hpp"
 #include "gateway/api/routes.hpp"
 #include "gateway/api/schema_text.hpp"
+#include "gateway/mcp/mcp.hpp"
 #include "observability/build_info.hpp"
 
 namespace qg::gateway {
@@ -163,6 +164,7 @@ Api::Api(config::Config config, ServedDatabases databases, int workers, const pe
   for (const auto& [name, served] : databases_) metrics.databases.push_back(name);
   for (const Route& r : all_routes()) metrics.routes.emplace_back(r.path);
   metrics_ = std::make_unique<observability::Metrics>(std::move(metrics));
+  mcp_ = std::make_unique<mcp::Endpoint>(*this);
 }
 
 Api::~Api() {
@@ -209,7 +211,9 @@ void Api::handle(HttpRequest request, Reply reply) {
   if (!route)
     return reply(error_response(
         make_error(ErrorCode::RequestNotFound, "no route " + t.path, "FIX: use " + route_list_text() + ".")));
-  if (auto r = wrong_method(request, t.path, route->method)) return reply(*r);
+  // The MCP endpoint answers its own methods (POST, DELETE; GET is 405 there).
+  if (route->id != RouteId::Mcp)
+    if (auto r = wrong_method(request, t.path, route->method)) return reply(*r);
   if (draining_ && !route->served_while_draining) return reply(shutting_down());
   switch (route->id) {
     case RouteId::Readyz:
@@ -219,8 +223,9 @@ void Api::handle(HttpRequest request, Reply reply) {
     case RouteId::Query:
       return submit_query(std::move(request), std::move(reply), std::move(record));
     case RouteId::Schema:
-      if (auto refused = check_schema_access(request)) return reply(*refused);
-      return workers_.post([this, request = std::move(request), reply] { reply(schema(request)); });
+      return submit_schema(request, std::move(reply), std::move(record));
+    case RouteId::Mcp:
+      return mcp_->handle(std::move(request), std::move(record), std::move(reply));
     case RouteId::Healthz:
     case RouteId::Metrics:
       break;  // answered above, unlogged
@@ -247,27 +252,48 @@ void Api::submit_query(HttpRequest request, Reply reply, std::shared_ptr<observa
   // A browser can send text/plain or a form without a CORS preflight; application/json it cannot.
   if (auto json = check_json_content_type(request.header("content-type")); !json)
     return reply(error_response(json.error()));
-  auto key = keys_.authenticate(request.header("authorization"));
+  auto key = authenticate(request.header("authorization"));
   if (!key) return reply(refusal_response(key.error()));
   if (*key) record->key = (*key)->name;
   auto parsed = parse_query_request(request.body, config_.limits.deadline_ms);
   if (!parsed) return reply(error_response(parsed.error()));
+  execute_query(std::move(parsed).value(),
+                Caller{.key = *key,
+                       .remote_address = request.remote_address,
+                       .cancellation = request.cancellation,
+                       .record = std::move(record)},
+                std::move(reply));
+}
+
+Result<const auth::Key*> Api::authenticate(std::string_view authorization) const {
+  return keys_.authenticate(authorization);
+}
+
+HttpResponse Api::refusal(const Error& error) {
+  return refusal_response(error);
+}
+
+// From any transport, on the I/O thread: the database and the key's scope,
+// then the database's queue. The SQL is not looked at here.
+void Api::execute_query(QueryRequest request, Caller caller, Reply reply) {
+  const auto& record = caller.record;
+  if (caller.key) record->key = caller.key->name;
   std::string db_name;
-  auto database = pick_database(parsed->database, &db_name);
+  auto database = pick_database(request.database, &db_name);
   if (!database) return reply(error_response(database.error()));
   record->database = db_name;
-  if (auto allowed = keys_.authorize(*key, db_name); !allowed) return reply(refusal_response(allowed.error()));
+  if (auto allowed = keys_.authorize(caller.key, db_name); !allowed) return reply(refusal_response(allowed.error()));
 
   auto job = std::make_shared<QueryJob>();
-  job->record = std::move(record);
-  job->context.key_name = *key ? (*key)->name : std::string();
-  job->context.remote_address = request.remote_address;
+  job->record = std::move(caller.record);
+  job->context.key_name = caller.key ? caller.key->name : std::string();
+  job->context.remote_address = caller.remote_address;
   job->context.database = db_name;
   job->context.received = clock_.now();
   job->context.deadline =
-      job->context.received + std::chrono::milliseconds(parsed->timeout_ms.value_or(config_.limits.deadline_ms));
-  job->context.cancellation = request.cancellation;
-  job->request = std::move(parsed).value();
+      job->context.received + std::chrono::milliseconds(request.timeout_ms.value_or(config_.limits.deadline_ms));
+  job->context.cancellation = caller.cancellation ? caller.cancellation : permits::Cancellation::make();
+  job->request = std::move(request);
   job->served = *database;
   job->queue = queues_.find(db_name)->second.get();
   job->reply = std::move(reply);
@@ -392,17 +418,29 @@ HttpResponse Api::run_query(QueryJob& job) {
   return json_response(200, std::move(body));
 }
 
+void Api::submit_schema(const HttpRequest& request, Reply reply, std::shared_ptr<observability::RequestRecord> record) {
+  auto key = authenticate(request.header("authorization"));
+  if (!key) return reply(refusal_response(key.error()));
+  const std::string query = split_target(request.target).query;
+  describe(SchemaCall{.database = query_param(query, "database"),
+                      .detail = query_param(query, "detail").value_or(""),
+                      .tables = query_param(query, "tables").value_or(""),
+                      .search = query_param(query, "search").value_or("")},
+           Caller{.key = *key,
+                  .remote_address = request.remote_address,
+                  .cancellation = request.cancellation,
+                  .record = std::move(record)},
+           std::move(reply));
+}
+
 // With keys configured, the schema is served only to a key that may use the
-// database it describes.
-std::optional<HttpResponse> Api::check_schema_access(const HttpRequest& request) {
-  if (!keys_.enabled()) return std::nullopt;
-  auto key = keys_.authenticate(request.header("authorization"));
-  if (!key) return refusal_response(key.error());
+// database it describes. The description is built on a worker.
+void Api::describe(SchemaCall call, Caller caller, Reply reply) {
+  if (caller.key) caller.record->key = caller.key->name;
   std::string db_name;
-  if (!pick_database(query_param(split_target(request.target).query, "database"), &db_name))
-    return std::nullopt;  // schema() names the problem
-  if (auto allowed = keys_.authorize(*key, db_name); !allowed) return refusal_response(allowed.error());
-  return std::nullopt;
+  if (keys_.enabled() && pick_database(call.database, &db_name))  // else schema() names the problem
+    if (auto allowed = keys_.authorize(caller.key, db_name); !allowed) return reply(refusal_response(allowed.error()));
+  workers_.post([this, call = std::move(call), reply = std::move(reply)] { reply(schema(call)); });
 }
 
 void Api::drain(permits::TimePoint deadline) {
@@ -432,14 +470,11 @@ Result<ServedDatabase*> Api::pick_database(const std::optional<std::string>& nam
   return &it->second;
 }
 
-HttpResponse Api::schema(const HttpRequest& request) {
-  const Target t = split_target(request.target);
+HttpResponse Api::schema(const SchemaCall& call) {
   std::string db_name;
-  auto database = pick_database(query_param(t.query, "database"), &db_name);
+  auto database = pick_database(call.database, &db_name);
   if (!database) return error_response(database.error());
-  auto wanted =
-      parse_schema_request(query_param(t.query, "detail").value_or(""), query_param(t.query, "tables").value_or(""),
-                           query_param(t.query, "search").value_or(""));
+  auto wanted = parse_schema_request(call.detail, call.tables, call.search);
   if (!wanted) return error_response(wanted.error());
   wanted->spotlight = (*database)->spotlight;
   HttpResponse r;

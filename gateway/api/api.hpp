@@ -20,6 +20,7 @@
 #include "admission/permits/refusal.hpp"
 #include "config/config.hpp"
 #include "executors/executor.hpp"
+#include "gateway/api/query_request.hpp"
 #include "gateway/api/request_checks.hpp"
 #include "gateway/api/routes.hpp"
 #include "gateway/api/worker_pool.hpp"
@@ -29,6 +30,10 @@
 #include "observability/request_log.hpp"
 
 namespace qg::gateway {
+
+namespace mcp {
+class Endpoint;
+}
 
 // One configured database: its engine and the catalog admission uses (the
 // engine's introspected allowlist plus curation and virtual columns).
@@ -49,6 +54,24 @@ struct RequestContext {
   std::shared_ptr<permits::Cancellation> cancellation;
 };
 
+// Who makes a call, as any transport (HTTP /v1, MCP tools/call) hands it to
+// the core: the key it authenticated, the client, its cancellation and the
+// one record that becomes its log line and metrics.
+struct Caller {
+  const auth::Key* key = nullptr;  // nullptr: anonymous (no keys configured)
+  std::string remote_address;
+  std::shared_ptr<permits::Cancellation> cancellation;
+  std::shared_ptr<observability::RequestRecord> record;
+};
+
+// What describe_schema / GET /v1/schema asks for, as sent (checked by the core).
+struct SchemaCall {
+  std::optional<std::string> database;
+  std::string detail;
+  std::string tables;
+  std::string search;
+};
+
 class Api {
  public:
   // `clock` decides deadlines and queue waits; it must outlive the Api.
@@ -66,13 +89,27 @@ class Api {
 
   static const permits::Clock& default_clock();
 
+  // The transport-neutral core. HTTP /v1 and MCP tools/call both come here
+  // after authenticating, so database scope, permits, queue, deadline,
+  // cancellation and the record are the same whichever way a call arrives.
+  // The answer is the /v1 route's: its status, JSON body (or schema text) and
+  // the error code as `outcome`.
+  Result<const auth::Key*> authenticate(std::string_view authorization) const;
+  void execute_query(QueryRequest request, Caller caller, Reply reply);
+  void describe(SchemaCall call, Caller caller, Reply reply);
+  // A refusal as HTTP answers it (with WWW-Authenticate for 401, Retry-After).
+  static HttpResponse refusal(const Error& error);
+  const config::Config& config() const { return config_; }
+  bool draining() const { return draining_; }
+
  private:
   struct QueryJob;
 
   void submit_query(HttpRequest request, Reply reply, std::shared_ptr<observability::RequestRecord> record);
+  void submit_schema(const HttpRequest& request, Reply reply, std::shared_ptr<observability::RequestRecord> record);
   void on_decision(const std::shared_ptr<QueryJob>& job, permits::Decision decision);
   HttpResponse run_query(QueryJob& job);
-  HttpResponse schema(const HttpRequest& request);
+  HttpResponse schema(const SchemaCall& call);
   HttpResponse ready();
   HttpResponse metrics();
   HttpResponse openapi(const HttpRequest& request, const std::string& query, const Route& route) const;
@@ -94,6 +131,7 @@ class Api {
   std::unique_ptr<observability::Metrics> metrics_;  // observed next to log_, by the same replies
   std::map<std::string, std::unique_ptr<permits::PermitQueue>, std::less<>> queues_;
   std::unique_ptr<permits::ExpiryTimer> expiry_;
+  std::unique_ptr<mcp::Endpoint> mcp_;  // POST/DELETE /mcp: sessions and JSON-RPC, calling the core above
   WorkerPool workers_;
 };
 

@@ -370,6 +370,8 @@ std::map<int, Success> successes(const Route& r) {
       return {{200, {"The metrics.", {{"type", "string"}}}}};
     case RouteId::OpenApi:
       return {{200, {"The OpenAPI document for the audience asked for.", {{"type", "object"}}}}};
+    case RouteId::Mcp:
+      break;  // not in the documents (in_openapi is false)
   }
   return {};
 }
@@ -550,6 +552,7 @@ json::object openapi_document(const config::Config& config, Audience audience, s
   json::object paths;
   bool secured = false;
   for (const Route& r : all_routes()) {
+    if (!r.in_openapi) continue;
     if (is_agent_tool(r) != (audience == Audience::Agent)) continue;
     std::string method(r.method);
     for (auto& c : method) c = static_cast<char>(c - 'A' + 'a');  // HTTP methods are upper-case ASCII letters

@@ -101,4 +101,12 @@ Result<QueryRequest> parse_query_request(std::string_view body, std::int64_t max
   return out;
 }
 
+std::optional<std::string> duplicated_json_key(std::string_view json) {
+  thread_local simdjson::dom::parser parser;
+  simdjson::padded_string padded(json);
+  simdjson::dom::element root;
+  if (parser.parse(padded).get(root)) return std::nullopt;
+  return duplicated_key(root, "");
+}
+
 }  // namespace qg::gateway

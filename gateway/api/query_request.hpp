@@ -24,4 +24,8 @@ struct QueryRequest {
 // so an agent does not believe it was granted more time than it gets.
 Result<QueryRequest> parse_query_request(std::string_view body, std::int64_t max_timeout_ms);
 
+// The first key named twice in one object anywhere in `json` ("params.arguments.sql"), or nullopt (also
+// for text that is not JSON). Other JSON readers keep one of the two silently; callers refuse instead.
+std::optional<std::string> duplicated_json_key(std::string_view json);
+
 }  // namespace qg::gateway

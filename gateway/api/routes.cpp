@@ -50,6 +50,10 @@ constexpr std::string_view kOpenApiDescription =
     "The OpenAPI document of the agent tools (by default) or of these operator routes (`audience=operator`), "
     "generated from the routes and error codes the gateway serves. Needs no API key.";
 
+constexpr std::string_view kMcpDescription =
+    "MCP (Model Context Protocol) over streamable HTTP: JSON-RPC 2.0 on POST, a session from `initialize` "
+    "(Mcp-Session-Id), DELETE ends it. Its tools are the agent operations of this list.";
+
 // Answered by the transport or the router whatever the route: a malformed or
 // oversized request, the wrong method, the connection limit, a bug.
 // On a loopback listener, also a Host or Origin that does not name the gateway.
@@ -161,6 +165,20 @@ const std::vector<Route>& routes() {
             .served_while_draining = true,
             .logged = true,
             .errors = codes({RequestBadField}, {})},
+      Route{.id = RouteId::Mcp,
+            .method = "POST",
+            .path = "/mcp",
+            .operation_id = "mcp",
+            .summary = "Model Context Protocol endpoint (streamable HTTP)",
+            .description = kMcpDescription,
+            .access = Access::ApiKey,
+            .content_type = "application/json",
+            .served_while_draining = false,
+            .logged = true,
+            .errors = codes({AuthMissing, AuthInvalid, RequestUnsupportedMediaType, RequestBadJson, RequestBadField,
+                             RequestMissingField, RequestNotFound, LimitShuttingDown},
+                            {}),
+            .in_openapi = false},
   };
   return kRoutes;
 }
@@ -176,6 +194,13 @@ const Route& route(RouteId id) {
     if (r.id == id) return r;
   assert(false && "every RouteId has a row in the route list");
   return routes().front();
+}
+
+const Route* find_tool(std::string_view name) {
+  if (name.empty()) return nullptr;
+  for (const auto& r : routes())
+    if (r.tool_name == name) return &r;
+  return nullptr;
 }
 
 const Route* find_route(std::string_view path) {

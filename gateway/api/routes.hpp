@@ -12,7 +12,7 @@
 
 namespace qg::gateway {
 
-enum class RouteId : std::uint8_t { Query, Schema, Healthz, Readyz, Metrics, OpenApi };
+enum class RouteId : std::uint8_t { Query, Schema, Healthz, Readyz, Metrics, OpenApi, Mcp };
 
 // Who may call a route: anyone, or (when keys are configured) a Bearer API key.
 enum class Access : std::uint8_t { Open, ApiKey };
@@ -22,7 +22,9 @@ struct Route {
   std::string_view method;  // exactly one per path
   std::string_view path;
   // The name of the agent tool this route is, for tool protocols that name it
-  // themselves (MCP); empty for an operator route. Operator routes are listed
+  // themselves (the MCP tool at POST /mcp, snake_case as MCP servers name
+  // tools); empty for an operator route. tools/list, /openapi.json and the /v1
+  // routes come from the same row. Operator routes are listed
   // in /openapi.json?audience=operator, agent tools in /openapi.json.
   std::string_view tool_name;
   // Stable: OpenAPI importers name their tools after it. Chosen to survive their
@@ -38,6 +40,9 @@ struct Route {
   // Every code this route can answer with, including those every route shares
   // (malformed HTTP, wrong method, connection limit, internal error).
   std::vector<ErrorCode> errors;
+  // false: not an operation of /openapi.json (the MCP endpoint speaks
+  // JSON-RPC, described by the MCP specification, not by OpenAPI).
+  bool in_openapi = true;
 };
 
 // Tool importers drop an operation whose summary and description, joined,
@@ -49,6 +54,8 @@ inline bool is_agent_tool(const Route& r) {
 }
 
 std::span<const Route> all_routes();
+// The route whose operation the MCP tool `name` calls, or nullptr.
+const Route* find_tool(std::string_view name);
 const Route& route(RouteId id);
 // The route serving `path` (any method), or nullptr.
 const Route* find_route(std::string_view path);
