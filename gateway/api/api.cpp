@@ -1,5 +1,7 @@
 #include "gateway/api/api.hpp"
 
+#include <map>
+
 #include "admission/parse/parser.hpp"
 #include "admission/pipeline.hpp"
 #include "gateway/api/envelope.hpp"
@@ -46,17 +48,33 @@ std::string url_decode(std::string_view s) {
   return out;
 }
 
-std::optional<std::string> query_param(const std::string& query, std::string_view key) {
+using QueryParams = std::map<std::string, std::string, std::less<>>;
+
+// The query string's parameters, decoded. A parameter given twice is refused,
+// as a JSON field named twice is: taking the first (or the last) would let two
+// readers of one URL (a proxy, a log, the access check) see different values.
+Result<QueryParams> query_params(const std::string& query) {
+  QueryParams params;
   std::size_t start = 0;
   while (start <= query.size()) {
     const auto end = std::min(query.find('&', start), query.size());
     const std::string_view pair(query.data() + start, end - start);
-    const auto eq = pair.find('=');
-    if (url_decode(pair.substr(0, eq)) == key)
-      return eq == std::string_view::npos ? "" : url_decode(pair.substr(eq + 1));
     start = end + 1;
+    if (pair.empty()) continue;
+    const auto eq = pair.find('=');
+    std::string key = url_decode(pair.substr(0, eq));
+    if (params.contains(key))
+      return make_error(ErrorCode::RequestDuplicateField, "query parameter '" + key + "' appears more than once",
+                        "FIX: send each query parameter once, e.g. ?" + key + "=...");
+    params.emplace(std::move(key), eq == std::string_view::npos ? "" : url_decode(pair.substr(eq + 1)));
   }
-  return std::nullopt;
+  return params;
+}
+
+std::optional<std::string> param(const QueryParams& params, std::string_view key) {
+  const auto it = params.find(key);
+  if (it == params.end()) return std::nullopt;
+  return it->second;
 }
 
 HttpResponse json_response(int status, std::string body) {
@@ -388,9 +406,10 @@ std::optional<HttpResponse> Api::check_schema_access(const HttpRequest& request)
   if (!keys_.enabled()) return std::nullopt;
   auto key = keys_.authenticate(request.header("authorization"));
   if (!key) return refusal_response(key.error());
+  const auto params = query_params(split_target(request.target).query);
+  if (!params) return error_response(params.error());
   std::string db_name;
-  if (!pick_database(query_param(split_target(request.target).query, "database"), &db_name))
-    return std::nullopt;  // schema() names the problem
+  if (!pick_database(param(*params, "database"), &db_name)) return std::nullopt;  // schema() names the problem
   if (auto allowed = keys_.authorize(*key, db_name); !allowed) return refusal_response(allowed.error());
   return std::nullopt;
 }
@@ -423,13 +442,13 @@ Result<ServedDatabase*> Api::pick_database(const std::optional<std::string>& nam
 }
 
 HttpResponse Api::schema(const HttpRequest& request) {
-  const Target t = split_target(request.target);
+  const auto params = query_params(split_target(request.target).query);
+  if (!params) return error_response(params.error());
   std::string db_name;
-  auto database = pick_database(query_param(t.query, "database"), &db_name);
+  auto database = pick_database(param(*params, "database"), &db_name);
   if (!database) return error_response(database.error());
-  auto wanted =
-      parse_schema_request(query_param(t.query, "detail").value_or(""), query_param(t.query, "tables").value_or(""),
-                           query_param(t.query, "search").value_or(""));
+  auto wanted = parse_schema_request(param(*params, "detail").value_or(""), param(*params, "tables").value_or(""),
+                                     param(*params, "search").value_or(""));
   if (!wanted) return error_response(wanted.error());
   wanted->spotlight = (*database)->spotlight;
   HttpResponse r;
