@@ -27,7 +27,7 @@ constexpr std::array kErrorCodes{
     // metrics can tell a client that left from a server that failed.
     ErrorCodeInfo{RequestCancelled, "request:cancelled", 499, "The client disconnected; its statement was cancelled."},
     ErrorCodeInfo{RequestDuplicateField, "request:duplicate-field", 400,
-                  "The request body names the same field twice (at any level)."},
+                  "The request body names the same field twice (at any level), or the URL a query parameter."},
     ErrorCodeInfo{RequestUnsupportedMediaType, "request:unsupported-media-type", 415,
                   "The request body is not declared as Content-Type: application/json."},
     ErrorCodeInfo{RequestMalformedHttp, "request:malformed-http", 400,

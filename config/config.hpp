@@ -28,12 +28,21 @@ struct Limits {
   // stored value it reads, and than the literal text it starts from (replace(),
   // printf widths, string_agg ...); beyond it: 422 limit:expression-size.
   int max_expression_growth = 1000;
-  // HTTP connections one client address may hold open; beyond it (and beyond the
-  // server's total) only /healthz and /readyz are served, others get 503 limit:connections.
+  // HTTP connections one client address may hold open. A newcomer beyond it (or
+  // beyond the server's total) closes the longest-idle keep-alive connection of
+  // that address (of any, for the total) and takes its place; with none idle,
+  // only /healthz and /readyz are served, others get 503 limit:connections.
+  // Also on a loopback listener, where every local client shares 127.0.0.1:
+  // idle connections give way, so the cap counts connections that are sending
+  // or waiting for an answer, and 64 of those are several times what one
+  // database's permits and queue accept at once (the rest get 429 anyway).
   int max_connections_per_client = 64;
   // The request line and headers must arrive within this after the request's
   // first byte (or the connection's accept); the body then has the rest of 10 s.
   int header_timeout_ms = 5000;
+  // A keep-alive connection with no next request for this long is closed (its
+  // own clock: it runs between requests, header_timeout_ms within one).
+  int idle_timeout_ms = 5000;
   // A result holding a binary value (BLOB, bytea) is refused with limit:binary-value
   // instead of sent as base64: for deployments where bytes should never reach a model.
   bool refuse_blobs = false;

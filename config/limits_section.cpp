@@ -25,6 +25,7 @@ constexpr IntKey<Limits> kLimitInts[] = {
     {"max_expression_growth", &Limits::max_expression_growth, 1000, 2, 1'000'000},
     {"max_connections_per_client", &Limits::max_connections_per_client, 64, 1, 100'000},
     {"header_timeout_ms", &Limits::header_timeout_ms, 5000, 100, 60'000},
+    {"idle_timeout_ms", &Limits::idle_timeout_ms, 5000, 100, 600'000},
 };
 constexpr BoolKey<Limits> kLimitBools[] = {
     {"refuse_blobs", &Limits::refuse_blobs, false},  // refuse binary values rather than send base64

@@ -1,5 +1,7 @@
 #include "gateway/api/api.hpp"
 
+#include <map>
+
 #include "admission/parse/parser.hpp"
 #include "admission/pipeline.hpp"
 #include "gateway/api/envelope.hpp"
@@ -47,17 +49,33 @@ std::string url_decode(std::string_view s) {
   return out;
 }
 
-std::optional<std::string> query_param(const std::string& query, std::string_view key) {
+using QueryParams = std::map<std::string, std::string, std::less<>>;
+
+// The query string's parameters, decoded. A parameter given twice is refused,
+// as a JSON field named twice is: taking the first (or the last) would let two
+// readers of one URL (a proxy, a log, the access check) see different values.
+Result<QueryParams> query_params(const std::string& query) {
+  QueryParams params;
   std::size_t start = 0;
   while (start <= query.size()) {
     const auto end = std::min(query.find('&', start), query.size());
     const std::string_view pair(query.data() + start, end - start);
-    const auto eq = pair.find('=');
-    if (url_decode(pair.substr(0, eq)) == key)
-      return eq == std::string_view::npos ? "" : url_decode(pair.substr(eq + 1));
     start = end + 1;
+    if (pair.empty()) continue;
+    const auto eq = pair.find('=');
+    std::string key = url_decode(pair.substr(0, eq));
+    if (params.contains(key))
+      return make_error(ErrorCode::RequestDuplicateField, "query parameter '" + key + "' appears more than once",
+                        "FIX: send each query parameter once, e.g. ?" + key + "=...");
+    params.emplace(std::move(key), eq == std::string_view::npos ? "" : url_decode(pair.substr(eq + 1)));
   }
-  return std::nullopt;
+  return params;
+}
+
+std::optional<std::string> param(const QueryParams& params, std::string_view key) {
+  const auto it = params.find(key);
+  if (it == params.end()) return std::nullopt;
+  return it->second;
 }
 
 HttpResponse json_response(int status, std::string body) {
@@ -235,7 +253,9 @@ void Api::handle(HttpRequest request, Reply reply) {
 // GET /openapi.json[?audience=operator]: generated from the route and
 // error-code lists, with this request's absolute server URL.
 HttpResponse Api::openapi(const HttpRequest& request, const std::string& query, const Route& route) const {
-  const auto wanted = query_param(query, "audience");
+  const auto params = query_params(query);
+  if (!params) return error_response(params.error());
+  const auto wanted = param(*params, "audience");
   const auto audience = parse_audience(wanted.value_or("agent"));
   if (!audience)
     return error_response(make_error(ErrorCode::RequestBadField, "unknown audience '" + wanted->substr(0, 64) + "'",
@@ -421,11 +441,12 @@ HttpResponse Api::run_query(QueryJob& job) {
 void Api::submit_schema(const HttpRequest& request, Reply reply, std::shared_ptr<observability::RequestRecord> record) {
   auto key = authenticate(request.header("authorization"));
   if (!key) return reply(refusal_response(key.error()));
-  const std::string query = split_target(request.target).query;
-  describe(SchemaCall{.database = query_param(query, "database"),
-                      .detail = query_param(query, "detail").value_or(""),
-                      .tables = query_param(query, "tables").value_or(""),
-                      .search = query_param(query, "search").value_or("")},
+  const auto params = query_params(split_target(request.target).query);
+  if (!params) return reply(error_response(params.error()));
+  describe(SchemaCall{.database = param(*params, "database"),
+                      .detail = param(*params, "detail").value_or(""),
+                      .tables = param(*params, "tables").value_or(""),
+                      .search = param(*params, "search").value_or("")},
            Caller{.key = *key,
                   .remote_address = request.remote_address,
                   .cancellation = request.cancellation,

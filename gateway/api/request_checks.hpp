@@ -34,8 +34,9 @@ HostPolicy host_policy(std::string_view listen_host, std::vector<std::string> al
 // With `enforce`: Host, when present, must name 127.x.x.x, localhost, [::1] or
 // an allowed host, with any port or none (421 request:host-not-allowed); an
 // Origin, when present, must be http(s) on such a host (403
-// request:origin-not-allowed; "null" too). A request without Host (HTTP/1.0)
-// is not a browser's and passes.
+// request:origin-not-allowed; "null" too). A request without Host (HTTP/1.0;
+// the transport refuses HTTP/1.1 without one, and a second Host or Origin) is
+// not a browser's and passes.
 Status check_host_and_origin(const HostPolicy& policy, std::string_view host, std::string_view origin);
 
 }  // namespace qg::gateway

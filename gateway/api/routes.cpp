@@ -115,7 +115,7 @@ const std::vector<Route>& routes() {
             .served_while_draining = false,
             .logged = true,
             .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestBadField, RequestUnknownDatabase,
-                             RequestDatabaseRequired, LimitShuttingDown},
+                             RequestDatabaseRequired, LimitShuttingDown, RequestDuplicateField},
                             {})},
       Route{.id = RouteId::Healthz,
             .method = "GET",

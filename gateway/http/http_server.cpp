@@ -7,6 +7,7 @@
 #include <deque>
 #include <exception>
 #include <limits>
+#include <list>
 #include <mutex>
 #include <optional>
 #include <string_view>
@@ -42,8 +43,8 @@ using tcp = asio::ip::tcp;
 // read it. Bounded in time (also by read_timeout) and in bytes.
 constexpr std::chrono::milliseconds kLingerTime{1000};
 constexpr std::size_t kLingerMaxBytes = std::size_t{1} << 20;
-// Bytes asked for per read while waiting for a keep-alive request's first byte
-// or while lingering.
+// Bytes asked for per read while waiting for a keep-alive request's first byte,
+// while reading a request line and headers, or while lingering.
 constexpr std::size_t kReadChunk = 4096;
 // While a request is being handled the socket is read too, only to notice a
 // client that disconnects (its work is then cancelled). Bytes of pipelined
@@ -64,6 +65,20 @@ constexpr std::string_view kServerName = "querygate";
 constexpr std::string_view kContinueResponse = "HTTP/1.1 100 Continue\r\n\r\n";
 
 class Session;
+
+// A keep-alive connection waiting for its next request. The one waiting longest
+// gives its place to a newcomer beyond a connection cap.
+struct IdleEntry {
+  std::string remote;
+  std::weak_ptr<Session> session;
+};
+
+// Headers the application reads as one value. HTTP allows a header to repeat
+// only when its values form a list; for these a second copy can only be an
+// error or an attempt to have two readers (a proxy, a log, querygate) see
+// different values, so a request carrying one is refused, not read "first wins".
+constexpr http::field kSingletonHeaders[] = {http::field::host, http::field::content_type, http::field::content_length,
+                                             http::field::origin, http::field::authorization};
 
 // State shared by the server, its sessions and every outstanding Reply. It owns
 // the io_context, so a session kept alive by a late Reply (after the server
@@ -88,6 +103,7 @@ struct Core {
   std::condition_variable all_closed;                                  // notified (under mu) whenever `open` drops
   std::unordered_map<std::uint64_t, std::weak_ptr<Session>> sessions;  // for stop()
   std::unordered_map<std::string, std::size_t> per_client;             // served sessions per remote address
+  std::list<IdleEntry> idle;  // served keep-alive sessions between requests, longest-idle first
   std::uint64_t next_session_id = 0;
 };
 
@@ -202,6 +218,16 @@ class Session : public std::enable_shared_from_this<Session> {
     if (idle_) close();
   }
 
+  // Acceptor strand, holding core mu, with this session's IdleEntry just taken
+  // out of Core::idle: its place (in `open` and `per_client`) now belongs to a
+  // newcomer, so forget() must not give it back again. The caller then posts
+  // close(); if the next request's first byte wins that race, on_first_byte()
+  // sees `evicted_` and closes too (as an idle timeout would have).
+  void evict_locked() {
+    evicted_ = true;
+    idle_pos_.reset();
+  }
+
  private:
   // --- reading ---------------------------------------------------------------
 
@@ -217,6 +243,10 @@ class Session : public std::enable_shared_from_this<Session> {
     if (requests_read_ > 0 && buffer_.size() == 0) {
       if (core_->draining) return close();
       idle_ = true;
+      if (admission_ == Admission::Served) {
+        std::lock_guard lock(core_->mu);
+        idle_pos_ = core_->idle.insert(core_->idle.end(), IdleEntry{remote_address_, weak_from_this()});
+      }
       stream_.expires_after(core_->options.idle_timeout);
       stream_.async_read_some(buffer_.prepare(kReadChunk),
                               beast::bind_front_handler(&Session::on_first_byte, shared_from_this()));
@@ -227,7 +257,15 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void on_first_byte(beast::error_code ec, std::size_t bytes) {
     idle_ = false;
-    if (ec) return close();  // idle timeout, the client closed, or stop()
+    bool evicted = false;
+    {
+      std::lock_guard lock(core_->mu);
+      evicted = evicted_;
+      if (idle_pos_) core_->idle.erase(*idle_pos_);
+      idle_pos_.reset();
+    }
+    // Idle timeout, the client closed, stop(), or a newcomer took our place.
+    if (ec || evicted) return close();
     buffer_.commit(bytes);
     read_header();
   }
@@ -241,13 +279,74 @@ class Session : public std::enable_shared_from_this<Session> {
     auto header_time = std::min(core_->options.header_timeout, core_->options.read_timeout);
     if (admission_ == Admission::Overflow) header_time = std::min(header_time, core_->options.overflow_header_timeout);
     stream_.expires_after(header_time);
-    http::async_read_header(stream_, buffer_, *parser_,
-                            beast::bind_front_handler(&Session::on_header, shared_from_this()));
+    header_line_start_ = false;
+    header_folded_ = false;
+    parse_header();
   }
 
-  void on_header(beast::error_code ec, std::size_t) {
+  // What http::async_read_header does, plus a look at the header's raw bytes:
+  // the parser joins an obsolete folded line (a line starting with a space or
+  // tab) into the previous header's value, so only the bytes show it.
+  void parse_header() {
+    while (buffer_.size() > 0) {
+      beast::error_code ec;
+      const auto bytes = buffer_.data();
+      const std::size_t used = parser_->put(bytes, ec);
+      note_folds(std::string_view(static_cast<const char*>(bytes.data()), used));
+      buffer_.consume(used);
+      if (ec && ec != http::error::need_more) return on_header(ec);
+      if (parser_->is_header_done()) return on_header({});
+      if (ec || used == 0) break;  // the header is not complete yet
+    }
+    stream_.async_read_some(
+        buffer_.prepare(kReadChunk), [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
+          self->buffer_.commit(bytes);
+          if (ec == asio::error::eof)
+            ec = self->parser_->got_some() ? http::error::partial_message : http::error::end_of_stream;
+          if (ec) return self->on_header(ec);
+          self->parse_header();
+        });
+  }
+
+  // `bytes` continue the request line and headers the parser has consumed so far.
+  void note_folds(std::string_view bytes) {
+    for (const char c : bytes) {
+      if (header_line_start_ && (c == ' ' || c == '\t')) header_folded_ = true;
+      header_line_start_ = c == '\n';
+    }
+  }
+
+  // The header as parsed, checked for what HTTP rules out or querygate could
+  // only read ambiguously (see http_server.hpp); nullopt when it is fine.
+  std::optional<Error> header_refusal() const {
+    const auto& header = parser_->get();
+    if (header_folded_)
+      return make_error(ErrorCode::RequestMalformedHttp,
+                        "the request continues a header on a line that starts with a space or tab (obsolete line "
+                        "folding, refused by RFC 9112 section 5.2)",
+                        "FIX: send each header on one line.");
+    if (header.version() >= 11 && header.count(http::field::host) == 0)
+      return make_error(ErrorCode::RequestMalformedHttp,
+                        "the HTTP/1.1 request has no Host header (RFC 9112 section 3.2 requires one)",
+                        "FIX: send 'Host: 127.0.0.1:PORT' naming the address and port you connect to (HTTP "
+                        "clients do this by themselves).");
+    for (const http::field name : kSingletonHeaders) {
+      if (header.count(name) < 2) continue;
+      const std::string shown(http::to_string(name));
+      return make_error(ErrorCode::RequestMalformedHttp,
+                        "the request has " + std::to_string(header.count(name)) + " " + shown +
+                            " headers; querygate reads " + shown + " only when it is sent once",
+                        "FIX: send the " + shown +
+                            " header once (if a proxy between you and querygate adds a copy, configure it to "
+                            "replace the header instead).");
+    }
+    return std::nullopt;
+  }
+
+  void on_header(beast::error_code ec) {
     if (ec) return on_read_error(ec);
     headers_read_ = true;
+    if (auto refusal = header_refusal()) return answer_and_close(*refusal);
     if (admission_ == Admission::Overflow) {
       const auto& served = core_->options.always_served;
       const auto path = path_of(parser_->get().target());
@@ -479,17 +578,21 @@ class Session : public std::enable_shared_from_this<Session> {
   void forget() {
     if (closed_) return;
     closed_ = true;
+    bool counted = admission_ == Admission::Served;  // still holds its place in `open`
     {
       std::lock_guard lock(core_->mu);
       core_->sessions.erase(id_);
-      if (admission_ == Admission::Served) {
+      if (idle_pos_) core_->idle.erase(*idle_pos_);
+      idle_pos_.reset();
+      counted = counted && !evicted_;  // an evicted session's place went to the newcomer
+      if (counted) {
         core_->open.fetch_sub(1);
         if (auto it = core_->per_client.find(remote_address_); it != core_->per_client.end() && --it->second == 0)
           core_->per_client.erase(it);
       }
       if (admission_ == Admission::Overflow) core_->overflow.fetch_sub(1);
     }
-    if (admission_ == Admission::Served) core_->all_closed.notify_all();
+    if (counted) core_->all_closed.notify_all();
   }
 
   // core_ first: destroyed last, so the io_context outlives the socket.
@@ -510,9 +613,15 @@ class Session : public std::enable_shared_from_this<Session> {
   unsigned version_ = 11;
   std::size_t requests_read_ = 0;
   std::size_t lingered_bytes_ = 0;
-  bool idle_ = false;                                    // waiting for the first byte of a keep-alive request
-  bool watching_ = false;                                // watch()'s read is pending
-  std::optional<HttpResponse> held_reply_;               // the answer, while the watch is being cancelled
+  bool idle_ = false;                       // waiting for the first byte of a keep-alive request
+  bool watching_ = false;                   // watch()'s read is pending
+  std::optional<HttpResponse> held_reply_;  // the answer, while the watch is being cancelled
+  bool header_line_start_ = false;          // the last header byte seen ended a line
+  bool header_folded_ = false;              // a header line started with a space or tab
+  // Under core_->mu: this session's entry in Core::idle while it waits for its
+  // next request, and whether a newcomer took its place (see evict_locked()).
+  std::optional<std::list<IdleEntry>::iterator> idle_pos_;
+  bool evicted_ = false;
   std::shared_ptr<permits::Cancellation> cancellation_;  // of the request being handled
 };
 
@@ -550,16 +659,36 @@ struct HttpServer::Impl {
     Admission admission = Admission::Served;
     std::string cap;
     std::shared_ptr<Session> session;
+    std::shared_ptr<Session> evicted;
     {
       std::lock_guard lock(core->mu);
       const auto it = core->per_client.find(remote);
       const std::size_t mine = it == core->per_client.end() ? 0 : it->second;
+      const bool over_mine = mine >= o.max_connections_per_client;
       if (core->open.load() >= o.max_connections) {
         admission = Admission::Overflow;
         cap = std::to_string(o.max_connections) + " connections";
-      } else if (mine >= o.max_connections_per_client) {
+      } else if (over_mine) {
         admission = Admission::Overflow;
         cap = std::to_string(o.max_connections_per_client) + " connections from one client address (" + remote + ")";
+      }
+      // Beyond a cap: the longest-idle keep-alive connection (from this address
+      // when the address is at its cap) gives its place to the newcomer.
+      if (admission == Admission::Overflow) {
+        for (auto idle = core->idle.begin(); idle != core->idle.end(); ++idle) {
+          if (over_mine && idle->remote != remote) continue;
+          evicted = idle->session.lock();
+          if (!evicted) continue;  // being destroyed: its forget() gives its place back
+          evicted->evict_locked();
+          core->open.fetch_sub(1);
+          if (auto theirs = core->per_client.find(idle->remote);
+              theirs != core->per_client.end() && --theirs->second == 0)
+            core->per_client.erase(theirs);
+          core->idle.erase(idle);
+          admission = Admission::Served;
+          cap.clear();
+          break;
+        }
       }
       if (admission == Admission::Served) {
         core->open.fetch_add(1);
@@ -574,6 +703,7 @@ struct HttpServer::Impl {
       session = std::make_shared<Session>(core, std::move(socket), id, std::move(remote), admission, std::move(cap));
       core->sessions.emplace(id, session);
     }
+    if (evicted) asio::dispatch(evicted->executor(), [evicted] { evicted->close(); });
     if (admission == Admission::Overflow) overflow_sessions.push_back(session);
     if (admission == Admission::Rejected)
       session->start_rejected();

@@ -2,7 +2,13 @@
 // The HTTP/1.1 transport (Boost.Beast). It only moves bytes: it reads a
 // request, hands an HttpRequest to the application's Handler and writes the
 // HttpResponse the Handler later passes to its Reply (from any thread).
-// Everything that decides *what* to answer lives in the Handler.
+// Everything that decides *what* to answer lives in the Handler. The transport
+// answers only what HTTP itself rules out, with 400 request:malformed-http:
+// bytes that do not parse, headers over the limit, an obsolete folded header
+// line, an HTTP/1.1 request without Host (RFC 9112 section 3.2), and a second
+// copy of a header the application reads as one value (kSingletonHeaders in
+// http_server.cpp: Host, Content-Type, Content-Length, Origin, Authorization),
+// so that no reader ever has to pick the "first" one.
 //
 // Beast and Asio are included only by http_server.cpp (pimpl), so including
 // this header stays cheap.
@@ -31,12 +37,17 @@ struct ServerOptions {
   // The request line and headers must arrive within this (same start): a client
   // dribbling its headers holds a connection this long, not read_timeout.
   std::chrono::milliseconds header_timeout{5000};
-  // A keep-alive connection with no next request for this long is closed.
-  std::chrono::milliseconds idle_timeout{30000};
+  // A keep-alive connection with no next request for this long is closed
+  // (its own clock, distinct from header_timeout: it runs between requests).
+  std::chrono::milliseconds idle_timeout{5000};
   // Writing one response (the client must read it) must finish within this.
   std::chrono::milliseconds write_timeout{30000};
-  // Connections served at once, in all and per client address. A connection
-  // beyond either cap is still accepted as an "overflow" connection: its request
+  // Connections served at once, in all and per client address. A newcomer
+  // beyond either cap first closes the longest-idle keep-alive connection (one
+  // waiting for its next request; from the newcomer's own address when that
+  // address is at its cap) and takes its place: idle connections never keep a
+  // request out. Only when none is idle is the newcomer beyond the cap: it is
+  // still accepted as an "overflow" connection: its request
   // line and headers are read under overflow_header_timeout; a GET of one of
   // `always_served` (the health routes) is answered as usual, anything else gets
   // 503 limit:connections with Retry-After; then it is closed. At most

@@ -167,21 +167,26 @@ TEST(ConfigTest, DocumentedDefaultsAreTheHeaderDefaults) {
   EXPECT_EQ(limits.max_expression_growth, 1000);
   EXPECT_EQ(limits.max_connections_per_client, 64);
   EXPECT_EQ(limits.header_timeout_ms, 5000);
+  EXPECT_EQ(limits.idle_timeout_ms, 5000);
 }
 
 TEST(ConfigTest, RuntimeBoundsAreReadAndRangeChecked) {
   auto config = parse(std::string(kMinimal) +
-                      "limits: { max_expression_growth: 50, max_connections_per_client: 8, header_timeout_ms: 700 }\n");
+                      "limits: { max_expression_growth: 50, max_connections_per_client: 8, header_timeout_ms: 700,"
+                      " idle_timeout_ms: 1500 }\n");
   ASSERT_TRUE(config) << config.error().message;
   EXPECT_EQ(config->limits.max_expression_growth, 50);
   EXPECT_EQ(config->limits.max_connections_per_client, 8);
   EXPECT_EQ(config->limits.header_timeout_ms, 700);
+  EXPECT_EQ(config->limits.idle_timeout_ms, 1500);
   EXPECT_TRUE(FailsWith(parse(std::string(kMinimal) + "limits: { max_expression_growth: 1 }\n"),
                         {"'limits.max_expression_growth'", "2..1000000", "got 1"}));
   EXPECT_TRUE(FailsWith(parse(std::string(kMinimal) + "limits: { max_connections_per_client: 0 }\n"),
                         {"'limits.max_connections_per_client'", "got 0"}));
   EXPECT_TRUE(FailsWith(parse(std::string(kMinimal) + "limits: { header_timeout_ms: 10 }\n"),
                         {"'limits.header_timeout_ms'", "100..60000", "got 10"}));
+  EXPECT_TRUE(FailsWith(parse(std::string(kMinimal) + "limits: { idle_timeout_ms: 99 }\n"),
+                        {"'limits.idle_timeout_ms'", "100..600000", "got 99"}));
 }
 
 TEST(ConfigTest, FullExampleParses) {

@@ -43,7 +43,11 @@ using Response = http::response<http::string_body>;
 // io_context for at most a given time.
 class TestClient {
  public:
-  explicit TestClient(std::uint16_t port) : socket_(ioc_) {
+  // Connects from `from` (any 127.x.y.z address works on loopback): a client
+  // address of its own, as far as the server's per-address cap is concerned.
+  explicit TestClient(std::uint16_t port, std::string_view from = "127.0.0.1") : socket_(ioc_) {
+    socket_.open(tcp::v4());
+    socket_.bind(tcp::endpoint(asio::ip::make_address(from), 0));
     socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
   }
 
@@ -432,14 +436,26 @@ TEST(HttpServerTest, OpenConnectionsCountsServedConnections) {
   EXPECT_TRUE(wait_until([&] { return server.open_connections() == 0; }));
 }
 
+// A handler that holds the Replies of /hold (the connection stays busy) and echoes the rest.
+Handler holding(HeldReplies& held) {
+  return [&held](HttpRequest request, Reply reply) {
+    if (request.target == "/hold")
+      held.hold(std::move(reply));
+    else
+      echo(std::move(request), std::move(reply));
+  };
+}
+
 TEST(HttpServerTest, ConnectionsOverTheLimitGet503) {
+  HeldReplies held;
   ServerOptions options = loopback();
   options.max_connections = 1;
-  HttpServer server(options, echo);
+  HttpServer server(options, holding(held));
   const auto port = start_or_fail(server);
+  // Busy, not idle: an idle keep-alive connection would give its place away.
   auto first = std::make_unique<TestClient>(port);
-  ASSERT_TRUE(first->send(get("/")));
-  ASSERT_TRUE(first->read_response());
+  ASSERT_TRUE(first->send(get("/hold")));
+  ASSERT_TRUE(wait_until([&] { return held.size() == 1; }));
   {
     TestClient second(port);
     second.send(get("/"));
@@ -453,6 +469,8 @@ TEST(HttpServerTest, ConnectionsOverTheLimitGet503) {
     EXPECT_TRUE(second.closed_within(kWait));
   }
   EXPECT_EQ(server.open_connections(), 1U);
+  held.take(0)(text("done"));
+  ASSERT_TRUE(first->read_response());
   first.reset();
   ASSERT_TRUE(wait_until([&] { return server.open_connections() == 0; }));
   TestClient third(port);
@@ -486,14 +504,15 @@ TEST(HttpServerTest, HeadersHaveADeadlineOfTheirOwn) {
 }
 
 TEST(HttpServerTest, HealthRoutesAnswerBeyondTheConnectionCap) {
+  HeldReplies held;
   ServerOptions options = loopback();
   options.max_connections = 1;
   options.always_served = {"/healthz"};
-  HttpServer server(options, echo);
+  HttpServer server(options, holding(held));
   const auto port = start_or_fail(server);
   TestClient first(port);
-  ASSERT_TRUE(first.send(get("/")));
-  ASSERT_TRUE(first.read_response());
+  ASSERT_TRUE(first.send(get("/hold")));
+  ASSERT_TRUE(wait_until([&] { return held.size() == 1; }));
   TestClient health(port);
   ASSERT_TRUE(health.send(get("/healthz?verbose=1")));
   auto response = health.read_response();
@@ -570,6 +589,226 @@ TEST(HttpServerTest, DribblingFloodFromOneAddressIsCappedCutAndLeavesHealthAnswe
   auto response = after.read_response();
   ASSERT_TRUE(response);
   EXPECT_EQ(response->result_int(), 200);
+}
+
+// Red team, round 2: 66 keep-alive connections that each made one request and
+// then sat idle held the per-address cap (64; every local client shares
+// 127.0.0.1), so every query from the machine got 503 limit:connections until
+// the idle timeout. Now the longest-idle one gives its place to the newcomer.
+TEST(HttpServerTest, IdleKeepAliveConnectionsGiveWayToANewcomer) {
+  ServerOptions options = loopback();
+  options.max_connections_per_client = 8;
+  options.idle_timeout = 60s;  // far beyond the test: the timeout is not what frees the place
+  options.always_served = {"/healthz"};
+  HttpServer server(options, echo);
+  const auto port = start_or_fail(server);
+  constexpr int kIdle = 8 + 2;
+  std::vector<std::unique_ptr<TestClient>> idle;
+  for (int i = 0; i < kIdle; ++i) {
+    idle.push_back(std::make_unique<TestClient>(port));
+    ASSERT_TRUE(idle.back()->send(get("/healthz")));
+    auto response = idle.back()->read_response();
+    ASSERT_TRUE(response) << i;
+    EXPECT_EQ(response->result_int(), 200) << i;
+    EXPECT_TRUE(response->keep_alive()) << i << ": served, not an overflow connection";
+  }
+  EXPECT_EQ(server.open_connections(), 8U);
+  EXPECT_EQ(server.overflow_connections(), 0U);
+
+  const auto start = Clock::now();
+  TestClient query(port);
+  ASSERT_TRUE(query.send(post("/v1/query", R"({"sql": "SELECT 1"})")));
+  auto response = query.read_response();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 200) << response->body();
+  EXPECT_EQ(response->body(), R"(POST /v1/query {"sql": "SELECT 1"})");
+  EXPECT_LT(Clock::now() - start, 1000ms) << "at once, not after an idle timeout";
+  EXPECT_EQ(server.open_connections(), 8U);
+
+  // The longest-idle ones went (the two newcomers of the loop, then the query,
+  // each closed one); the others are still open and serve their next request.
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(idle[i]->closed_within(kWait)) << i;
+  for (int i = 3; i < kIdle; ++i) {
+    ASSERT_TRUE(idle[i]->send(get("/again"))) << i;
+    auto again = idle[i]->read_response();
+    ASSERT_TRUE(again) << i;
+    EXPECT_EQ(again->body(), "GET /again ") << i;
+  }
+}
+
+// Only a connection between requests gives way: one whose request is being
+// handled keeps its place, and so does an address's other connections when it
+// is that address that is at its cap.
+TEST(HttpServerTest, OnlyIdleConnectionsGiveWayAndOnlyForTheirOwnAddressCap) {
+  HeldReplies held;
+  ServerOptions options = loopback();
+  options.max_connections_per_client = 2;
+  options.idle_timeout = 60s;
+  HttpServer server(options, holding(held));
+  const auto port = start_or_fail(server);
+  // 127.0.0.2 holds two idle connections; 127.0.0.1 two busy ones.
+  std::vector<std::unique_ptr<TestClient>> other;
+  for (int i = 0; i < 2; ++i) {
+    other.push_back(std::make_unique<TestClient>(port, "127.0.0.2"));
+    ASSERT_TRUE(other.back()->send(get("/")));
+    ASSERT_TRUE(other.back()->read_response());
+  }
+  TestClient busy_a(port);
+  TestClient busy_b(port);
+  ASSERT_TRUE(busy_a.send(get("/hold")));
+  ASSERT_TRUE(busy_b.send(get("/hold")));
+  ASSERT_TRUE(wait_until([&] { return held.size() == 2; }));
+  {
+    TestClient newcomer(port);
+    ASSERT_TRUE(newcomer.send(get("/")));
+    auto response = newcomer.read_response();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->result_int(), 503) << "127.0.0.1 is at its cap and none of its connections is idle";
+    EXPECT_NE(response->body().find("2 connections from one client address (127.0.0.1)"), std::string::npos)
+        << response->body();
+  }
+  // 127.0.0.2's idle connections were left alone.
+  for (auto& client : other) {
+    ASSERT_TRUE(client->send(get("/still")));
+    auto response = client->read_response();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->result_int(), 200);
+  }
+  // Once answered, a busy connection is idle and gives way.
+  held.take(0)(text("done"));
+  auto done = busy_a.read_response();
+  ASSERT_TRUE(done);
+  EXPECT_EQ(done->body(), "done");
+  EXPECT_TRUE(wait_until([&] {
+    TestClient newcomer(port);
+    if (!newcomer.send(get("/"))) return false;
+    auto response = newcomer.read_response();
+    return response && response->result_int() == 200;
+  }));
+  EXPECT_TRUE(busy_a.closed_within(kWait));
+  held.take(1)(text("done"));
+  ASSERT_TRUE(busy_b.read_response());
+}
+
+// Beyond the total cap the longest-idle connection of any address gives way.
+TEST(HttpServerTest, AtTheTotalCapTheLongestIdleConnectionOfAnyAddressGivesWay) {
+  ServerOptions options = loopback();
+  options.max_connections = 3;
+  options.idle_timeout = 60s;
+  HttpServer server(options, echo);
+  const auto port = start_or_fail(server);
+  std::vector<std::unique_ptr<TestClient>> idle;
+  for (const char* from : {"127.0.0.2", "127.0.0.3", "127.0.0.4"}) {
+    idle.push_back(std::make_unique<TestClient>(port, from));
+    ASSERT_TRUE(idle.back()->send(get("/")));
+    ASSERT_TRUE(idle.back()->read_response());
+  }
+  TestClient newcomer(port);
+  ASSERT_TRUE(newcomer.send(get("/new")));
+  auto response = newcomer.read_response();
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->result_int(), 200);
+  EXPECT_TRUE(idle[0]->closed_within(kWait)) << "127.0.0.2 had waited longest";
+  for (int i = 1; i < 3; ++i) {
+    ASSERT_TRUE(idle[i]->send(get("/")));
+    ASSERT_TRUE(idle[i]->read_response()) << i;
+  }
+  EXPECT_EQ(server.open_connections(), 3U);
+}
+
+// What HTTP rules out, or what two readers could read two ways, is refused by
+// the transport before the Handler sees it: a second copy of a header read as
+// one value (only the first was read: a second Content-Type, Host, Origin or
+// Authorization went unseen), an obsolete folded line, HTTP/1.1 without Host.
+TEST(HttpServerTest, AmbiguousOrForbiddenHeadersGet400BeforeTheHandler) {
+  std::atomic<int> handled{0};
+  HttpServer server(loopback(), [&handled](HttpRequest request, Reply reply) {
+    ++handled;
+    echo(std::move(request), std::move(reply));
+  });
+  const auto port = start_or_fail(server);
+  const std::string body = R"({"sql":"SELECT 1"})";
+  const std::string length = "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  const std::string ct = "Content-Type: application/json\r\n";
+  struct Case {
+    std::string name;
+    std::string head;  // request line and headers, without the blank line
+    std::string said;  // in the message
+  };
+  const std::vector<Case> refused{
+      {"two Content-Type", "POST /q HTTP/1.1\r\nHost: t\r\n" + ct + "Content-Type: text/plain\r\n" + length,
+       "2 Content-Type headers"},
+      {"two Host", "POST /q HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n" + ct + length, "2 Host headers"},
+      {"two Origin",
+       "POST /q HTTP/1.1\r\nHost: t\r\nOrigin: http://127.0.0.1\r\nOrigin: http://evil.example\r\n" + ct + length,
+       "2 Origin headers"},
+      {"two Authorization",
+       "POST /q HTTP/1.1\r\nHost: t\r\nauthorization: Bearer a\r\nAuthorization: Bearer b\r\n" + ct + length,
+       "2 Authorization headers"},
+      {"two equal Content-Length", "POST /q HTTP/1.1\r\nHost: t\r\n" + ct + length + length,
+       "2 Content-Length headers"},
+      {"folded line", "POST /q HTTP/1.1\r\nHost: t\r\n" + ct + "X-A: a\r\n folded: b\r\n" + length, "folding"},
+      {"folded with a tab", "POST /q HTTP/1.1\r\nHost: t\r\n" + ct + "X-A: a\r\n\tb\r\n" + length, "folding"},
+      {"HTTP/1.1 without Host", "POST /q HTTP/1.1\r\n" + ct + length, "no Host header"},
+  };
+  for (const auto& c : refused) {
+    SCOPED_TRACE(c.name);
+    TestClient client(port);
+    ASSERT_TRUE(client.send(c.head + "\r\n" + body));
+    auto response = client.read_response();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->result_int(), 400) << response->body();
+    EXPECT_NE(response->body().find("\"request:malformed-http\""), std::string::npos) << response->body();
+    EXPECT_NE(response->body().find(c.said), std::string::npos) << response->body();
+    EXPECT_NE(response->body().find("FIX: send"), std::string::npos) << response->body();
+    EXPECT_TRUE(client.closed_within(kWait));
+  }
+  EXPECT_EQ(handled.load(), 0);
+  // Neighbours that are fine: HTTP/1.0 needs no Host, list headers may repeat,
+  // spaces and tabs inside a value are no fold.
+  const std::vector<Case> served{
+      {"HTTP/1.0 without Host", "POST /q HTTP/1.0\r\n" + ct + length, ""},
+      {"repeated list headers",
+       "POST /q HTTP/1.1\r\nHost: t\r\nAccept: a/b\r\nAccept: c/d\r\nX-A: 1\r\nX-A: 2\r\n" + ct + length, ""},
+      {"blanks inside values", "POST /q HTTP/1.1\r\nHost: t\r\nX-A: a \t b\r\nUser-Agent: x y\r\n" + ct + length, ""},
+  };
+  for (const auto& c : served) {
+    SCOPED_TRACE(c.name);
+    TestClient client(port);
+    ASSERT_TRUE(client.send(c.head + "\r\n" + body));
+    auto response = client.read_response();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->result_int(), 200) << response->body();
+    EXPECT_EQ(response->body(), "POST /q " + body);
+  }
+  EXPECT_EQ(handled.load(), 3);
+}
+
+// The header is read in as many pieces as the client sends; a fold that
+// arrives in a later piece (or a piece boundary inside a line) is seen all the same.
+TEST(HttpServerTest, HeadersArrivingInPiecesAreCheckedWhole) {
+  HttpServer server(loopback(), echo);
+  const auto port = start_or_fail(server);
+  {
+    TestClient client(port);
+    for (std::string_view piece : {"GET /p HTTP/1.1\r\nHo", "st: t\r\nX-A: a\r\n", "\r\n"}) {
+      ASSERT_TRUE(client.send(piece));
+      std::this_thread::sleep_for(30ms);
+    }
+    auto response = client.read_response();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->result_int(), 200);
+    EXPECT_EQ(response->body(), "GET /p ");
+    // The next request on the same connection starts with a clean slate.
+    for (std::string_view piece : {"GET /q HTTP/1.1\r\nHost: t\r\nX-A: a\r\n", " b\r\n", "\r\n"}) {
+      ASSERT_TRUE(client.send(piece));
+      std::this_thread::sleep_for(30ms);
+    }
+    response = client.read_response();
+    ASSERT_TRUE(response);
+    EXPECT_EQ(response->result_int(), 400) << response->body();
+    EXPECT_NE(response->body().find("folding"), std::string::npos) << response->body();
+  }
 }
 
 TEST(HttpServerTest, ReplyDroppedByTheHandlerAnswers500) {
