@@ -50,6 +50,12 @@ std::string fix_for_sqlstate(const std::string& state, const std::string& messag
     return "FIX: the types do not match: CAST one side to the other's type (see the column types in GET "
            "/v1/schema).";
   if (state == "22012") return "FIX: guard the divisor: x / NULLIF(y, 0).";
+  // The engine quotes the value it could not read, unless it names the type
+  // only (json): then the value may be a literal or come from a column.
+  if ((state == "22P02" || state == "22007" || state == "22008") && message.find('"') == std::string::npos)
+    return "FIX: the engine could not read a value as the type it meets. A literal: write numbers bare, times as "
+           "ISO-8601 ('2026-11-01T10:00:00Z') and JSON as valid JSON text. A column: keep only the rows that read as "
+           "that type with a WHERE condition on it, or compare the column as text without the CAST.";
   if (state == "22P02" || state == "22007" || state == "22008")
     return "FIX: a literal does not read as the type it meets: write numbers bare and times as ISO-8601 "
            "('2026-11-01T10:00:00Z').";
