@@ -1,5 +1,7 @@
 #include "executors/executor_errors.hpp"
 
+#include <array>
+
 #include "admission/catalog/catalog.hpp"
 
 namespace qg::exec {
@@ -11,7 +13,124 @@ std::string quoted_list(const std::vector<std::string>& names) {
   return out;
 }
 
+// What engine messages write between two quoted values ("invalid value "x" for
+// "MM"", "column "c" of relation "t""). Anything else between two quotes is
+// not known to be the engine's.
+constexpr std::array<std::string_view, 7> kConnectives = {"",          " ",    ", ", " for ", " of relation ",
+                                                          " of type ", " and "};
+
+bool is_connective(std::string_view gap) {
+  for (const auto c : kConnectives)
+    if (gap == c) return true;
+  return false;
+}
+
+std::string ascii_lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+bool identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+// `name` occurs in `lower_sql` as a whole word.
+bool word_in(std::string_view name, std::string_view lower_sql) {
+  for (auto at = lower_sql.find(name); at != std::string_view::npos; at = lower_sql.find(name, at + 1)) {
+    const bool starts = at == 0 || !identifier_char(lower_sql[at - 1]);
+    const bool ends = at + name.size() == lower_sql.size() || !identifier_char(lower_sql[at + name.size()]);
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+// PostgreSQL names a column with its table ("spans.id") where the statement
+// wrote them apart: every part a whole word of the statement. No spaces, so no
+// sentence can pass this way.
+bool qualified_name_in(std::string_view name, std::string_view lower_sql) {
+  if (name.empty()) return false;
+  const std::string lower = ascii_lower(name);
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t dot = lower.find('.', from);
+    const std::string_view part = std::string_view(lower).substr(from, dot == std::string::npos ? dot : dot - from);
+    if (part.empty()) return false;
+    for (char c : part)
+      if (!identifier_char(c)) return false;
+    if (!word_in(part, lower_sql)) return false;
+    if (dot == std::string::npos) return true;
+    from = dot + 1;
+  }
+}
+
+struct Fragment {
+  std::size_t open = 0;   // the opening quote
+  std::size_t close = 0;  // the closing quote; words.size() when none
+  bool known = false;     // the statement wrote it
+};
+
 }  // namespace
+
+const std::string kDataValueFix =
+    "FIX: the value the engine could not use came from the data, not from the statement (it is withheld here as "
+    "untrusted text): keep only the rows whose value suits the cast or function with a WHERE condition on that "
+    "column, or pass a literal written in the statement instead of the column.";
+
+EngineWords engine_words(std::string_view words, std::string_view sql) {
+  // PostgreSQL folds some values it quotes (date_trunc's unit) to lower case.
+  const std::string lower_sql = ascii_lower(sql);
+  const auto written = [&](std::string_view v) {
+    return sql.find(v) != std::string_view::npos || lower_sql.find(ascii_lower(v)) != std::string::npos ||
+           qualified_name_in(v, lower_sql);
+  };
+  std::vector<Fragment> fragments;
+  for (std::size_t i = 0; i < words.size();) {
+    const char q = words[i];
+    if (q != '"' && q != '\'') {
+      ++i;
+      continue;
+    }
+    std::string unescaped;
+    std::size_t j = i + 1;
+    for (; j < words.size(); ++j) {
+      if (words[j] != q) {
+        unescaped += words[j];
+        continue;
+      }
+      if (q == '\'' && j + 1 < words.size() && words[j + 1] == '\'') {  // SQLite's %q doubles quotes
+        unescaped += q;
+        ++j;
+        continue;
+      }
+      break;
+    }
+    Fragment f{i, j, false};
+    if (j < words.size()) {
+      const std::string_view raw = words.substr(i + 1, j - i - 1);
+      f.known = written(raw) || written(unescaped);
+    }
+    fragments.push_back(f);
+    i = j + 1;
+  }
+  // The first fragment in doubt: unknown or unpaired, or after a gap that is no connective.
+  std::size_t doubt = fragments.size();
+  for (std::size_t k = 0; k < fragments.size() && doubt == fragments.size(); ++k) {
+    if (!fragments[k].known) doubt = k;
+    if (k > 0) {
+      const std::size_t from = fragments[k - 1].close + 1;
+      if (!is_connective(words.substr(from, fragments[k].open - from))) doubt = k - 1;
+    }
+  }
+  if (doubt == fragments.size()) return {std::string(words), false};
+  // A value from the data lies between two quotes of the engine's, with any
+  // quotes of its own: it ends at the last quote of the message at the latest.
+  const std::size_t from = fragments[doubt].open;
+  const std::size_t to = std::min(fragments.back().close + 1, words.size());
+  return {std::string(words.substr(0, from)) + std::string(kWithheldValue) + std::string(words.substr(to)), true};
+}
 
 Error deadline_error() {
   return make_error(ErrorCode::LimitDeadline, "the statement ran past its deadline",

@@ -50,8 +50,14 @@ std::string fix_for_sqlstate(const std::string& state, const std::string& messag
     return "FIX: the types do not match: CAST one side to the other's type (see the column types in GET "
            "/v1/schema).";
   if (state == "22012") return "FIX: guard the divisor: x / NULLIF(y, 0).";
+  // The engine quotes the value it could not read, unless it names the type
+  // only (json): then the value may be a literal or come from a column.
+  if ((state == "22P02" || state == "22007" || state == "22008") && message.find('"') == std::string::npos)
+    return "FIX: the engine could not read a value as the type it meets. A literal: write numbers bare, times as "
+           "ISO-8601 ('2026-11-01T10:00:00Z') and JSON as valid JSON text. A column: keep only the rows that read as "
+           "that type with a WHERE condition on it, or compare the column as text without the CAST.";
   if (state == "22P02" || state == "22007" || state == "22008")
-    return "FIX: a literal does not read as the column's type: write numbers bare and times as ISO-8601 "
+    return "FIX: a literal does not read as the type it meets: write numbers bare and times as ISO-8601 "
            "('2026-11-01T10:00:00Z').";
   if (state == "21000")
     return "FIX: the scalar subquery returned several rows: add a condition, aggregate, or LIMIT 1.";
@@ -60,10 +66,35 @@ std::string fix_for_sqlstate(const std::string& state, const std::string& messag
   return {};
 }
 
+// The FIX when the value PostgreSQL could not read came from a column.
+std::string fix_for_data_value(const std::string& state) {
+  if (state == "22P02" || state == "22007" || state == "22008")
+    return "FIX: a value in a column does not read as the type it is cast to (the value came from the data and is "
+           "withheld here as untrusted text): keep only the rows that read as that type, e.g. WHERE col ~ "
+           "'^-?[0-9]+$' before CAST(col AS integer), or compare the column as text without the CAST.";
+  return kDataValueFix;
+}
+
+// The engine's words: the primary message only (the connections are terse, see
+// pg_pool.cpp: no DETAIL, HINT, CONTEXT or LINE excerpt, which quote data
+// unquoted), any value from the data withheld (engine_words), without the
+// position in querygate's text of the statement.
+EngineWords postgres_words(const pqxx::sql_error& e, const std::string& sql) {
+  EngineWords words = engine_words(e.what(), sql);
+  words.text = pg::one_line(std::move(words.text));
+  if (const auto at = words.text.rfind(" at character ");
+      at != std::string::npos && words.text.find_first_not_of("0123456789", at + 14) == std::string::npos &&
+      at + 14 < words.text.size())
+    words.text.resize(at);
+  return words;
+}
+
 // The engine's refusal, mapped by SQLSTATE to the code an agent can act on.
-Error sql_error(const pqxx::sql_error& e, bool cancelled) {
+// `sql` is the text that ran (quoted values it holds are the statement's own).
+Error sql_error(const pqxx::sql_error& e, bool cancelled, const std::string& sql) {
   const std::string state = e.sqlstate();
-  const std::string message = "PostgreSQL: " + pg::one_line(e.what());
+  const EngineWords words = postgres_words(e, sql);
+  const std::string message = "PostgreSQL: " + words.text;
   if (state == "57014") return cancelled ? cancelled_error() : deadline_error();
   if (state == "25006" || state == "42501")
     return make_error(ErrorCode::BackendDenied, "the engine backstop denied the statement (" + message + ")",
@@ -76,7 +107,8 @@ Error sql_error(const pqxx::sql_error& e, bool cancelled) {
     return make_error(ErrorCode::LimitRowTooLarge, message,
                       "FIX: ask for less: aggregate with GROUP BY, select fewer or shorter columns, or add a LIMIT");
   if (state.starts_with("08") || state.starts_with("57P")) return pg::unavailable_error("PostgreSQL", e.what());
-  return make_error(ErrorCode::BackendError, message, fix_for_sqlstate(state, message));
+  return make_error(ErrorCode::BackendError, message,
+                    words.withheld ? fix_for_data_value(state) : fix_for_sqlstate(state, message));
 }
 
 template <typename Fn>
@@ -84,7 +116,7 @@ auto guarded(Fn&& fn) -> decltype(fn()) {
   try {
     return fn();
   } catch (const std::exception& e) {
-    return make_error(ErrorCode::Internal, std::string("PostgreSQL executor: ") + e.what());
+    return make_error(ErrorCode::Internal, "PostgreSQL executor: " + engine_words(e.what(), {}).text);
   }
 }
 
@@ -184,7 +216,7 @@ class PostgresExecutor final : public Executor {
           throw;
         } catch (const pqxx::sql_error& e) {
           lease.slot().unwatch();
-          return sql_error(e, cancellable && options.cancelled->load());
+          return sql_error(e, cancellable && options.cancelled->load(), sql);
         }
       }();
       tx.exec("ROLLBACK");
@@ -197,11 +229,11 @@ class PostgresExecutor final : public Executor {
       // The preamble or ROLLBACK failed: the session's state is unknown.
       lease.slot().unwatch();
       lease.discard();
-      return sql_error(e, cancellable && options.cancelled->load());
+      return sql_error(e, cancellable && options.cancelled->load(), sql);
     } catch (const std::exception& e) {
       lease.slot().unwatch();
       lease.discard();
-      return make_error(ErrorCode::Internal, std::string("PostgreSQL executor: ") + e.what());
+      return make_error(ErrorCode::Internal, "PostgreSQL executor: " + engine_words(e.what(), sql).text);
     }
   }
 

@@ -70,6 +70,10 @@ Status Pool::connect(Slot& slot) {
   }
   try {
     slot.conn = std::make_unique<pqxx::connection>(dsn_);
+    // Errors carry the primary message only: DETAIL and CONTEXT quote the
+    // data unquoted ("JSON data, line 1: ..."), where exec::engine_words
+    // cannot tell it from the engine's words.
+    slot.conn->set_verbosity(pqxx::connection_base::terse);
     return {};
   } catch (const std::exception& e) {
     slot.conn.reset();

@@ -23,26 +23,34 @@ using sqlite::StmtHandle;
 
 constexpr auto kPingBudget = std::chrono::seconds(5);
 
+// The engine's words about `sql`, the text that ran, any value from the data
+// withheld (exec::engine_words).
+EngineWords sqlite_words(const Connection& conn, std::string_view sql) {
+  return engine_words(sqlite3_errmsg(conn.db.get()), sql);
+}
+
 // The authorizer recorded what it refused; say that, plus the engine's words
 // when the engine itself refused (not so for a refusal by confirm_reads).
-Error denied_error(const Connection& conn, bool engine_refused = true) {
+Error denied_error(const Connection& conn, std::string_view sql, bool engine_refused = true) {
   const std::string& what = conn.backstop.denial;
   std::string fix = "FIX: send one read-only SELECT over the tables and functions the schema description lists";
   if (what.rfind("reading table", 0) == 0) fix = "FIX: query only the tables the schema description lists";
   if (what.rfind("calling function", 0) == 0) fix = "FIX: use only functions the schema description lists for SQLite";
-  return make_error(ErrorCode::BackendDenied,
-                    "the engine backstop denied " + what +
-                        (engine_refused ? std::string(" (SQLite: ") + sqlite3_errmsg(conn.db.get()) + ")" : ""),
-                    std::move(fix));
+  return make_error(
+      ErrorCode::BackendDenied,
+      "the engine backstop denied " + what + (engine_refused ? " (SQLite: " + sqlite_words(conn, sql).text + ")" : ""),
+      std::move(fix));
 }
 
 // Maps a failed prepare or step to the caller's error: deadline, backstop
-// denial, oversized value, or the engine's own message passed on verbatim.
-Error engine_error(const Connection& conn, int rc) {
+// denial, oversized value, or the engine's own message passed on (values from
+// the data withheld). `sql` is the text that ran.
+Error engine_error(const Connection& conn, int rc, std::string_view sql) {
   if (conn.backstop.cancel_hit) return cancelled_error();
   if (conn.backstop.deadline_hit) return deadline_error();
-  if (!conn.backstop.denial.empty()) return denied_error(conn);
-  const std::string message = std::string("SQLite: ") + sqlite3_errmsg(conn.db.get());
+  if (!conn.backstop.denial.empty()) return denied_error(conn, sql);
+  const EngineWords words = sqlite_words(conn, sql);
+  const std::string message = "SQLite: " + words.text;
   switch (rc & 0xff) {
     case SQLITE_TOOBIG:
       return make_error(ErrorCode::LimitRowTooLarge, message,
@@ -58,7 +66,7 @@ Error engine_error(const Connection& conn, int rc) {
         return make_error(ErrorCode::ValidationTooDeep, message,
                           "FIX: nest less: compute inner values in a subquery or CTE, and use IN (...) instead of long "
                           "OR chains.");
-      return make_error(ErrorCode::BackendError, message);
+      return make_error(ErrorCode::BackendError, message, words.withheld ? kDataValueFix : std::string());
   }
 }
 
@@ -125,7 +133,7 @@ auto guarded(Fn&& fn) -> decltype(fn()) {
   try {
     return fn();
   } catch (const std::exception& e) {
-    return make_error(ErrorCode::Internal, std::string("SQLite executor: ") + e.what());
+    return make_error(ErrorCode::Internal, "SQLite executor: " + engine_words(e.what(), {}).text);
   } catch (...) {
     return make_error(ErrorCode::Internal, "SQLite executor: unknown exception");
   }
@@ -156,7 +164,7 @@ class SqliteExecutor final : public Executor {
       Connection& conn = **lease;
       auto stmt = compile(conn, sql, options.deadline, options.cancelled);
       if (!stmt) return stmt.error();
-      return read_rows(conn, stmt->get(), options.max_rows);
+      return read_rows(conn, stmt->get(), options.max_rows, sql);
     });
   }
 
@@ -185,8 +193,8 @@ class SqliteExecutor final : public Executor {
     const int rc = sqlite3_prepare_v3(conn.db.get(), sql.c_str(), static_cast<int>(sql.size()) + 1,
                                       SQLITE_PREPARE_NO_VTAB, &raw, &tail);
     StmtHandle stmt(raw);
-    if (rc != SQLITE_OK) return engine_error(conn, rc);
-    if (!sqlite::confirm_reads(conn.db.get(), conn.backstop)) return denied_error(conn, false);
+    if (rc != SQLITE_OK) return engine_error(conn, rc, sql);
+    if (!sqlite::confirm_reads(conn.db.get(), conn.backstop)) return denied_error(conn, sql, false);
     if (!stmt) return make_error(ErrorCode::Internal, "no statement reached the SQLite executor");
     if (!only_whitespace_after(tail, sql))
       return make_error(ErrorCode::Internal, "more than one statement reached the executor");
@@ -202,14 +210,14 @@ class SqliteExecutor final : public Executor {
 
   // Steps until done or `max_rows` rows are read. Stopping early is not an
   // error: the SQL asked for limit + 1 and the caller detects truncation.
-  static Result<Rows> read_rows(Connection& conn, sqlite3_stmt* stmt, std::int64_t max_rows) {
+  static Result<Rows> read_rows(Connection& conn, sqlite3_stmt* stmt, std::int64_t max_rows, std::string_view sql) {
     Rows out;
     out.columns = column_meta(stmt);
     const int n = static_cast<int>(out.columns.size());
     while (max_rows <= 0 || static_cast<std::int64_t>(out.rows.size()) < max_rows) {
       const int rc = sqlite3_step(stmt);
       if (rc == SQLITE_DONE) break;
-      if (rc != SQLITE_ROW) return engine_error(conn, rc);
+      if (rc != SQLITE_ROW) return engine_error(conn, rc, sql);
       std::vector<Value> row;
       row.reserve(static_cast<std::size_t>(n));
       for (int i = 0; i < n; ++i) {
@@ -221,7 +229,7 @@ class SqliteExecutor final : public Executor {
       out.rows.push_back(std::move(row));
     }
     // A schema change re-prepares inside sqlite3_step, under the authorizer again.
-    if (!sqlite::confirm_reads(sqlite3_db_handle(stmt), conn.backstop)) return denied_error(conn, false);
+    if (!sqlite::confirm_reads(sqlite3_db_handle(stmt), conn.backstop)) return denied_error(conn, sql, false);
     return out;
   }
 

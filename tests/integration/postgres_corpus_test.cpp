@@ -57,7 +57,8 @@ std::vector<Case> load(const std::string& corpus) {
 // plan-gate refusal (those are never listed: they always fail the test). They
 // are type errors: admission checks names, constructs and functions but infers
 // no types, so PostgreSQL's parse analysis refuses them and the agent gets 422
-// backend:error with the engine's message and HINT. A case refused but not
+// backend:error with the engine's message (its primary text: see
+// exec::engine_words) and a FIX by SQLSTATE. A case refused but not
 // listed fails the test, and so does a listed case that now runs (take it off).
 struct KnownRefusal {
   std::string_view sql;
