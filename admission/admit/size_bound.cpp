@@ -271,7 +271,13 @@ SizeBound Admitter::bound_of(const ast::Expr& e, const ExprContext& ctx, SizePro
           if (type == "text" || type == "varchar" || type == "bpchar") return recurse(*n.arg);
           if (type == "json" || type == "jsonb") return times(recurse(*n.arg), 2);  // printed with spaces
           // CAST('1e131071' AS numeric): 131072 digits from a stored value of 8 bytes.
-          if (type == "numeric") return {kNumericBytes, 0, recurse(*n.arg).in};
+          if (type == "numeric") {
+            // A number literal keeps its printed length (10::numeric is "10").
+            if (const auto* lit = std::get_if<ast::Literal>(&n.arg->node);
+                lit && (lit->kind == ast::LiteralKind::Integer || lit->kind == ast::LiteralKind::Numeric))
+              return recurse(*n.arg);
+            return {kNumericBytes, 0, recurse(*n.arg).in};
+          }
           return fixed();
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {
           if (n.kind == ast::SubLinkKind::Scalar) {
@@ -502,15 +508,15 @@ Status Admitter::check_size(const ast::Expr& e, const ExprContext& ctx) {
       add(*op->right);
     }
     if (in.aggregated && b.g > in.g * (1 + 1e-9))
-      return make_error(ErrorCode::LimitExpressionSize,
-                        name + " can make the result of a text aggregate (string_agg, array_agg, json_agg ..., which " +
-                            "grows with every row it reads) " + figure(b.g / std::max(in.g, 1e-9)) +
-                            " times as long in one call",
-                        "FIX: apply " + name +
-                            " to each value inside the aggregate, e.g. string_agg(replace(x, 'a', 'b'), ',') instead "
-                            "of replace(string_agg(x, ','), 'a', 'b'); an aggregate's result may be measured, "
-                            "compared or passed on, not lengthened.",
-                        pos(e.location));
+      return make_error(
+          ErrorCode::LimitExpressionSize,
+          name + " can make the result of a text aggregate (string_agg, group_concat, json_agg ..., which " +
+              "grows with every row it reads) " + figure(b.g / std::max(in.g, 1e-9)) + " times as long in one call",
+          "FIX: apply " + name +
+              " to each value inside the aggregate, e.g. string_agg(replace(x, 'a', 'b'), ',') instead "
+              "of replace(string_agg(x, ','), 'a', 'b'); an aggregate's result may be measured, "
+              "compared or passed on, not lengthened.",
+          pos(e.location));
   }
   const bool stored_grows = b.g > ceiling;
   const bool literal_grows = b.k > std::max(ceiling * std::max(b.in, 1.0), kHarmlessBytes);
