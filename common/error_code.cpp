@@ -93,6 +93,10 @@ constexpr std::array kErrorCodes{
                   "An expression can build a value longer than limits.max_expression_growth allows."},
     ErrorCodeInfo{LimitConnections, "limit:connections", 503,
                   "Too many connections are open (from this client address, or in all); the database is fine."},
+    ErrorCodeInfo{LimitMemory, "limit:memory", 422,
+                  "The statement would hold more in memory than the gateway allows: a text, array or JSON aggregate "
+                  "over more than limits.max_aggregate_bytes (PostgreSQL, by the planner's estimate), or SQLite "
+                  "past limits.max_sqlite_heap_bytes."},
     ErrorCodeInfo{BackendError, "backend:error", 422,
                   "The database engine rejected the statement; its message is passed on."},
     ErrorCodeInfo{BackendUnavailable, "backend:unavailable", 503, "The database cannot be reached or opened."},

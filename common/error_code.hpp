@@ -68,6 +68,7 @@ enum class ErrorCode : std::uint8_t {
   LimitBinaryValue,
   LimitExpressionSize,
   LimitConnections,
+  LimitMemory,
   // backend:* — the engine said no or is away
   BackendError,
   BackendUnavailable,

@@ -43,6 +43,14 @@ struct Limits {
   // A keep-alive connection with no next request for this long is closed (its
   // own clock: it runs between requests, header_timeout_ms within one).
   int idle_timeout_ms = 5000;
+  // PostgreSQL: a text, array or JSON aggregate (string_agg, array_agg, json_agg ...)
+  // whose input the planner estimates at more bytes (rows x width) is refused
+  // before it runs with 422 limit:memory (the plan gate).
+  int max_aggregate_bytes = 64 << 20;
+  // SQLite: the gateway process's SQLite may hold at most this much memory
+  // (sqlite3_hard_heap_limit64, all SQLite databases together); a statement
+  // that needs more fails with 422 limit:memory.
+  int max_sqlite_heap_bytes = 512 << 20;
   // A result holding a binary value (BLOB, bytea) is refused with limit:binary-value
   // instead of sent as base64: for deployments where bytes should never reach a model.
   bool refuse_blobs = false;

@@ -101,12 +101,17 @@ Result<std::unique_ptr<exec::Executor>> open_executor(const config::Config& conf
     options.dsn = std::move(dsn).value();
     options.connections = db.permits;
     options.functions = capability::postgres_plan_functions();
+    for (const auto& f : capability::functions())
+      if (f.growth == capability::Growth::TextAggregate && f.postgres.verdict != capability::Verdict::Refuse)
+        options.text_aggregates.emplace(f.name);
+    options.max_aggregate_bytes = config.limits.max_aggregate_bytes;
     return exec::open_postgres(db, std::move(options));
   }
   exec::SqliteOptions options;
   options.path = db.path;
   options.allowed_functions = capability::sqlite_authorizer_functions();
   options.max_sql_bytes = config.limits.max_sql_bytes;
+  options.max_heap_bytes = config.limits.max_sqlite_heap_bytes;
   options.connections = db.permits;
   return exec::open_sqlite(db, std::move(options));
 }

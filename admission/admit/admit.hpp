@@ -20,10 +20,14 @@ namespace qg::admit {
 // at most k + g * V, V being the longest stored value the statement reads (for
 // an aggregate: the bytes of all the rows it reads, each counted as at least
 // one); `in` is the bytes of literal text and fixed-size values it starts from.
+// `aggregated`: the value is (or holds) a text aggregate's result, whose length
+// grows with the number of rows read (V is then the bytes of all those rows):
+// no function may lengthen it further in one call (size_bound.cpp).
 struct SizeBound {
   double k = 0;
   double g = 0;
   double in = 0;
+  bool aggregated = false;
 };
 
 struct OutputColumn {

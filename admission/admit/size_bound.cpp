@@ -13,7 +13,16 @@
 // place that turns a class into a bound. An expression is refused with
 // limit:expression-size when g exceeds limits.max_expression_growth (stored
 // values grow too much) or k exceeds that many times `in` (literal text grows
-// too much). Bounds are conservative: a refusal names the function and a FIX.
+// too much; a value of at most kHarmlessBytes is always allowed). Bounds are
+// conservative: a refusal names the function and a FIX.
+//
+// A number counts as 64 bytes, except a PostgreSQL numeric: a literal counts as
+// its printed length (1e131071 prints 131072 digits), and power() / exp() and
+// casts to numeric as the 147 KB a numeric can reach. A text aggregate's value
+// grows with the rows it reads (`aggregated`): no call may lengthen it further
+// (replace(string_agg(x, ''), '"', '<400 x>') built 350 MB in one call); the
+// rows themselves are bounded at run time (the PostgreSQL plan gate, SQLite's
+// heap limit).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -33,6 +42,10 @@ constexpr double kFixedBytes = 64;
 // A numeric's text can be far longer: PostgreSQL allows 131072 digits before
 // the point and 16383 after.
 constexpr double kNumericBytes = 131072 + 16383 + 2;
+// A value this long is built in one call in milliseconds: below it, literal
+// text may grow more than max_expression_growth times (a numeric's 147 KB, a
+// few of them concatenated).
+constexpr double kHarmlessBytes = 1 << 20;
 // Largest printf width or precision admitted (SQLite): printf('%.*c', 1e9, 'x')
 // would run for seconds inside one call.
 constexpr long kMaxPrintfWidth = 1000;
@@ -48,6 +61,7 @@ SizeBound plus(SizeBound a, const SizeBound& b) {
   a.k += b.k;
   a.g += b.g;
   a.in += b.in;
+  a.aggregated = a.aggregated || b.aggregated;
   return a;
 }
 
@@ -55,7 +69,45 @@ SizeBound widest(SizeBound a, const SizeBound& b) {
   a.k = std::max(a.k, b.k);
   a.g = std::max(a.g, b.g);
   a.in += b.in;
+  a.aggregated = a.aggregated || b.aggregated;
   return a;
+}
+
+// The printed length of a number literal. PostgreSQL reads 1e131071 as a
+// numeric and prints all its digits ("1" and 131071 zeros), 1e-16383 as
+// "0.000...1"; SQLite reads any non-integer as a REAL, printed in at most 24
+// characters.
+double number_literal_bytes(const std::string& text, Dialect dialect) {
+  const auto spelled = static_cast<double>(text.size());
+  if (dialect == Dialect::Sqlite) return std::max(spelled, 24.0);
+  double before = 0, after = 0;
+  std::size_t i = 0;
+  while (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+  for (bool point = false; i < text.size(); ++i) {
+    if (text[i] == '.') {
+      point = true;
+    } else if (text[i] >= '0' && text[i] <= '9') {
+      (point ? after : before) += 1;
+    } else {
+      break;
+    }
+  }
+  double exponent = 0;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    const std::string digits = text.substr(i + 1);
+    const bool negative = !digits.empty() && digits[0] == '-';
+    const auto first = digits.find_first_not_of("+-0");
+    const std::size_t length = first == std::string::npos ? 0 : digits.size() - first;
+    exponent = length > 9 ? kNumericBytes : std::strtod(digits.c_str(), nullptr);
+    if (length > 9 && negative) exponent = -kNumericBytes;
+  }
+  const double printed = std::max(1.0, before + exponent) + std::max(0.0, after - exponent) + 2;  // sign, point
+  return std::min(std::max(printed, spelled), kNumericBytes);
+}
+
+bool float_cast(const ast::Expr& e) {
+  const auto* c = std::get_if<ast::Cast>(&e.node);
+  return c && (c->type.name == "float8" || c->type.name == "float4");
 }
 
 SizeBound times(SizeBound a, double factor) {
@@ -158,6 +210,7 @@ SizeBound Admitter::bound_of(const ast::Expr& e, const ExprContext& ctx, SizePro
           return column_bound(n, ctx);
         } else if constexpr (std::is_same_v<T, ast::Literal>) {
           const auto bytes = static_cast<double>(n.text.size());
+          if (n.kind == ast::LiteralKind::Numeric) return {number_literal_bytes(n.text, dialect_), 0, bytes};
           return {bytes, 0, bytes};
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
           return call_bound(n, ctx, problem);
@@ -179,6 +232,7 @@ SizeBound Admitter::bound_of(const ast::Expr& e, const ExprContext& ctx, SizePro
             case Growth::CodePoint:
             case Growth::Escape:
             case Growth::Format:
+            case Growth::Power:
             case Growth::JoinedWith:
             case Growth::Replace:
             case Growth::RegexpReplace:
@@ -216,7 +270,14 @@ SizeBound Admitter::bound_of(const ast::Expr& e, const ExprContext& ctx, SizePro
           }
           if (type == "text" || type == "varchar" || type == "bpchar") return recurse(*n.arg);
           if (type == "json" || type == "jsonb") return times(recurse(*n.arg), 2);  // printed with spaces
-          if (type == "numeric") return {kNumericBytes, 0, kNumericBytes};
+          // CAST('1e131071' AS numeric): 131072 digits from a stored value of 8 bytes.
+          if (type == "numeric") {
+            // A number literal keeps its printed length (10::numeric is "10").
+            if (const auto* lit = std::get_if<ast::Literal>(&n.arg->node);
+                lit && (lit->kind == ast::LiteralKind::Integer || lit->kind == ast::LiteralKind::Numeric))
+              return recurse(*n.arg);
+            return {kNumericBytes, 0, recurse(*n.arg).in};
+          }
           return fixed();
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {
           if (n.kind == ast::SubLinkKind::Scalar) {
@@ -270,6 +331,24 @@ SizeBound Admitter::call_bound(const ast::FuncCall& f, const ExprContext& ctx, S
       b.k += kFixedBytes;
       b.in += kFixedBytes;
       return b;
+    }
+    case Growth::Power: {
+      // SQLite: a REAL. PostgreSQL: double precision when an argument is cast
+      // to a float type; else possibly numeric: a base of n digits to the power
+      // of an integer literal e has at most n * e digits, and 16 more after the
+      // point when the base is below 1; any other exponent, and exp(), up to
+      // a numeric's 147 KB (power(10::numeric, 131071)).
+      if (dialect_ == Dialect::Sqlite) return fixed();
+      for (const auto& a : f.args)
+        if (float_cast(a)) return fixed();
+      if (f.name != "exp" && f.args.size() == 2)
+        if (const auto e = integer_literal(f.args[1]); e && *e >= 0 && *e <= 1'000'000) {
+          SizeBound b = times(arg(0), std::max(1.0, static_cast<double>(*e)));
+          b.k += kFixedBytes;
+          b.in += arg(1).in;
+          return b;
+        }
+      return {kNumericBytes, 0, sum_from(0).in};
     }
     case Growth::JoinedWith: {
       if (f.args.empty()) return fixed();
@@ -394,7 +473,7 @@ SizeBound Admitter::call_bound(const ast::FuncCall& f, const ExprContext& ctx, S
       SizeBound row = times(sum_from(0), json ? 6 : array ? 2 : 1);
       if (f.name == "group_concat" && f.args.size() == 1) row.k += 1;  // the default ',' separator
       row.k += json || array ? 8 : 0;
-      return {2, row.g + row.k, row.in};
+      return {2, row.g + row.k, row.in, /*aggregated=*/true};
     }
   }
   return {INFINITY, INFINITY, 0};
@@ -416,8 +495,31 @@ Status Admitter::check_size(const ast::Expr& e, const ExprContext& ctx) {
   const auto ceiling = static_cast<double>(max_expression_growth_);
   if (!problem.why.empty())
     return make_error(ErrorCode::LimitExpressionSize, problem.why, problem.fix, pos(e.location));
+  // A text aggregate's result grows with the rows read: a call may pass it on
+  // (||, substr, max) but not lengthen it (replace, upper, json quoting ...).
+  if (b.aggregated && growth != Growth::TextAggregate) {
+    SizeBound in{};
+    auto add = [&](const ast::Expr& child) { in = plus(in, bound_of(child, ctx, nullptr)); };
+    if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+      for (const auto& a : f->args) add(a);
+      for (const auto& item : f->within_group) add(*item.expr);
+    } else if (const auto* op = std::get_if<ast::Operator>(&e.node)) {
+      if (op->left) add(**op->left);
+      add(*op->right);
+    }
+    if (in.aggregated && b.g > in.g * (1 + 1e-9))
+      return make_error(
+          ErrorCode::LimitExpressionSize,
+          name + " can make the result of a text aggregate (string_agg, group_concat, json_agg ..., which " +
+              "grows with every row it reads) " + figure(b.g / std::max(in.g, 1e-9)) + " times as long in one call",
+          "FIX: apply " + name +
+              " to each value inside the aggregate, e.g. string_agg(replace(x, 'a', 'b'), ',') instead "
+              "of replace(string_agg(x, ','), 'a', 'b'); an aggregate's result may be measured, "
+              "compared or passed on, not lengthened.",
+          pos(e.location));
+  }
   const bool stored_grows = b.g > ceiling;
-  const bool literal_grows = b.k > ceiling * std::max(b.in, 1.0);
+  const bool literal_grows = b.k > std::max(ceiling * std::max(b.in, 1.0), kHarmlessBytes);
   if (stored_grows || literal_grows) {
     std::string how =
         name + " can build a value " + figure(b.g) + " times as long as the longest stored value it reads";
@@ -447,6 +549,11 @@ Status Admitter::check_size(const ast::Expr& e, const ExprContext& ctx) {
       case Growth::CaseMap:
       case Growth::CodePoint:
       case Growth::Escape:
+      case Growth::Power:
+        fix =
+            "FIX: compute the power in double precision, power(CAST(x AS double precision), y), or raise to a small "
+            "integer literal.";
+        break;
       case Growth::Format:
       case Growth::JoinedWith:
       case Growth::RegexpMatch:
@@ -466,6 +573,7 @@ Status Admitter::check_size(const ast::Expr& e, const ExprContext& ctx) {
   // checked so far, with the steepest literal growth seen.
   largest_bound_.k = std::max(largest_bound_.k, b.k);
   largest_bound_.g = std::max(largest_bound_.g, b.g);
+  largest_bound_.aggregated = largest_bound_.aggregated || b.aggregated;
   steepest_literal_growth_ = std::max(steepest_literal_growth_, b.k / std::max(b.in, 1.0));
   largest_bound_.in = largest_bound_.k / std::max(steepest_literal_growth_, 1.0);
   return {};

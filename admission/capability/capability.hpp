@@ -129,6 +129,7 @@ enum class Growth : std::uint8_t {
   CodePoint,      // char(n, ...): up to 4 bytes per argument byte (one UTF-8 character per number)
   Escape,         // JSON quoting: up to 6 bytes per argument byte (\u00XX)
   Format,         // to_char / strftime: up to 16 bytes per byte of the format (e.g. 'J' prints 7 digits)
+  Power,          // power / exp: a PostgreSQL numeric of up to 147 KB from a short base (power(10::numeric, 131071))
   JoinedWith,     // concat_ws(sep, ...): the separator once between every two arguments
   Replace,        // replace(x, from, to): x times ceil(len(to) / len(from)): the literals decide
   RegexpReplace,  // regexp_replace(x, re, to): every match (even empty) becomes `to` with its \N references

@@ -199,7 +199,7 @@ class PostgresExecutor final : public Executor {
             auto gate = check_plan(tx, gated);
             if (!gate) return gate.error();
             estimate = gate->estimated_rows;
-            if (!shape.empty()) plan_cache_.remember_admitted(shape);
+            if (!shape.empty() && !pg::has_text_aggregate(*gate, policy_)) plan_cache_.remember_admitted(shape);
           }
           if (cancellable) lease.slot().watch(options.cancelled);
           started = true;
@@ -250,6 +250,7 @@ class PostgresExecutor final : public Executor {
                         "FIX: query only the tables and functions the schema description lists; this refusal is "
                         "also reported to the operator as a gateway defect");
     }
+    if (auto refusal = pg::aggregate_violation(*facts, policy_)) return std::move(*refusal);
     return facts;
   }
 
@@ -355,6 +356,8 @@ Result<std::unique_ptr<Executor>> open(const config::Database& db, PostgresOptio
   policy.schema = db.schema;
   for (const auto& t : found->tables) policy.tables.insert(t.name);
   policy.functions = std::move(options.functions);
+  policy.text_aggregates = std::move(options.text_aggregates);
+  policy.max_aggregate_bytes = static_cast<double>(options.max_aggregate_bytes);
   auto pool = std::make_unique<Pool>(options.dsn, options.connections, what);
   return std::unique_ptr<Executor>(std::make_unique<PostgresExecutor>(
       std::move(*found), std::move(pool), std::move(policy), std::move(type_names), db.schema, options.work_mem, what));

@@ -15,6 +15,9 @@ struct PostgresOptions {
   int connections = 4;              // one per permit
   std::set<std::string> functions;  // lower-case names the plan gate allows (from the capability table)
   std::string work_mem = "32MB";    // per sort/hash node, per statement
+  // The plan gate's ceiling on a text aggregate's estimated input (limits.max_aggregate_bytes; 0: none).
+  std::set<std::string> text_aggregates;
+  long long max_aggregate_bytes = 0;
 };
 
 // Connects, checks the role's posture (failing closed unless

@@ -130,6 +130,23 @@ void collect(const boost::json::value& v, const std::string& key, PlanFacts& fac
       const std::string s = schema && schema->is_string() ? std::string(schema->as_string()) : std::string("?");
       (remote ? facts.shard_relations : facts.relations).push_back(s + "." + std::string(rel->as_string()));
     }
+    if (const auto* type = o->if_contains("Node Type");
+        type && type->is_string() && (type->as_string() == "Aggregate" || type->as_string() == "WindowAgg")) {
+      AggregateInput in;
+      if (const auto* out = o->if_contains("Output"); out && out->is_array())
+        for (const auto& item : out->as_array())
+          if (item.is_string())
+            for (auto& f : called_functions(std::string(item.as_string()))) in.functions.push_back(std::move(f));
+      if (const auto* plans = o->if_contains("Plans");
+          plans && plans->is_array() && !plans->as_array().empty() && plans->as_array()[0].is_object()) {
+        const auto& child = plans->as_array()[0].as_object();
+        if (const auto* rows = child.if_contains("Plan Rows"); rows && rows->is_number())
+          in.rows = rows->to_number<double>();
+        if (const auto* width = child.if_contains("Plan Width"); width && width->is_number())
+          in.width = width->to_number<double>();
+      }
+      facts.aggregates.push_back(std::move(in));
+    }
     const auto* fn = o->if_contains("Function Name");
     if (fn && fn->is_string()) {
       const auto* schema = o->if_contains("Schema");
@@ -243,6 +260,35 @@ std::optional<std::string> plan_violation(const PlanFacts& facts, const PlanPoli
   }
   for (const auto& fn : facts.functions)
     if (!policy.functions.count(fn)) return "the plan calls " + fn + "(), which the capability table does not admit";
+  return std::nullopt;
+}
+
+bool has_text_aggregate(const PlanFacts& facts, const PlanPolicy& policy) {
+  for (const auto& a : facts.aggregates)
+    for (const auto& f : a.functions)
+      if (policy.text_aggregates.count(f)) return true;
+  return false;
+}
+
+std::optional<Error> aggregate_violation(const PlanFacts& facts, const PlanPolicy& policy) {
+  if (policy.max_aggregate_bytes <= 0) return std::nullopt;
+  for (const auto& a : facts.aggregates) {
+    const double bytes = a.rows * std::max(a.width, 1.0);
+    if (bytes <= policy.max_aggregate_bytes) continue;
+    for (const auto& f : a.functions) {
+      if (!policy.text_aggregates.count(f)) continue;
+      auto whole = [](double x) { return std::to_string(static_cast<long long>(x)); };
+      return make_error(
+          ErrorCode::LimitMemory,
+          f + "() would aggregate about " + whole(bytes) + " bytes (" + whole(a.rows) + " rows of " + whole(a.width) +
+              " bytes, the planner's estimate) into values that statement_timeout cannot interrupt; the ceiling "
+              "is limits.max_aggregate_bytes = " +
+              whole(policy.max_aggregate_bytes),
+          "FIX: aggregate fewer rows: filter them first (WHERE on a key or a time range), join on a key instead of "
+          "a cross join, aggregate short values (substr(x, 1, 100)), or count and group instead of building one "
+          "long value.");
+    }
+  }
   return std::nullopt;
 }
 

@@ -17,6 +17,14 @@
 
 namespace qg::exec::pg {
 
+// An Aggregate or WindowAgg node: the functions its output calls, and the
+// planner's estimate of its input (the rows and average width of its child).
+struct AggregateInput {
+  std::vector<std::string> functions;
+  double rows = 0;
+  double width = 0;
+};
+
 struct PlanFacts {
   std::vector<std::string> relations;  // "schema.name" of every scanned relation
   std::vector<std::string> functions;  // lower-case names of called functions, schema-qualified unless pg_catalog
@@ -25,6 +33,7 @@ struct PlanFacts {
   // Citus: relations in the worker plans of a "Distributed Query" are shards,
   // named <table>_<shard id>; each must be a shard of an allowlisted table.
   std::vector<std::string> shard_relations;
+  std::vector<AggregateInput> aggregates;
 };
 
 // Reads EXPLAIN (FORMAT JSON[, VERBOSE]) output. InternalError when it is not a plan.
@@ -38,7 +47,22 @@ struct PlanPolicy {
   std::string schema;
   std::set<std::string> tables;     // allowlisted relation names as the engine spells them
   std::set<std::string> functions;  // lower-case names allowed in plans
+  // Aggregates whose one value holds every input row (string_agg, array_agg,
+  // json_agg ...): their input may be at most max_aggregate_bytes by the
+  // planner's estimate (0: not checked). A statement's final aggregate call is
+  // one call that statement_timeout cannot interrupt, and no static bound sees
+  // how many rows a join makes (array_agg over a cross join: 3.3 GB, 8 s past
+  // the deadline).
+  std::set<std::string> text_aggregates;
+  double max_aggregate_bytes = 0;
 };
+
+// The first text aggregate over more than policy.max_aggregate_bytes, as a
+// refusal (limit:memory) with a FIX, or nothing.
+std::optional<Error> aggregate_violation(const PlanFacts& facts, const PlanPolicy& policy);
+// Whether the plan runs a text aggregate: its verdict depends on the estimate,
+// which changes with the literals a statement shape leaves out, so it is not cached.
+bool has_text_aggregate(const PlanFacts& facts, const PlanPolicy& policy);
 
 // The first violation as a sentence ("the plan reads pg_catalog.pg_authid"), or nothing.
 std::optional<std::string> plan_violation(const PlanFacts& facts, const PlanPolicy& policy);

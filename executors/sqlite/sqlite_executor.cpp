@@ -55,6 +55,13 @@ Error engine_error(const Connection& conn, int rc, std::string_view sql) {
     case SQLITE_TOOBIG:
       return make_error(ErrorCode::LimitRowTooLarge, message,
                         "FIX: select fewer or shorter columns, e.g. substr(column, 1, 1000)");
+    case SQLITE_NOMEM:
+      // The hard heap limit (limits.max_sqlite_heap_bytes) stopped a statement
+      // that kept growing; the gateway and its other statements go on.
+      return make_error(ErrorCode::LimitMemory,
+                        message + " (the statement needed more than limits.max_sqlite_heap_bytes of memory)",
+                        "FIX: aggregate fewer or shorter values: filter the rows first (WHERE, a time range), join on "
+                        "a key instead of a cross join, or count and group instead of building one long value.");
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
       return make_error(ErrorCode::BackendUnavailable, message, "FIX: retry in a moment");
@@ -254,6 +261,8 @@ Result<std::unique_ptr<Executor>> open(const config::Database& db, SqliteOptions
                           (std::filesystem::exists(options.path, ec) ? " as a regular file" : ""),
                       "FIX: point databases." + db.name + ".path at an existing SQLite file");
 
+  // Process-wide: every SQLite database of the gateway shares it.
+  if (options.max_heap_bytes > 0) sqlite3_hard_heap_limit64(options.max_heap_bytes);
   std::vector<std::unique_ptr<Connection>> connections;
   for (int i = 0; i < std::max(1, options.connections); ++i) {
     auto conn = sqlite::open_connection(options);

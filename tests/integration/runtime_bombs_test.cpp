@@ -13,6 +13,7 @@
 #include <boost/json.hpp>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -89,6 +90,116 @@ TEST(RuntimeBombsTest, PostgresRefusesOneCallBlowUps) {
   std::filesystem::remove_all(dir);
 }
 
+std::string long_query_body(const std::string& sql) {
+  return json::serialize(json::object{{"sql", sql}, {"timeout_ms", 20000}});
+}
+
+void expect_refusal(int port, const std::string& sql, const std::string& code, const std::string& fix_names) {
+  auto r = http(port, "POST", "/v1/query", long_query_body(sql));
+  EXPECT_EQ(r.status, 422) << sql << "\n" << r.body;
+  if (r.status != 422) return;
+  EXPECT_EQ(code_of(r), code) << sql << "\n" << r.body;
+  const std::string fix(json::parse(r.body).at("error").at("fix").as_string());
+  EXPECT_TRUE(fix.starts_with("FIX:")) << r.body;
+  EXPECT_NE(fix.find(fix_names), std::string::npos) << r.body;
+}
+
+long long n_of(const HttpResult& r) {
+  return json::parse(r.body).at("rows").at(0).at(0).as_int64();
+}
+
+// Red team, round 2, on the real binary and the test cluster: numbers longer
+// than their spelling, aggregates fed to replace(), and text aggregates over
+// joins that multiply rows (array_agg over span_annotations x span_annotations
+// held 3.3 GB in the server and answered 8 s past the deadline).
+TEST(RuntimeBombsTest, PostgresRefusesNumberAndAggregateBombs) {
+  QG_PG_TEST_SERVER(server);
+  const auto dir = make_temp_dir("qg-bombs2-pg");
+  write_file(dir / "q.yaml", "databases:\n  demo:\n    backend: postgres\n    dsn: \"" +
+                                 pg_dsn(server, "qg_reader", "demo") +
+                                 "\"\n    tables:\n      spans: {}\n      span_annotations: {}\n");
+  GatewayProcess gateway(dir / "q.yaml");
+  const int port = gateway.port();
+  const std::string x300(300, 'x'), x400(400, 'x'), x500(500, 'x');
+  expect_refusal(port, "SELECT length(replace(CAST(1e131071 AS text), '0', '" + x500 + "')) AS n",
+                 "limit:expression-size", "FIX:");
+  expect_refusal(port, "SELECT length(replace(CAST(power(10::numeric, 131071) AS text), '0', '" + x300 + "')) AS n",
+                 "limit:expression-size", "FIX:");
+  expect_refusal(port, "SELECT length(string_agg(CAST(1e131071 AS text), '')) AS n FROM spans", "limit:expression-size",
+                 "FIX:");
+  expect_refusal(
+      port, "SELECT length(replace(string_agg(CAST(attributes AS text), ''), '\"', '" + x400 + "')) AS n FROM spans",
+      "limit:expression-size", "inside the aggregate");
+  // Static bounds cannot see how many rows a join makes: the plan gate reads the planner's estimate.
+  expect_refusal(port,
+                 "SELECT length(CAST(array_agg(a.explanation) AS text)) AS n FROM span_annotations a, "
+                 "span_annotations b",
+                 "limit:memory", "cross join");
+  expect_refusal(port, "SELECT length(string_agg(a.explanation, '')) AS n FROM span_annotations a, span_annotations b",
+                 "limit:memory", "cross join");
+  expect_refusal(port, "SELECT length(CAST(jsonb_agg(a.attributes) AS text)) AS n FROM spans a, span_annotations b",
+                 "limit:memory", "cross join");
+  // A statement shape admitted with a small estimate is not cached: the same
+  // shape with other literals is looked at again.
+  const std::string shape =
+      "SELECT length(string_agg(a.explanation, '')) AS n FROM span_annotations a, span_annotations b WHERE a.id < ";
+  auto small = http(port, "POST", "/v1/query", long_query_body(shape + "3 AND b.id < 3"));
+  ASSERT_EQ(small.status, 200) << small.body;
+  expect_refusal(port, shape + "100000 AND b.id < 100000", "limit:memory", "FIX:");
+  // Ordinary text aggregates still run, and agree with the engine's own count.
+  auto grouped = http(port, "POST", "/v1/query",
+                      long_query_body("SELECT kind, length(string_agg(name, ',')) AS n FROM spans GROUP BY kind "
+                                      "ORDER BY kind LIMIT 1"));
+  ASSERT_EQ(grouped.status, 200) << grouped.body;
+  auto joined =
+      http(port, "POST", "/v1/query",
+           long_query_body("SELECT length(string_agg(a.label, ',')) AS n FROM span_annotations a JOIN spans s "
+                           "ON s.id = a.span_id"));
+  ASSERT_EQ(joined.status, 200) << joined.body;
+  EXPECT_GT(n_of(joined), 3000);
+  EXPECT_EQ(gateway.stop(), 0);
+  std::filesystem::remove_all(dir);
+}
+
+long long peak_rss_kib(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6));
+  return -1;
+}
+
+// SQLite: json_group_array over spans x span_annotations grew the gateway to
+// 1.15 GB (the value cap does not bound an aggregate's accumulator). The heap
+// limit stops it with limit:memory, and the gateway goes on serving.
+TEST(RuntimeBombsTest, SqliteHeapLimitStopsRunawayAggregates) {
+  const auto dir = make_temp_dir("qg-bombs2-sqlite");
+  ASSERT_EQ(run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()}).exit_code, 0);
+  write_file(dir / "q.yaml",
+             "limits:\n  max_sqlite_heap_bytes: 67108864\n"
+             "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    tables:\n      spans: {}\n"
+             "      span_annotations: {}\n");
+  GatewayProcess gateway(dir / "q.yaml");
+  const int port = gateway.port();
+  expect_refusal(port, "SELECT length(json_group_array(a.attributes)) AS n FROM spans a, span_annotations b",
+                 "limit:memory", "cross join");
+  expect_refusal(port, "SELECT length(replace(group_concat(attributes), '\"', 'xxxx')) AS n FROM spans",
+                 "limit:expression-size", "inside the aggregate");
+  EXPECT_EQ(http(port, "GET", "/healthz").status, 200);
+  auto after = http(port, "POST", "/v1/query", long_query_body("SELECT count(*) AS n FROM spans"));
+  ASSERT_EQ(after.status, 200) << after.body;
+  EXPECT_GT(n_of(after), 60000);
+  auto grouped = http(
+      port, "POST", "/v1/query",
+      long_query_body("SELECT length(json_group_array(name)) AS n FROM spans GROUP BY kind ORDER BY n DESC LIMIT 1"));
+  ASSERT_EQ(grouped.status, 200) << grouped.body;
+  const long long peak = peak_rss_kib(gateway.pid());
+  EXPECT_GT(peak, 0);
+  EXPECT_LT(peak, 400 * 1024) << "KiB: the heap limit is 64 MiB";
+  EXPECT_EQ(gateway.stop(), 0);
+  std::filesystem::remove_all(dir);
+}
+
 // The oracle on PostgreSQL: every value the engine returns fits the bound
 // admission computed for its column (see SizeBoundTest.EveryBoundHoldsOnTheRealEngine
 // for SQLite). Covers the growth classes admitted only on PostgreSQL.
@@ -158,6 +269,9 @@ TEST(RuntimeBombsTest, EveryBoundHoldsOnRealPostgres) {
       {"concat_ws(', ', name, kind, CAST(attributes AS text), id)"},
       {"initcap(name) || upper(CAST(attributes AS text)) || lower(kind)"},
       {"CAST(name AS char(300))"},
+      {"CAST(1e300 AS text) || CAST(1.5e-20 AS text) || CAST(123.456e-2 AS text)"},
+      {"CAST(power(CAST(id AS numeric), 3) AS text) || CAST(power(0.5::numeric, id % 40) AS text)"},
+      {"CAST(exp(CAST(id % 50 AS numeric)) AS text)"},
       {"reverse(name) || split_part(name, '.', 1) || left(name, 3) || right(name, 2) || md5(name) || btrim(kind) || "
        "concat(name, id, cost_usd)"},
       {"CAST(CAST(CAST(attributes AS text) AS jsonb) AS text)"},

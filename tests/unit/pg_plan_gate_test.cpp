@@ -82,6 +82,42 @@ TEST(PlanGateViolation, OnlyAllowlistedRelationsAndAdmittedFunctions) {
   }
 }
 
+// Red team, round 2: array_agg over span_annotations x span_annotations (the
+// test cluster's plan, abridged). The aggregate's input is its child's rows x
+// width; only text, array and JSON aggregates are held to the ceiling.
+TEST(PlanGateAggregates, TextAggregatesOverTooManyBytesAreRefused) {
+  const std::string plan = R"json([{"Plan": {"Node Type": "Aggregate", "Strategy": "Plain", "Plan Rows": 1,
+    "Plan Width": 4, "Output": ["length((array_agg(a.explanation))::text)", "count(*)"],
+    "Plans": [{"Node Type": "Nested Loop", "Parent Relationship": "Outer", "Plan Rows": 9339136, "Plan Width": 55,
+      "Output": ["a.explanation"], "Plans": [
+        {"Node Type": "Seq Scan", "Relation Name": "span_annotations", "Schema": "public", "Alias": "a",
+         "Plan Rows": 3056, "Plan Width": 55},
+        {"Node Type": "Materialize", "Plan Rows": 3056, "Plan Width": 0}]}]}}])json";
+  auto facts = read_plan(plan);
+  ASSERT_TRUE(facts) << facts.error().message;
+  ASSERT_EQ(facts->aggregates.size(), 1U);
+  EXPECT_EQ(facts->aggregates[0].functions, Names({"length", "array_agg", "count"}));
+  EXPECT_EQ(facts->aggregates[0].rows, 9339136);
+  EXPECT_EQ(facts->aggregates[0].width, 55);
+  PlanPolicy policy{"public", {"span_annotations"}, capability::postgres_plan_functions()};
+  policy.text_aggregates = {"string_agg", "array_agg", "json_agg", "jsonb_agg"};
+  policy.max_aggregate_bytes = 64 << 20;
+  EXPECT_TRUE(has_text_aggregate(*facts, policy));
+  auto refusal = aggregate_violation(*facts, policy);
+  ASSERT_TRUE(refusal);
+  EXPECT_EQ(refusal->code, ErrorCode::LimitMemory);
+  EXPECT_NE(refusal->message.find("array_agg() would aggregate about 513652480 bytes"), std::string::npos)
+      << refusal->message;
+  EXPECT_TRUE(refusal->fix.starts_with("FIX:"));
+  // Just under the ceiling, and count(*) over any number of rows, pass.
+  policy.max_aggregate_bytes = 9339136.0 * 55;
+  EXPECT_FALSE(aggregate_violation(*facts, policy));
+  policy.max_aggregate_bytes = 64 << 20;
+  policy.text_aggregates = {"string_agg"};
+  EXPECT_FALSE(aggregate_violation(*facts, policy));
+  EXPECT_FALSE(has_text_aggregate(*facts, policy));
+}
+
 // Citus (not run here; the shape of its EXPLAIN (FORMAT JSON)): the worker
 // plans under "Distributed Query" scan shards named <table>_<shard id>.
 TEST(PlanGateRead, CitusShardsAreCheckedAgainstTheirTables) {

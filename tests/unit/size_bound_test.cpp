@@ -190,6 +190,83 @@ TEST(SizeBoundTest, TextAggregatesOverGeneratedRowsAreRefused) {
   }
 }
 
+// Red team, round 2: a number is not always 64 bytes. PostgreSQL prints the
+// numeric literal 1e131071 as 131072 digits (a 560-byte statement returned
+// 65,535,501), and power(10::numeric, 131071) built 39 MB.
+TEST(SizeBoundTest, RedTeamNumbersCountAsTheirPrintedLength) {
+  const std::string x500(500, 'x'), x300(300, 'x'), x999(999, 'x');
+  for (const std::string& sql : std::vector<std::string>{
+           "SELECT length(replace(CAST(1e131071 AS text), '0', '" + x500 + "'))",
+           "SELECT length(replace(CAST(power(10::numeric, 131071) AS text), '0', '" + x300 + "'))",
+           "SELECT length(replace(CAST(exp(300000::numeric) AS text), '0', '" + x300 + "'))",
+           "SELECT length(string_agg(CAST(1e131071 AS text), '')) FROM spans",
+           "SELECT length(string_agg(CAST(1e-16000 AS text), '')) FROM spans",
+           // A cast to numeric is not 147 KB of the statement's own literal text.
+           "SELECT replace(CAST(CAST(kind AS numeric) AS text), '0', '" + x999 + "') FROM spans",
+       }) {
+    expect_size_refusal(run(Dialect::Postgres, sql), sql, "FIX:");
+  }
+  for (const std::string& sql : std::vector<std::string>{
+           "SELECT power(cost_usd, 2), exp(1.5), round(CAST(cost_usd AS numeric), 2), 1e300 FROM spans",
+           "SELECT string_agg(CAST(power(cost_usd, 2) AS text), ', ') FROM spans",
+           "SELECT replace(CAST(power(CAST(cost_usd AS float8), id) AS text), '.', ',') FROM spans",
+           "SELECT replace(CAST(exp(avg(ln(cost_usd))) AS text), '.', ',') FROM spans WHERE cost_usd > 0",
+           "SELECT CAST(1e5 AS text) || ' USD', CAST(12.50 AS text) || 'x'",
+       }) {
+    auto r = run(Dialect::Postgres, sql);
+    EXPECT_TRUE(r) << sql << "\n  " << r.error().message;
+  }
+  // On SQLite a number literal is a REAL (1e131071 is Inf) and power() returns one.
+  for (const std::string& sql : std::vector<std::string>{
+           "SELECT length(replace(CAST(1e131071 AS text), '0', '" + x500 + "'))",
+           "SELECT replace(CAST(power(10, 300) AS text), '0', '" + x300 + "')",
+       }) {
+    auto r = run(Dialect::Sqlite, sql);
+    EXPECT_TRUE(r) << sql << "\n  " << r.error().message;
+  }
+}
+
+// Red team, round 2: replace(string_agg(CAST(attributes AS text), ''), '"',
+// '<400 x>') built 350 MB in one call: the aggregate's result grows with the
+// rows, so no call may lengthen it.
+TEST(SizeBoundTest, RedTeamAggregateResultsAreNotLengthened) {
+  const std::string x400(400, 'x');
+  for (const std::string& sql : std::vector<std::string>{
+           "SELECT length(replace(string_agg(CAST(attributes AS text), ''), '\"', '" + x400 + "')) FROM spans",
+           "SELECT upper(string_agg(name, ',')) FROM spans",
+           "SELECT upper(s) FROM (SELECT string_agg(name, ',') AS s FROM spans) AS t",
+           "SELECT replace((SELECT string_agg(name, ',') FROM spans), ',', ', ')",
+           "WITH a AS (SELECT CAST(json_agg(attributes) AS text) AS j FROM spans) SELECT replace(j, '\"', '\"\"') "
+           "FROM a",
+       }) {
+    expect_size_refusal(run(Dialect::Postgres, sql), sql, "inside the aggregate");
+  }
+  for (const std::string& sql : std::vector<std::string>{
+           "SELECT length(replace(group_concat(attributes), '\"', 'xx')) FROM spans",
+           "SELECT upper(json_group_array(name)) FROM spans",
+       }) {
+    expect_size_refusal(run(Dialect::Sqlite, sql), sql, "inside the aggregate");
+  }
+  for (const std::string& sql : std::vector<std::string>{
+           "SELECT length(string_agg(name, ',')) FROM spans",
+           "SELECT string_agg(name, ',') || '!' FROM spans",
+           "SELECT replace(string_agg(name, ','), ',', ';') FROM spans",
+           "SELECT substr(string_agg(name, ','), 1, 100) FROM spans",
+           "SELECT kind, string_agg(upper(name), ', ') FROM spans GROUP BY kind",
+           "SELECT length(s) FROM (SELECT string_agg(name, ',') AS s FROM spans) AS t",
+       }) {
+    auto r = run(Dialect::Postgres, sql);
+    EXPECT_TRUE(r) << sql << "\n  " << r.error().message;
+  }
+  for (const std::string& sql : std::vector<std::string>{
+           "SELECT kind, group_concat(upper(name), ', '), length(json_group_array(name)) FROM spans GROUP BY kind",
+           "SELECT replace(group_concat(name), ',', ';') FROM spans",
+       }) {
+    auto r = run(Dialect::Sqlite, sql);
+    EXPECT_TRUE(r) << sql << "\n  " << r.error().message;
+  }
+}
+
 // The oracle: the engine itself. Each statement runs on the real demo SQLite
 // file; every value it returns must fit the bound admission computed for its
 // column (k + g * V, V the longest stored value of the table, or for an
@@ -255,6 +332,7 @@ TEST(SizeBoundTest, EveryBoundHoldsOnTheRealEngine) {
       {"substr(attributes, 2) || trim(name, 'a') || ltrim(kind) || rtrim(status)"},
       {"ifnull(NULL, attributes) || iif(id > 1, name, kind)"},
       {"CAST(cost_usd AS text) || CAST(id AS text) || name"},
+      {"CAST(1e300 AS text) || CAST(1.5e-20 AS text) || power(cost_usd, 3) || exp(id % 5)"},
       {"max(attributes, name, kind)"},
       {"coalesce(NULL, attributes, name)"},
       {"CASE WHEN id > 2 THEN attributes ELSE name || name END"},
