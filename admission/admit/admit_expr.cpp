@@ -261,6 +261,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = function(n, loc, ctx); !s) return s;
           if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
           date_literal_on_sqlite(n);
+          float_round_on_sqlite(e, ctx);  // `n` may die here
           return check_size(e, ctx);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {
           const auto* row = capability::find_operator(n.op);

@@ -101,6 +101,9 @@ class Admitter {
   // drops it first: 10 % 3.5 is 1 there, 3.0 in PostgreSQL).
   // sum/avg of a timestamp, CAST(timestamp AS integer): PostgreSQL's error, SQLite reads the year.
   Status time_as_number_on_sqlite(const ast::Expr& e, const ExprContext& ctx, int location);
+  // round(float8) rounds halves to even in PostgreSQL (rint), away from zero in SQLite: replaced by a
+  // CASE on floor() that rounds as PostgreSQL does.
+  void float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, int location);
   bool integer_valued(const ast::Expr& e, const ExprContext& ctx);

@@ -542,7 +542,13 @@ Status Admitter::time_as_number_on_sqlite(const ast::Expr& e, const ExprContext&
 }
 
 Status Admitter::arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location) {
-  if (dialect_ != Dialect::Sqlite || !op.left || (op.op != "/" && op.op != "%")) return {};
+  if (dialect_ != Dialect::Sqlite) return {};
+  // -'5': PostgreSQL cannot tell which - is meant ("operator is not unique"); SQLite reads -5.
+  if (!op.left && (op.op == "-" || op.op == "+") && literal(*op.right, ast::LiteralKind::String))
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "'" + op.op + "' before a text literal is PostgreSQL's error (\"operator is not unique\")",
+                      "FIX: write the number bare, e.g. -5.", pos(location));
+  if (!op.left || (op.op != "/" && op.op != "%")) return {};
   const ast::Expr* divisor = &*op.right;
   if (const auto* neg = std::get_if<ast::Operator>(&divisor->node); neg && !neg->left && neg->op == "-")
     divisor = &*neg->right;
@@ -573,6 +579,45 @@ Status Admitter::arithmetic_on_sqlite(const ast::Operator& op, const ExprContext
                     "FIX: on SQLite, write x - y * trunc(x / y) (PostgreSQL's % keeps the sign of x), or use whole "
                     "numbers.",
                     pos(location));
+}
+
+void Admitter::float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite) return;
+  auto* f = std::get_if<ast::FuncCall>(&e.node);
+  if (!f || f->name != "round" || f->args.size() != 1 || f->over || f->star || f->distinct || f->filter) return;
+  // PostgreSQL's float8 (or float4) values: a REAL column, a cast to a float, and what keeps that type.
+  std::function<bool(const ast::Expr&)> floating = [&](const ast::Expr& x) -> bool {
+    if (const auto* c = std::get_if<ast::Cast>(&x.node)) return c->type.name == "float4" || c->type.name == "float8";
+    if (const auto* o = std::get_if<ast::Operator>(&x.node)) {
+      static constexpr std::string_view kArithmetic[] = {"+", "-", "*", "/"};
+      if (std::find(std::begin(kArithmetic), std::end(kArithmetic), o->op) == std::end(kArithmetic)) return false;
+      return (o->left && floating(**o->left)) || floating(*o->right);
+    }
+    if (const auto* g = std::get_if<ast::FuncCall>(&x.node)) {
+      static constexpr std::string_view kSame[] = {"avg", "sum", "min", "max", "abs"};
+      return g->args.size() == 1 && std::find(std::begin(kSame), std::end(kSame), g->name) != std::end(kSame) &&
+             floating(g->args.front());
+    }
+    const auto* c = std::holds_alternative<ast::ColumnRef>(x.node) ? base_column(x, ctx) : nullptr;
+    return c && !c->timestamp && affinity(c->type) == Affinity::Real;
+  };
+  if (!floating(f->args.front())) return;
+  // f = floor(x), d = x - f (exact): below .5 down, above up, at .5 to the even one of f and f + 1.
+  const ast::Expr x = f->args.front();
+  const ast::Expr fl = call("floor", {x});
+  auto op = [](std::string o, ast::Expr a, ast::Expr b) {
+    return ast::make_expr(
+        ast::Operator{std::move(o), ast::Box<ast::Expr>(std::move(a)), ast::Box<ast::Expr>(std::move(b))});
+  };
+  const ast::Expr d = op("-", x, fl);
+  const ast::Expr half = ast::make_expr(ast::Literal{ast::LiteralKind::Numeric, "0.5"});
+  ast::Case c;
+  c.whens.push_back(ast::CaseWhen{ast::Box<ast::Expr>(op("<", d, half)), ast::Box<ast::Expr>(fl)});
+  c.whens.push_back(ast::CaseWhen{ast::Box<ast::Expr>(op(">", d, half)), ast::Box<ast::Expr>(op("+", fl, integer(1)))});
+  c.otherwise = ast::Box<ast::Expr>(op("+", fl, call("abs", {op("%", fl, integer(2))})));
+  const int location = e.location;
+  e = ast::make_expr(std::move(c), location);
+  note_rewrite("dialect:round-half-even");
 }
 
 // SQLite computes `end_time - start_time` on ISO-8601 text as numbers read from

@@ -529,6 +529,28 @@ TEST_F(WrongAnswersTest, WhatPostgresRefusesIsNotANumberOnSqlite) {
   EXPECT_EQ(code_of(mod), "capability:not-on-sqlite") << mod.body;
   EXPECT_EQ(oracle("SELECT 10 % 3.5"), (Table{{"3.0"}}));
   EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT 10 % 3, -7 % 3, count(*) % 7 FROM spans");
+  const auto minus = ask(*sqlite_, "SELECT -'5'");
+  EXPECT_EQ(minus.status, 422) << minus.body;
+  EXPECT_EQ(ask(*postgres_, "SELECT -'5'").status, 422);
+}
+
+TEST_F(WrongAnswersTest, RoundOfAFloatRoundsHalvesToEvenAsPostgresDoes) {
+  QG_BOTH_GATEWAYS();
+  // PostgreSQL's round(float8) is rint (2.5 -> 2, 3.5 -> 4); SQLite's rounds halves away from zero.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT round(CAST(2.5 AS float8)), round(CAST(3.5 AS float8)), round(CAST(-2.5 AS float8)), "
+      "round(CAST(-3.5 AS float8)), round(CAST(1.5 AS float8)), round(CAST(2.4999 AS float8)), "
+      "round(CAST(-1.7 AS float8)), round(CAST(7 AS float8)), round(CAST(NULL AS float8))");
+  EXPECT_EQ(oracle("SELECT round(CAST(2.5 AS float8))"), (Table{{"2"}}));
+  // Over data, with ties made by halving whole numbers, grouped and sorted by the rounded value.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT round(CAST(id AS float8) / 2), round(cost_usd * 100000), round(avg(cost_usd) * 1e6) FROM spans "
+      "GROUP BY id, cost_usd ORDER BY id LIMIT 40");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT round(CAST(id AS float8) / 2) AS r, count(*) FROM spans WHERE id < 30 GROUP BY round(CAST(id AS "
+      "float8) / 2) ORDER BY r");
+  // numeric rounds halves away from zero on both.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES_NUMBERS("SELECT round(2.5), round(-2.5), round(CAST(0.5 AS numeric))");
 }
 
 }  // namespace
