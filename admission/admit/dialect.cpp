@@ -45,6 +45,29 @@ bool numeric_text(std::string_view s) {
   return i == s.size();
 }
 
+// A text that reads as a number (integer_text / numeric_text), written as a
+// number literal both grammars read alike: no '+', no leading zeros ('01' is
+// 1), a digit on each side of a point ('.5' is 0.5). Empty when it does not
+// read as one, or an integer does not fit 64 bits.
+std::optional<std::string> number_literal_text(std::string_view text, bool integer) {
+  if (!(integer ? integer_text(text) : numeric_text(text))) return std::nullopt;
+  bool negative = false;
+  if (text.front() == '+' || text.front() == '-') negative = text.front() == '-', text.remove_prefix(1);
+  std::string digits(text);
+  if (integer) {
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
+    std::int64_t v = 0;
+    const std::string with_sign = negative ? "-" + digits : digits;
+    if (std::from_chars(with_sign.data(), with_sign.data() + with_sign.size(), v).ec != std::errc())
+      return std::nullopt;
+  } else {
+    if (digits.front() == '.') digits.insert(digits.begin(), '0');
+    if (const auto point = digits.find('.'); point != std::string::npos && point + 1 == digits.size()) digits += '0';
+  }
+  if (negative && digits.find_first_not_of("0.") != std::string::npos) digits.insert(digits.begin(), '-');
+  return digits;
+}
+
 bool contains_word(std::string upper, std::string_view word) {
   return upper.find(word) != std::string::npos;
 }
@@ -306,28 +329,14 @@ Status Admitter::text_literal_as_number(ast::Expr& literal_side, const ast::Expr
   };
   Kind want = kind(other);
   // A number whose exact type admission does not follow (a subquery's column, a CTE's): lineage says it
-  // is a number; a literal that reads as one becomes one, anything else is left as written.
-  const bool typed = want != Kind::None;
+  // is a number; a literal that reads as one becomes one, anything else is left as written. So for a
+  // table's column: SQLite's column affinity converts what reads as a number alike, and a column
+  // declared a number can hold text there (Spider's imdb: cast.role is int), which = 'Alan Turing' finds.
+  const bool typed = want != Kind::None && base_column(other, ctx) == nullptr;
   if (!typed && lineage(other, ctx).kind == ValueKind::Number) want = Kind::Decimal;
   if (want == Kind::None) return {};
-  // The number as both grammars read it: no '+' sign, no leading zeros ('01' is 1).
-  std::string_view text = lit->text;
-  bool fits = want == Kind::Integer ? integer_text(text) : numeric_text(text);
-  std::string digits;
-  if (fits) {
-    bool negative = false;
-    if (text.front() == '+' || text.front() == '-') negative = text.front() == '-', text.remove_prefix(1);
-    digits = std::string(text);
-    if (want == Kind::Integer)
-      digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
-    else if (digits.front() == '.')
-      digits.insert(digits.begin(), '0');
-    if (want == Kind::Decimal && digits.back() == '.') digits += '0';
-    if (negative && digits.find_first_not_of("0.") != std::string::npos) digits.insert(digits.begin(), '-');
-    std::int64_t v = 0;
-    if (want == Kind::Integer)
-      fits = std::from_chars(digits.data(), digits.data() + digits.size(), v).ec == std::errc();
-  }
+  auto digits = number_literal_text(lit->text, want == Kind::Integer);
+  const bool fits = digits.has_value();
   if (!fits && !typed) return {};
   if (!fits)
     return make_error(ErrorCode::ValidationUnsupported,
@@ -340,7 +349,7 @@ Status Admitter::text_literal_as_number(ast::Expr& literal_side, const ast::Expr
                           : "FIX: write the number bare, e.g. = 2.5.",
                       pos(location));
   lit->kind = want == Kind::Integer ? ast::LiteralKind::Integer : ast::LiteralKind::Numeric;
-  lit->text = std::move(digits);
+  lit->text = std::move(*digits);
   note_rewrite("dialect:text-literal-as-number");
   return {};
 }
@@ -464,24 +473,12 @@ void Admitter::set_literals_on_sqlite(ast::SetOp& set, std::size_t width) {
     }
     if (!number) continue;
     for (ast::Literal* lit : texts) {
-      if (!numeric_text(lit->text)) continue;  // PostgreSQL's error, or a boolean's text: left to the engine
-      std::string_view t = lit->text;
-      if (t.front() == '+') t.remove_prefix(1);
-      const bool whole = integer_text(t);
-      std::string digits(t);
-      if (whole) {
-        const bool negative = digits.front() == '-';
-        if (negative) digits.erase(0, 1);
-        digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
-        if (negative && digits != "0") digits.insert(digits.begin(), '-');
-        std::int64_t v = 0;
-        if (std::from_chars(digits.data(), digits.data() + digits.size(), v).ec != std::errc()) continue;
-      } else if (digits.front() == '.' || digits.starts_with("-.")) {
-        digits.insert(digits.front() == '-' ? 1 : 0, "0");
-      }
-      if (!whole && digits.back() == '.') digits += '0';
+      // A text that is no number: PostgreSQL's error, or a boolean's text; left to the engine.
+      const bool whole = integer_text(lit->text);
+      auto digits = number_literal_text(lit->text, whole);
+      if (!digits) continue;
       lit->kind = whole ? ast::LiteralKind::Integer : ast::LiteralKind::Numeric;
-      lit->text = std::move(digits);
+      lit->text = std::move(*digits);
       note_rewrite("dialect:text-literal-as-number");
     }
   }
@@ -738,8 +735,9 @@ Status Admitter::cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, i
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "a cast to an integer type of a value that may have a fraction: PostgreSQL rounds it to the "
                       "nearest integer, SQLite's CAST truncates it",
-                      "FIX: on SQLite, write CAST(round(x) AS INTEGER) to round (halves away from zero, PostgreSQL's "
-                      "rule for numeric), or CAST(trunc(x) AS INTEGER) to drop the fraction.",
+                      "FIX: on SQLite, write CAST(round(x) AS INTEGER) to round as PostgreSQL does (halves away "
+                      "from zero for a numeric, to even for a float), or CAST(trunc(x) AS INTEGER) to drop the "
+                      "fraction.",
                       pos(location));
   return {};
 }
