@@ -458,11 +458,11 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   std::vector<std::string> names;
   for (auto& item : s.items) {
     const std::string written_name = figure_name(item.expr);
-    const bool was_column = std::holds_alternative<ast::ColumnRef>(item.expr.node);
+    const std::size_t written_kind = item.expr.node.index();
     if (auto st = expr(item.expr, ctx); !st) return st.error();
-    // A virtual column keeps its name in the output after substitution.
-    if (item.alias.empty() && was_column && !std::holds_alternative<ast::ColumnRef>(item.expr.node))
-      item.alias = written_name;
+    // A virtual column, or an expression a dialect rewrite replaced (CAST(start_time AS text) on SQLite),
+    // keeps the name PostgreSQL gives what was written.
+    if (item.alias.empty() && item.expr.node.index() != written_kind) item.alias = written_name;
     names.push_back(item.alias.empty() ? figure_name(item.expr) : item.alias);
   }
   if (s.where)

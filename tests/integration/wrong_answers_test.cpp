@@ -470,6 +470,10 @@ TEST_F(WrongAnswersTest, TimestampsAsTextAreWhatPostgresPrints) {
       "substr(CAST(end_time AS text), 1, 19) FROM spans ORDER BY id LIMIT 50");
   EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT max(start_time) || 'x', 'at ' || min(end_time) FROM spans");
   EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT CAST(created_at AS text) FROM projects ORDER BY id");
+  // The output keeps PostgreSQL's name for what was written.
+  const auto named = ask(*sqlite_, "SELECT CAST(start_time AS text) FROM spans LIMIT 1");
+  ASSERT_EQ(named.status, 200) << named.body;
+  EXPECT_EQ(json::parse(named.body).at("columns").at(0).at("name").as_string(), "start_time") << named.body;
   EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT count(*) FROM spans WHERE CAST(start_time AS text) LIKE '2026-10-05 %'");
   // The sanity checks: trailing zeros and whole seconds are in the data.
   EXPECT_NE(oracle("SELECT count(*) FROM spans WHERE length(CAST(start_time AS text)) < 26"), (Table{{"0"}}));
@@ -529,6 +533,7 @@ TEST_F(WrongAnswersTest, WhatPostgresRefusesIsNotANumberOnSqlite) {
   EXPECT_EQ(code_of(mod), "capability:not-on-sqlite") << mod.body;
   EXPECT_EQ(oracle("SELECT 10 % 3.5"), (Table{{"3.0"}}));
   EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT 10 % 3, -7 % 3, count(*) % 7 FROM spans");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT 1 || 'a', CAST(1 AS text) || CAST(2 AS text), 'x' || count(*) FROM spans");
   const auto minus = ask(*sqlite_, "SELECT -'5'");
   EXPECT_EQ(minus.status, 422) << minus.body;
   EXPECT_EQ(ask(*postgres_, "SELECT -'5'").status, 422);
