@@ -303,6 +303,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
           if (n.op == "||" && n.left) {
+            numeric_literal_as_text(**n.left);
+            numeric_literal_as_text(*n.right);
             if (auto s = time_as_text_on_sqlite(**n.left, ctx, loc); !s) return s;
             if (auto s = time_as_text_on_sqlite(*n.right, ctx, loc); !s) return s;
           }
@@ -428,6 +430,14 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = expr(*n.arg, ctx); !s) return s;
           if (auto s = cast_on_sqlite(n, ctx, loc); !s) return s;
           if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
+          if (dialect_ == Dialect::Sqlite && n.type.name == "text" && n.type.modifiers.empty()) {
+            ast::Expr arg = *n.arg;
+            if (numeric_literal_as_text(arg)) {
+              arg.location = loc;
+              e = std::move(arg);  // `n` dies here
+              return {};
+            }
+          }
           // CAST(start_time AS text) on SQLite: PostgreSQL's text of the time, not the stored text.
           if (dialect_ == Dialect::Sqlite && (n.type.name == "text" || n.type.name == "varchar") &&
               n.type.modifiers.empty() && timestamp_column(*n.arg, ctx)) {

@@ -120,6 +120,9 @@ class Admitter {
   // date('2026-10-05 23:30:00-02:00'): PostgreSQL reads the literal as a date (2026-10-05), SQLite
   // converts it to UTC first (2026-10-06).
   void date_literal_on_sqlite(ast::FuncCall& f);
+  // CAST(1.50 AS text), 1e3 || '': PostgreSQL prints the numeric ('1.50', '1000'), SQLite the double
+  // ('1.5', '1000.0'): the literal becomes PostgreSQL's text.
+  bool numeric_literal_as_text(ast::Expr& e);
   // A timestamp compared with text that is not a literal ((SELECT '...'), a CTE's or VALUES' text column):
   // PostgreSQL refuses it, SQLite compares the texts.
   Status time_text_comparison(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx, int location);

@@ -68,6 +68,38 @@ std::optional<std::string> number_literal_text(std::string_view text, bool integ
   return digits;
 }
 
+// PostgreSQL's text of a numeric literal: its digits at the literal's scale
+// (1.50 is '1.50', 1e3 is '1000', 1.5e-7 is '0.00000015'). Empty when the
+// literal is not plain digits with a point and exponent.
+std::optional<std::string> numeric_literal_text(std::string_view s) {
+  if (!numeric_text(s)) return std::nullopt;
+  bool negative = false;
+  if (s.front() == '+' || s.front() == '-') negative = s.front() == '-', s.remove_prefix(1);
+  const std::size_t e = s.find_first_of("eE");
+  const std::string_view mantissa = s.substr(0, e);
+  long long exponent = 0;
+  if (e != std::string_view::npos) {
+    std::string_view x = s.substr(e + 1);
+    if (!x.empty() && x.front() == '+') x.remove_prefix(1);
+    if (std::from_chars(x.data(), x.data() + x.size(), exponent).ec != std::errc() || exponent > 1000 ||
+        exponent < -1000)
+      return std::nullopt;
+  }
+  const std::size_t point = mantissa.find('.');
+  std::string digits(mantissa.substr(0, point));
+  const std::string fraction(point == std::string_view::npos ? "" : mantissa.substr(point + 1));
+  digits += fraction;
+  long long scale = static_cast<long long>(fraction.size()) - exponent;
+  if (scale < 0) digits.append(static_cast<std::size_t>(-scale), '0'), scale = 0;
+  if (static_cast<long long>(digits.size()) <= scale)
+    digits.insert(0, static_cast<std::size_t>(scale) - digits.size() + 1, '0');
+  std::string out = digits.substr(0, digits.size() - static_cast<std::size_t>(scale));
+  out.erase(0, std::min(out.find_first_not_of('0'), out.size() - 1));
+  if (scale > 0) out += "." + digits.substr(digits.size() - static_cast<std::size_t>(scale));
+  if (negative && out.find_first_not_of("0.") != std::string::npos) out.insert(out.begin(), '-');
+  return out;
+}
+
 bool contains_word(std::string upper, std::string_view word) {
   return upper.find(word) != std::string::npos;
 }
@@ -399,6 +431,18 @@ Status Admitter::time_as_text_on_sqlite(ast::Expr& e, const ExprContext& ctx, in
   e = std::move(out);
   note_rewrite("dialect:time-as-text");
   return {};
+}
+
+bool Admitter::numeric_literal_as_text(ast::Expr& e) {
+  if (dialect_ != Dialect::Sqlite) return false;
+  const auto* lit = literal(e, ast::LiteralKind::Numeric);
+  if (!lit) return false;
+  auto text = numeric_literal_text(lit->text);
+  if (!text) return false;
+  const int location = e.location;
+  e = ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(*text)}, location);
+  note_rewrite("dialect:numeric-as-text");
+  return true;
 }
 
 void Admitter::date_literal_on_sqlite(ast::FuncCall& f) {

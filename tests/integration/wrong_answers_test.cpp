@@ -534,6 +534,11 @@ TEST_F(WrongAnswersTest, WhatPostgresRefusesIsNotANumberOnSqlite) {
   EXPECT_EQ(oracle("SELECT 10 % 3.5"), (Table{{"3.0"}}));
   EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT 10 % 3, -7 % 3, count(*) % 7 FROM spans");
   EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT 1 || 'a', CAST(1 AS text) || CAST(2 AS text), 'x' || count(*) FROM spans");
+  // A numeric literal's text is PostgreSQL's: its scale kept, no exponent.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT CAST(1.50 AS text), CAST(1e3 AS text), CAST(0.0000001 AS text), CAST(-1.5e-7 AS text), "
+      "CAST(00.250 AS text), 1.50 || '', 'v' || 2.5e2, CAST(12.5e1 AS text), CAST(-0.0 AS text)");
+  EXPECT_EQ(oracle("SELECT CAST(1.50 AS text), CAST(1e3 AS text)"), (Table{{"1.50", "1000"}}));
   const auto minus = ask(*sqlite_, "SELECT -'5'");
   EXPECT_EQ(minus.status, 422) << minus.body;
   EXPECT_EQ(ask(*postgres_, "SELECT -'5'").status, 422);
