@@ -23,9 +23,16 @@ struct Blob {
   bool operator==(const Blob&) const = default;
 };
 
+// A PostgreSQL numeric with a fraction: its digits exactly as PostgreSQL printed
+// them (numeric is exact; a double would round them). Sent as a JSON number.
+struct Decimal {
+  std::string digits;
+  bool operator==(const Decimal&) const = default;
+};
+
 // One cell. Integers stay exact; text stays as the engine returned it; a
 // boolean (PostgreSQL's bool) stays a boolean rather than becoming 0/1.
-using Value = std::variant<std::monostate, std::int64_t, double, std::string, Blob, bool>;
+using Value = std::variant<std::monostate, std::int64_t, double, std::string, Blob, bool, Decimal>;
 
 struct ColumnMeta {
   std::string name;

@@ -96,7 +96,18 @@ Status Admitter::numeric_text_cast(const ast::Cast& c, int location) {
       std::find(std::begin(kNumberTypes), std::end(kNumberTypes), c.type.name) == std::end(kNumberTypes))
     return {};
   const auto* lit = std::get_if<ast::Literal>(&c.arg->node);
-  if (!lit || lit->kind != ast::LiteralKind::String || plain_number(lit->text)) return {};
+  if (!lit || lit->kind != ast::LiteralKind::String) return {};
+  const bool integer_type = c.type.name == "int2" || c.type.name == "int4" || c.type.name == "int8";
+  // PostgreSQL reads an integer type's text as digits only ('2.7' and '1e3' are errors); SQLite reads 2 and 1.
+  if (integer_type && plain_number(lit->text) && lit->text.find_first_of(".eE") != std::string::npos)
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "CAST('" + lit->text + "' AS " + c.type.name +
+                          "): PostgreSQL refuses a text that is not a whole number (\"invalid input syntax for type "
+                          "integer\"); SQLite would read its leading digits",
+                      "FIX: write the number bare and round it explicitly, e.g. CAST(round(2.7) AS integer), or "
+                      "write the whole number as text, e.g. CAST('3' AS integer).",
+                      pos(location));
+  if (plain_number(lit->text)) return {};
   std::string lower = lit->text;
   for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   const bool special = lower.find("inf") != std::string::npos || lower.find("nan") != std::string::npos;
@@ -248,6 +259,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           return big_number_literal(n, loc);
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
           if (auto s = function(n, loc, ctx); !s) return s;
+          if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
+          date_literal_on_sqlite(n);
+          float_round_on_sqlite(e, ctx);  // `n` may die here
           return check_size(e, ctx);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {
           const auto* row = capability::find_operator(n.op);
@@ -287,6 +301,13 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           if (auto s = expr(*n.right, ctx); !s) return s;
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
+          if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
+          if (n.op == "||" && n.left) {
+            numeric_literal_as_text(**n.left);
+            numeric_literal_as_text(*n.right);
+            if (auto s = time_as_text_on_sqlite(**n.left, ctx, loc); !s) return s;
+            if (auto s = time_as_text_on_sqlite(*n.right, ctx, loc); !s) return s;
+          }
           if (row->growth != capability::Growth::Fixed)
             if (auto s = check_size(e, ctx); !s) return s;
           static constexpr std::string_view kComparisons[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
@@ -295,6 +316,10 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = time_literal(*n.right, **n.left, ctx); !s) return s;
             if (auto s = json_text_comparison(**n.left, *n.right, loc); !s) return s;
             if (auto s = json_text_comparison(*n.right, **n.left, loc); !s) return s;
+            if (auto s = time_text_comparison(**n.left, *n.right, ctx, loc); !s) return s;
+            if (auto s = time_text_comparison(*n.right, **n.left, ctx, loc); !s) return s;
+            if (auto s = text_literal_as_number(**n.left, *n.right, ctx, loc); !s) return s;
+            if (auto s = text_literal_as_number(*n.right, **n.left, ctx, loc); !s) return s;
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
@@ -321,6 +346,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           for (auto& item : n.items) {
             if (auto s = time_literal(*n.arg, item, ctx); !s) return s;
             if (auto s = json_text_comparison(*n.arg, item, loc); !s) return s;
+            if (auto s = text_literal_as_number(item, *n.arg, ctx, loc); !s) return s;
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::Between>) {
@@ -331,6 +357,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = expr(*n.high, ctx); !s) return s;
           if (auto s = time_literal(*n.arg, *n.low, ctx); !s) return s;
           if (auto s = time_literal(*n.arg, *n.high, ctx); !s) return s;
+          if (auto s = text_literal_as_number(*n.low, *n.arg, ctx, loc); !s) return s;
+          if (auto s = text_literal_as_number(*n.high, *n.arg, ctx, loc); !s) return s;
+          if (auto s = text_literal_as_number(*n.arg, *n.low, ctx, loc); !s) return s;
           // 'literal' BETWEEN low_column AND high_column: the literal is compared with both.
           if (auto* lit = std::get_if<ast::Literal>(&n.arg->node)) {
             const std::string written = lit->text;
@@ -376,6 +405,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           for (auto& w : n.whens) {
             if (auto s = expr(*w.condition, ctx); !s) return s;
             if (auto s = expr(*w.result, ctx); !s) return s;
+            // CASE x WHEN v: v is compared with x.
+            if (n.operand) {
+              if (auto s = text_literal_as_number(*w.condition, **n.operand, ctx, loc); !s) return s;
+              if (auto s = text_literal_as_number(**n.operand, *w.condition, ctx, loc); !s) return s;
+            }
           }
           if (n.otherwise) return expr(**n.otherwise, ctx);
           return {};
@@ -395,6 +429,24 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = numeric_text_cast(n, loc); !s) return s;
           if (auto s = expr(*n.arg, ctx); !s) return s;
           if (auto s = cast_on_sqlite(n, ctx, loc); !s) return s;
+          if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
+          if (dialect_ == Dialect::Sqlite && n.type.name == "text" && n.type.modifiers.empty()) {
+            ast::Expr arg = *n.arg;
+            if (numeric_literal_as_text(arg)) {
+              arg.location = loc;
+              e = std::move(arg);  // `n` dies here
+              return {};
+            }
+          }
+          // CAST(start_time AS text) on SQLite: PostgreSQL's text of the time, not the stored text.
+          if (dialect_ == Dialect::Sqlite && (n.type.name == "text" || n.type.name == "varchar") &&
+              n.type.modifiers.empty() && timestamp_column(*n.arg, ctx)) {
+            ast::Expr arg = std::move(*n.arg);
+            arg.location = loc;
+            if (auto s = time_as_text_on_sqlite(arg, ctx, loc); !s) return s;
+            e = std::move(arg);  // `n` dies here
+            return {};
+          }
           if (n.type.name == "bpchar" && !n.type.modifiers.empty()) return check_size(e, ctx);  // pads
           return {};
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {

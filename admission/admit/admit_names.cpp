@@ -233,12 +233,18 @@ const catalog::Column* common_time_column(const std::vector<const catalog::Colum
 
 // The timestamp column an expression stands for: a reference to one (through
 // derived tables and CTEs), min/max of one (in HAVING, or passed on by a
-// subquery), or COALESCE/CASE whose every result is one, stored alike.
+// subquery), a window function passing one row's value on (lag, lead,
+// first_value, ...; without a default, which could be text), or COALESCE/CASE
+// whose every result is one, stored alike.
 const catalog::Column* Admitter::timestamp_column(const ast::Expr& e, const ExprContext& ctx) {
-  if (const auto* f = std::get_if<ast::FuncCall>(&e.node))
-    return (f->name == "min" || f->name == "max") && f->args.size() == 1 && !f->star && !f->sql_syntax
-               ? timestamp_column(f->args.front(), ctx)
-               : nullptr;
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+    if (f->star || f->sql_syntax || f->args.empty()) return nullptr;
+    if ((f->name == "min" || f->name == "max") && f->args.size() == 1) return timestamp_column(f->args.front(), ctx);
+    const bool passes_on = f->over && (((f->name == "lag" || f->name == "lead") && f->args.size() <= 2) ||
+                                       ((f->name == "first_value" || f->name == "last_value") && f->args.size() == 1) ||
+                                       (f->name == "nth_value" && f->args.size() == 2));
+    return passes_on ? timestamp_column(f->args.front(), ctx) : nullptr;
+  }
   if (const auto* c = std::get_if<ast::Coalesce>(&e.node)) {
     std::vector<const catalog::Column*> branches;
     for (const auto& a : c->args) branches.push_back(timestamp_column(a, ctx));

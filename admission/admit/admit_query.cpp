@@ -232,6 +232,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
                 r.generated_rows = it->generated_rows;
                 r.ambiguous = it->ambiguous;
                 r.timestamps = it->timestamps;
+                r.literal_text = it->literal_text;
                 found = true;
                 break;
               }
@@ -266,6 +267,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.columns = std::move(cols).value();
           r.lineage = output_lineages(*n.query, r.columns.size());
           r.timestamps = query_times(*n.query);
+          r.literal_text = literal_texts(*n.query);
           r.bounds = bounds_of(*n.query);
           r.generated_rows = query_generated_.contains(&*n.query);
           if (n.alias && !n.alias->columns.empty())
@@ -285,6 +287,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           for (std::size_t i = 0; i < width; ++i) r.columns.push_back("column" + std::to_string(i + 1));
           r.lineage = rows_lineage(n.rows, ctx);
           r.lineage.resize(width, Lineage{Taint::Text, ValueKind::Other});
+          r.literal_text = literal_texts(n.rows, width);
           for (const auto& row : n.rows) {
             std::vector<SizeBound> row_bounds;
             for (const auto& e : row) row_bounds.push_back(bound_of(e, ctx, nullptr));
@@ -455,11 +458,11 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   std::vector<std::string> names;
   for (auto& item : s.items) {
     const std::string written_name = figure_name(item.expr);
-    const bool was_column = std::holds_alternative<ast::ColumnRef>(item.expr.node);
+    const std::size_t written_kind = item.expr.node.index();
     if (auto st = expr(item.expr, ctx); !st) return st.error();
-    // A virtual column keeps its name in the output after substitution.
-    if (item.alias.empty() && was_column && !std::holds_alternative<ast::ColumnRef>(item.expr.node))
-      item.alias = written_name;
+    // A virtual column, or an expression a dialect rewrite replaced (CAST(start_time AS text) on SQLite),
+    // keeps the name PostgreSQL gives what was written.
+    if (item.alias.empty() && item.expr.node.index() != written_kind) item.alias = written_name;
     names.push_back(item.alias.empty() ? figure_name(item.expr) : item.alias);
   }
   if (s.where)
@@ -486,7 +489,15 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
                               "ORDER BY " + ref->column + " is ambiguous: more than one output column has that name",
                               "FIX: give the output columns distinct aliases, or ORDER BY the expression itself.",
                               pos(item.expr->location));
-        nulls_order_on_sqlite(item, s.items[hits.front()].expr, ctx);
+        // SQLite reads ORDER BY name as an output column only when that name is an alias (AS), else as
+        // the FROM column: CAST(id AS text) gets its PostgreSQL name as an alias so that it is sorted by.
+        auto& target = s.items[hits.front()];
+        if (dialect_ == Dialect::Sqlite && target.alias.empty() &&
+            !std::holds_alternative<ast::ColumnRef>(target.expr.node)) {
+          target.alias = names[hits.front()];
+          note_rewrite("column-names");
+        }
+        nulls_order_on_sqlite(item, target.expr, ctx);
         continue;  // the output column: nothing to resolve or substitute
       }
     }
@@ -537,7 +548,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     std::vector<Lineage> lineage = output_lineages(*cte.query, names.size());
     env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous),
                                   query_times(*cte.query), bounds_of(*cte.query),
-                                  query_generated_.contains(&*cte.query)});
+                                  query_generated_.contains(&*cte.query), literal_texts(*cte.query)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
@@ -576,6 +587,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     for (std::size_t i = 0; i < times.size(); ++i)
       times[i] = common_time_column({times[i], i < right_times.size() ? right_times[i] : nullptr});
     bounds = widest_bounds(bounds_of(*set->left), bounds_of(*set->right));
+    set_literals_on_sqlite(*set, names.size());
     if (query_generated_.contains(&*set->left) || query_generated_.contains(&*set->right)) query_generated_.insert(&q);
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();

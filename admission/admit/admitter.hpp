@@ -97,12 +97,42 @@ class Admitter {
   const catalog::Column* base_column(const ast::Expr& e, const ExprContext& ctx);
   Status json_arrow(ast::Operator& op, const ast::Expr& node, int location);
   Status text_arithmetic(const ast::Operator& op, const ExprContext& ctx, int location);
+  // x / 0 and x % 0 (PostgreSQL's "division by zero", SQLite's NULL); x % y with a fraction (SQLite
+  // drops it first: 10 % 3.5 is 1 there, 3.0 in PostgreSQL).
+  // sum/avg of a timestamp, CAST(timestamp AS integer): PostgreSQL's error, SQLite reads the year.
+  Status time_as_number_on_sqlite(const ast::Expr& e, const ExprContext& ctx, int location);
+  // round(float8) rounds halves to even in PostgreSQL (rint), away from zero in SQLite: replaced by a
+  // CASE on floor() that rounds as PostgreSQL does.
+  void float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, int location);
   bool integer_valued(const ast::Expr& e, const ExprContext& ctx);
   bool text_or_unknown(const ast::Expr& e, const ExprContext& ctx);
   Status ilike_on_sqlite(ast::Like& like, int location);
   Status like_pattern_on_sqlite(const ast::Like& like, int location);
   Status json_text_comparison(const ast::Expr& json_side, const ast::Expr& literal_side, int location);
+  // PostgreSQL reads an untyped text literal compared with a number as that number's type
+  // ('1' = 1 is true, '2.5' = 1 an error); SQLite compares text with a number as unequal.
+  // SQLite keeps timestamps as ISO-8601 text ('2026-10-05T22:47:52.120+00:00'); PostgreSQL's text of a
+  // timestamptz is '2026-10-05 22:47:52.12+00'. Replaces a timestamp column used as text by an
+  // expression printing PostgreSQL's text, or refuses when the stored format cannot be.
+  Status time_as_text_on_sqlite(ast::Expr& e, const ExprContext& ctx, int location);
+  // date('2026-10-05 23:30:00-02:00'): PostgreSQL reads the literal as a date (2026-10-05), SQLite
+  // converts it to UTC first (2026-10-06).
+  void date_literal_on_sqlite(ast::FuncCall& f);
+  // CAST(1.50 AS text), 1e3 || '': PostgreSQL prints the numeric ('1.50', '1000'), SQLite the double
+  // ('1.5', '1000.0'): the literal becomes PostgreSQL's text.
+  bool numeric_literal_as_text(ast::Expr& e);
+  // A timestamp compared with text that is not a literal ((SELECT '...'), a CTE's or VALUES' text column):
+  // PostgreSQL refuses it, SQLite compares the texts.
+  Status time_text_comparison(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx, int location);
+  // Per output column: every value is a text literal.
+  static std::vector<bool> literal_texts(const ast::Query& q);
+  static std::vector<bool> literal_texts(const std::vector<std::vector<ast::Expr>>& rows, std::size_t width);
+  // SELECT '1' UNION SELECT 1: PostgreSQL types the column integer and reads '1' as 1 (one row);
+  // SQLite keeps the text and the number apart (two rows). Number texts become numbers there.
+  void set_literals_on_sqlite(ast::SetOp& set, std::size_t width);
+  Status text_literal_as_number(ast::Expr& literal_side, const ast::Expr& other, const ExprContext& ctx, int location);
   Status check_grouping(const ast::Select& s, const Scope& level, const std::vector<ast::SortItem>& order_by,
                         const std::vector<std::string>& names, int location);
   // SQLite sorts NULLs first ascending, PostgreSQL last: writes PostgreSQL's

@@ -4,10 +4,14 @@
 // whose statement gives PostgreSQL's answer.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 
 #include "admission/admit/admitter.hpp"
 #include "admission/ast/walk.hpp"
+#include "admission/rewrite/time_literals.hpp"
 
 namespace qg::admit::detail {
 namespace {
@@ -39,6 +43,61 @@ bool numeric_text(std::string_view s) {
     while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
   }
   return i == s.size();
+}
+
+// A text that reads as a number (integer_text / numeric_text), written as a
+// number literal both grammars read alike: no '+', no leading zeros ('01' is
+// 1), a digit on each side of a point ('.5' is 0.5). Empty when it does not
+// read as one, or an integer does not fit 64 bits.
+std::optional<std::string> number_literal_text(std::string_view text, bool integer) {
+  if (!(integer ? integer_text(text) : numeric_text(text))) return std::nullopt;
+  bool negative = false;
+  if (text.front() == '+' || text.front() == '-') negative = text.front() == '-', text.remove_prefix(1);
+  std::string digits(text);
+  if (integer) {
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));
+    std::int64_t v = 0;
+    const std::string with_sign = negative ? "-" + digits : digits;
+    if (std::from_chars(with_sign.data(), with_sign.data() + with_sign.size(), v).ec != std::errc())
+      return std::nullopt;
+  } else {
+    if (digits.front() == '.') digits.insert(digits.begin(), '0');
+    if (const auto point = digits.find('.'); point != std::string::npos && point + 1 == digits.size()) digits += '0';
+  }
+  if (negative && digits.find_first_not_of("0.") != std::string::npos) digits.insert(digits.begin(), '-');
+  return digits;
+}
+
+// PostgreSQL's text of a numeric literal: its digits at the literal's scale
+// (1.50 is '1.50', 1e3 is '1000', 1.5e-7 is '0.00000015'). Empty when the
+// literal is not plain digits with a point and exponent.
+std::optional<std::string> numeric_literal_text(std::string_view s) {
+  if (!numeric_text(s)) return std::nullopt;
+  bool negative = false;
+  if (s.front() == '+' || s.front() == '-') negative = s.front() == '-', s.remove_prefix(1);
+  const std::size_t e = s.find_first_of("eE");
+  const std::string_view mantissa = s.substr(0, e);
+  long long exponent = 0;
+  if (e != std::string_view::npos) {
+    std::string_view x = s.substr(e + 1);
+    if (!x.empty() && x.front() == '+') x.remove_prefix(1);
+    if (std::from_chars(x.data(), x.data() + x.size(), exponent).ec != std::errc() || exponent > 1000 ||
+        exponent < -1000)
+      return std::nullopt;
+  }
+  const std::size_t point = mantissa.find('.');
+  std::string digits(mantissa.substr(0, point));
+  const std::string fraction(point == std::string_view::npos ? "" : mantissa.substr(point + 1));
+  digits += fraction;
+  long long scale = static_cast<long long>(fraction.size()) - exponent;
+  if (scale < 0) digits.append(static_cast<std::size_t>(-scale), '0'), scale = 0;
+  if (static_cast<long long>(digits.size()) <= scale)
+    digits.insert(0, static_cast<std::size_t>(scale) - digits.size() + 1, '0');
+  std::string out = digits.substr(0, digits.size() - static_cast<std::size_t>(scale));
+  out.erase(0, std::min(out.find_first_not_of('0'), out.size() - 1));
+  if (scale > 0) out += "." + digits.substr(digits.size() - static_cast<std::size_t>(scale));
+  if (negative && out.find_first_not_of("0.") != std::string::npos) out.insert(out.begin(), '-');
+  return out;
 }
 
 bool contains_word(std::string upper, std::string_view word) {
@@ -255,6 +314,353 @@ Status Admitter::json_text_comparison(const ast::Expr& json_side, const ast::Exp
                     fix, pos(location));
 }
 
+// `'1' = 1`: PostgreSQL types an untyped literal from the other side (integer
+// or numeric) and compares numbers; SQLite compares the text '1' with the
+// number 1 as unequal unless a column's affinity converts it. The literal is
+// rewritten to the number when the other side is one and the text reads as it;
+// a text PostgreSQL would refuse to read ('2.5' or 'abc' for an integer) is
+// refused. Sides whose type admission does not know are left as written.
+Status Admitter::text_literal_as_number(ast::Expr& literal_side, const ast::Expr& other, const ExprContext& ctx,
+                                        int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  auto* lit = std::get_if<ast::Literal>(&literal_side.node);
+  if (!lit || lit->kind != ast::LiteralKind::String) return {};
+  enum class Kind : std::uint8_t { None, Integer, Decimal };
+  std::function<Kind(const ast::Expr&)> kind = [&](const ast::Expr& e) -> Kind {
+    if (const auto* l = std::get_if<ast::Literal>(&e.node)) {
+      if (l->kind == ast::LiteralKind::Integer) return Kind::Integer;
+      return l->kind == ast::LiteralKind::Numeric ? Kind::Decimal : Kind::None;
+    }
+    if (std::holds_alternative<ast::ColumnRef>(e.node)) {
+      const auto* c = base_column(e, ctx);
+      if (!c || c->timestamp) return Kind::None;
+      const Affinity a = affinity(c->type);
+      return a == Affinity::Integer ? Kind::Integer : a == Affinity::Real ? Kind::Decimal : Kind::None;
+    }
+    if (const auto* c = std::get_if<ast::Cast>(&e.node)) {
+      const auto& t = c->type.name;
+      if (t == "int2" || t == "int4" || t == "int8") return Kind::Integer;
+      return t == "float4" || t == "float8" || t == "numeric" ? Kind::Decimal : Kind::None;
+    }
+    if (const auto* o = std::get_if<ast::Operator>(&e.node)) {
+      if (o->op != "+" && o->op != "-" && o->op != "*" && o->op != "/" && o->op != "%") return Kind::None;
+      const Kind r = kind(*o->right);
+      const Kind l = o->left ? kind(**o->left) : r;
+      if (l == Kind::None || r == Kind::None) return Kind::None;
+      return l == Kind::Decimal || r == Kind::Decimal ? Kind::Decimal : Kind::Integer;
+    }
+    if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+      static constexpr std::string_view kCounts[] = {"count", "row_number", "rank", "dense_rank", "ntile"};
+      if (std::find(std::begin(kCounts), std::end(kCounts), f->name) != std::end(kCounts)) return Kind::Integer;
+      if (f->name == "avg" && f->args.size() == 1 && kind(f->args[0]) != Kind::None) return Kind::Decimal;
+      static constexpr std::string_view kSame[] = {"sum", "min", "max", "abs"};
+      if (f->args.size() == 1 && std::find(std::begin(kSame), std::end(kSame), f->name) != std::end(kSame))
+        return kind(f->args[0]);
+    }
+    return Kind::None;
+  };
+  Kind want = kind(other);
+  // A number whose exact type admission does not follow (a subquery's column, a CTE's): lineage says it
+  // is a number; a literal that reads as one becomes one, anything else is left as written. So for a
+  // table's column: SQLite's column affinity converts what reads as a number alike, and a column
+  // declared a number can hold text there (Spider's imdb: cast.role is int), which = 'Alan Turing' finds.
+  const bool typed = want != Kind::None && base_column(other, ctx) == nullptr;
+  if (!typed && lineage(other, ctx).kind == ValueKind::Number) want = Kind::Decimal;
+  if (want == Kind::None) return {};
+  auto digits = number_literal_text(lit->text, want == Kind::Integer);
+  const bool fits = digits.has_value();
+  if (!fits && !typed) return {};
+  if (!fits)
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "the text '" + lit->text + "' is compared with " +
+                          (want == Kind::Integer ? "an integer" : "a number") +
+                          ": PostgreSQL reads it as one and refuses a text that is not (\"invalid input syntax\"); "
+                          "SQLite would compare text with a number as unequal",
+                      want == Kind::Integer
+                          ? "FIX: write the integer bare (e.g. = 2), or compare with a number: CAST(x AS REAL) = 2.5."
+                          : "FIX: write the number bare, e.g. = 2.5.",
+                      pos(location));
+  lit->kind = want == Kind::Integer ? ast::LiteralKind::Integer : ast::LiteralKind::Numeric;
+  lit->text = std::move(*digits);
+  note_rewrite("dialect:text-literal-as-number");
+  return {};
+}
+
+namespace {
+
+ast::Expr call(std::string name, std::vector<ast::Expr> args) {
+  ast::FuncCall f;
+  f.name = std::move(name);
+  f.args = std::move(args);
+  return ast::make_expr(std::move(f));
+}
+
+ast::Expr text(std::string s) {
+  return ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(s)});
+}
+ast::Expr integer(int i) {
+  return ast::make_expr(ast::Literal{ast::LiteralKind::Integer, std::to_string(i)});
+}
+
+ast::Expr concat(ast::Expr a, ast::Expr b) {
+  return ast::make_expr(ast::Operator{"||", ast::Box<ast::Expr>(std::move(a)), ast::Box<ast::Expr>(std::move(b))});
+}
+
+}  // namespace
+
+Status Admitter::time_as_text_on_sqlite(ast::Expr& e, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const catalog::Column* c = timestamp_column(e, ctx);
+  if (!c || c->timestamp_sample.empty()) return {};
+  const auto format = rewrite::detect_text_format(c->timestamp_sample);
+  if (format && format->date_only) return {};  // a date's text is the stored text on both
+  if (!format || format->fraction_digits > 3 ||
+      (!format->suffix.empty() && format->suffix != "Z" && format->suffix != "+00:00" && format->suffix != "+00"))
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "the timestamp column " + c->name + " used as text: SQLite stores it as '" + c->timestamp_sample +
+                          "', which querygate cannot print as PostgreSQL's text of a time",
+                      "FIX: format it explicitly, e.g. strftime('%Y-%m-%d %H:%M:%S', " + c->name + ").", pos(location));
+  // strftime reads any offset and writes UTC: 'YYYY-MM-DD HH:MM:SS.SSS'; PostgreSQL drops a fraction's
+  // trailing zeros (and the point when nothing is left) and writes UTC as +00.
+  const ast::Expr printed = call("strftime", {text("%Y-%m-%d %H:%M:%f"), e});
+  ast::Expr out =
+      concat(call("substr", {printed, integer(1), integer(19)}),
+             call("rtrim", {call("rtrim", {call("substr", {printed, integer(20)}), text("0")}), text(".")}));
+  if (!format->suffix.empty()) out = concat(std::move(out), text("+00"));
+  out.location = e.location;
+  e = std::move(out);
+  note_rewrite("dialect:time-as-text");
+  return {};
+}
+
+bool Admitter::numeric_literal_as_text(ast::Expr& e) {
+  if (dialect_ != Dialect::Sqlite) return false;
+  const auto* lit = literal(e, ast::LiteralKind::Numeric);
+  if (!lit) return false;
+  auto text = numeric_literal_text(lit->text);
+  if (!text) return false;
+  const int location = e.location;
+  e = ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(*text)}, location);
+  note_rewrite("dialect:numeric-as-text");
+  return true;
+}
+
+void Admitter::date_literal_on_sqlite(ast::FuncCall& f) {
+  if (dialect_ != Dialect::Sqlite || f.name != "date" || f.args.size() != 1 || f.over) return;
+  auto* lit = std::get_if<ast::Literal>(&f.args.front().node);
+  if (!lit || lit->kind != ast::LiteralKind::String) return;
+  const auto t = rewrite::parse_iso_time(lit->text);
+  if (!t || !t->has_time || !t->offset_minutes) return;
+  lit->text = lit->text.substr(0, 10);
+  note_rewrite("dialect:date-literal");
+}
+
+std::vector<bool> Admitter::literal_texts(const std::vector<std::vector<ast::Expr>>& rows, std::size_t width) {
+  std::vector<bool> out(width, !rows.empty());
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < width; ++i)
+      out[i] = out[i] && i < row.size() && literal(row[i], ast::LiteralKind::String) != nullptr;
+  return out;
+}
+
+std::vector<bool> Admitter::literal_texts(const ast::Query& q) {
+  return std::visit(
+      [&](const auto& body) -> std::vector<bool> {
+        using T = std::decay_t<decltype(body)>;
+        if constexpr (std::is_same_v<T, ast::Select>) {
+          std::vector<bool> out;
+          for (const auto& item : body.items) out.push_back(literal(item.expr, ast::LiteralKind::String) != nullptr);
+          return out;
+        } else if constexpr (std::is_same_v<T, ast::SetOp>) {
+          auto left = literal_texts(*body.left);
+          const auto right = literal_texts(*body.right);
+          for (std::size_t i = 0; i < left.size(); ++i) left[i] = left[i] && i < right.size() && right[i];
+          return left;
+        } else if constexpr (std::is_same_v<T, ast::Values>) {
+          return literal_texts(body.rows, body.rows.empty() ? 0 : body.rows.front().size());
+        } else {
+          static_assert(sizeof(T) == 0, "every query body kind says which columns are text literals");
+        }
+      },
+      q.body);
+}
+
+void Admitter::set_literals_on_sqlite(ast::SetOp& set, std::size_t width) {
+  if (dialect_ != Dialect::Sqlite) return;
+  std::vector<ast::Query*> leaves;
+  std::function<void(ast::Query&)> collect = [&](ast::Query& q) {
+    if (auto* s = std::get_if<ast::SetOp>(&q.body)) {
+      collect(*s->left);
+      collect(*s->right);
+    } else {
+      leaves.push_back(&q);
+    }
+  };
+  collect(*set.left);
+  collect(*set.right);
+  for (std::size_t i = 0; i < width; ++i) {
+    // The column is a number when a branch gives a number there that is not a text literal.
+    bool number = false;
+    std::vector<ast::Literal*> texts;
+    for (ast::Query* q : leaves) {
+      auto* s = std::get_if<ast::Select>(&q->body);
+      ast::Literal* lit = nullptr;
+      if (s && i < s->items.size())
+        if (auto* l = std::get_if<ast::Literal>(&s->items[i].expr.node); l && l->kind == ast::LiteralKind::String)
+          lit = l;
+      if (lit) {
+        texts.push_back(lit);
+        continue;
+      }
+      const auto kinds = output_lineages(*q, width);
+      number = number || (i < kinds.size() && kinds[i].kind == ValueKind::Number);
+    }
+    if (!number) continue;
+    for (ast::Literal* lit : texts) {
+      // A text that is no number: PostgreSQL's error, or a boolean's text; left to the engine.
+      const bool whole = integer_text(lit->text);
+      auto digits = number_literal_text(lit->text, whole);
+      if (!digits) continue;
+      lit->kind = whole ? ast::LiteralKind::Integer : ast::LiteralKind::Numeric;
+      lit->text = std::move(*digits);
+      note_rewrite("dialect:text-literal-as-number");
+    }
+  }
+}
+
+Status Admitter::time_text_comparison(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const catalog::Column* c = timestamp_column(a, ctx);
+  if (!c || std::holds_alternative<ast::Literal>(b.node) || timestamp_column(b, ctx)) return {};
+  bool text_literal = false;
+  if (const auto* sub = std::get_if<ast::SubLink>(&b.node); sub && sub->kind == ast::SubLinkKind::Scalar) {
+    const auto texts = literal_texts(*sub->query);
+    text_literal = !texts.empty() && texts.front();
+  } else if (const auto* ref = std::get_if<ast::ColumnRef>(&b.node); ref && !ref->star) {
+    auto relation = resolve_column(*ref, b.location, ctx);
+    if (relation && *relation && !(*relation)->table) {
+      const Relation& r = **relation;
+      for (std::size_t i = 0; i < r.columns.size(); ++i)
+        if (same(r.columns[i], ref->column)) text_literal = i < r.literal_text.size() && r.literal_text[i];
+    }
+  }
+  if (!text_literal) return {};
+  return make_error(ErrorCode::ValidationUnsupported,
+                    "the timestamp column " + c->name +
+                        " is compared with a text value from a subquery, CTE or VALUES list: PostgreSQL refuses "
+                        "that (\"operator does not exist: timestamp with time zone > text\"), SQLite would compare "
+                        "the texts",
+                    "FIX: compare with the literal itself, e.g. " + c->name +
+                        " > '2026-10-05T12:00:00Z', where it is read as a time.",
+                    pos(location));
+}
+
+Status Admitter::time_as_number_on_sqlite(const ast::Expr& e, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const ast::Expr* arg = nullptr;
+  std::string what;
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node);
+      f && (f->name == "sum" || f->name == "avg" || f->name == "total") && f->args.size() == 1) {
+    arg = &f->args.front();
+    what = f->name + "()";
+  } else if (const auto* c = std::get_if<ast::Cast>(&e.node)) {
+    static constexpr std::string_view kNumbers[] = {"int2", "int4", "int8", "float4", "float8", "numeric"};
+    if (std::find(std::begin(kNumbers), std::end(kNumbers), c->type.name) != std::end(kNumbers)) {
+      arg = &*c->arg;
+      what = "a cast to " + c->type.name;
+    }
+  }
+  if (!arg) return {};
+  const catalog::Column* c = timestamp_column(*arg, ctx);
+  if (!c) return {};
+  return make_error(ErrorCode::ValidationUnsupported,
+                    what + " of the timestamp column " + c->name +
+                        ": PostgreSQL has no number for a time (its error); SQLite would read the year at the "
+                        "start of the stored text",
+                    "FIX: for seconds since 1970 write EXTRACT(EPOCH FROM " + c->name +
+                        ") on PostgreSQL, or (julianday(" + c->name + ") - 2440587.5) * 86400 on SQLite.",
+                    pos(location));
+}
+
+Status Admitter::arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  // -'5': PostgreSQL cannot tell which - is meant ("operator is not unique"); SQLite reads -5.
+  if (!op.left && (op.op == "-" || op.op == "+") && literal(*op.right, ast::LiteralKind::String))
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "'" + op.op + "' before a text literal is PostgreSQL's error (\"operator is not unique\")",
+                      "FIX: write the number bare, e.g. -5.", pos(location));
+  if (!op.left || (op.op != "/" && op.op != "%")) return {};
+  const ast::Expr* divisor = &*op.right;
+  if (const auto* neg = std::get_if<ast::Operator>(&divisor->node); neg && !neg->left && neg->op == "-")
+    divisor = &*neg->right;
+  if (const auto* l = std::get_if<ast::Literal>(&divisor->node);
+      l && (l->kind == ast::LiteralKind::Integer || l->kind == ast::LiteralKind::Numeric) &&
+      std::strtod(l->text.c_str(), nullptr) == 0)
+    return make_error(
+        ErrorCode::ValidationUnsupported,
+        "x " + op.op + " 0 is PostgreSQL's error \"division by zero\"; SQLite would answer NULL",
+        "FIX: divide by a number other than 0; to get NULL for a zero divisor write x " + op.op + " NULLIF(y, 0).",
+        pos(location));
+  if (op.op != "%") return {};
+  std::function<bool(const ast::Expr&)> fractional = [&](const ast::Expr& e) -> bool {
+    if (const auto* l = std::get_if<ast::Literal>(&e.node))
+      return l->kind == ast::LiteralKind::Numeric && std::fmod(std::strtod(l->text.c_str(), nullptr), 1.0) != 0;
+    if (const auto* c = std::get_if<ast::Cast>(&e.node))
+      return c->type.name == "float4" || c->type.name == "float8" || c->type.name == "numeric";
+    if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) return f->name == "avg";
+    if (const auto* o = std::get_if<ast::Operator>(&e.node))
+      return (o->left && fractional(**o->left)) || fractional(*o->right);
+    if (const auto* c = base_column(e, ctx)) return !c->timestamp && affinity(c->type) == Affinity::Real;
+    return false;
+  };
+  if (!fractional(**op.left) && !fractional(*op.right)) return {};
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    "x % y with a fraction: SQLite drops the fractions first (10 % 3.5 is 1), PostgreSQL keeps "
+                    "them (3.0)",
+                    "FIX: on SQLite, write x - y * trunc(x / y) (PostgreSQL's % keeps the sign of x), or use whole "
+                    "numbers.",
+                    pos(location));
+}
+
+void Admitter::float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite) return;
+  auto* f = std::get_if<ast::FuncCall>(&e.node);
+  if (!f || f->name != "round" || f->args.size() != 1 || f->over || f->star || f->distinct || f->filter) return;
+  // PostgreSQL's float8 (or float4) values: a REAL column, a cast to a float, and what keeps that type.
+  std::function<bool(const ast::Expr&)> floating = [&](const ast::Expr& x) -> bool {
+    if (const auto* c = std::get_if<ast::Cast>(&x.node)) return c->type.name == "float4" || c->type.name == "float8";
+    if (const auto* o = std::get_if<ast::Operator>(&x.node)) {
+      static constexpr std::string_view kArithmetic[] = {"+", "-", "*", "/"};
+      if (std::find(std::begin(kArithmetic), std::end(kArithmetic), o->op) == std::end(kArithmetic)) return false;
+      return (o->left && floating(**o->left)) || floating(*o->right);
+    }
+    if (const auto* g = std::get_if<ast::FuncCall>(&x.node)) {
+      static constexpr std::string_view kSame[] = {"avg", "sum", "min", "max", "abs"};
+      return g->args.size() == 1 && std::find(std::begin(kSame), std::end(kSame), g->name) != std::end(kSame) &&
+             floating(g->args.front());
+    }
+    const auto* c = std::holds_alternative<ast::ColumnRef>(x.node) ? base_column(x, ctx) : nullptr;
+    return c && !c->timestamp && affinity(c->type) == Affinity::Real;
+  };
+  if (!floating(f->args.front())) return;
+  // f = floor(x), d = x - f (exact): below .5 down, above up, at .5 to the even one of f and f + 1.
+  const ast::Expr x = f->args.front();
+  const ast::Expr fl = call("floor", {x});
+  auto op = [](std::string o, ast::Expr a, ast::Expr b) {
+    return ast::make_expr(
+        ast::Operator{std::move(o), ast::Box<ast::Expr>(std::move(a)), ast::Box<ast::Expr>(std::move(b))});
+  };
+  const ast::Expr d = op("-", x, fl);
+  const ast::Expr half = ast::make_expr(ast::Literal{ast::LiteralKind::Numeric, "0.5"});
+  ast::Case c;
+  c.whens.push_back(ast::CaseWhen{ast::Box<ast::Expr>(op("<", d, half)), ast::Box<ast::Expr>(fl)});
+  c.whens.push_back(ast::CaseWhen{ast::Box<ast::Expr>(op(">", d, half)), ast::Box<ast::Expr>(op("+", fl, integer(1)))});
+  c.otherwise = ast::Box<ast::Expr>(op("+", fl, call("abs", {op("%", fl, integer(2))})));
+  const int location = e.location;
+  e = ast::make_expr(std::move(c), location);
+  note_rewrite("dialect:round-half-even");
+}
+
 // SQLite computes `end_time - start_time` on ISO-8601 text as numbers read from
 // the text's prefix (2026 - 2026 = 0); PostgreSQL subtracts times or refuses.
 Status Admitter::text_arithmetic(const ast::Operator& op, const ExprContext& ctx, int location) {
@@ -373,8 +779,9 @@ Status Admitter::cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, i
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "a cast to an integer type of a value that may have a fraction: PostgreSQL rounds it to the "
                       "nearest integer, SQLite's CAST truncates it",
-                      "FIX: on SQLite, write CAST(round(x) AS INTEGER) to round (halves away from zero, PostgreSQL's "
-                      "rule for numeric), or CAST(trunc(x) AS INTEGER) to drop the fraction.",
+                      "FIX: on SQLite, write CAST(round(x) AS INTEGER) to round as PostgreSQL does (halves away "
+                      "from zero for a numeric, to even for a float), or CAST(trunc(x) AS INTEGER) to drop the "
+                      "fraction.",
                       pos(location));
   return {};
 }

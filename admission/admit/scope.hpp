@@ -36,6 +36,9 @@ struct Relation {
   // Per column of a derived table or CTE: the timestamp column it passes on
   // (a bare reference, or min/max of one), for timestamp-literal checks.
   std::vector<const catalog::Column*> timestamps;
+  // Per column of a derived table, CTE or VALUES list: every value is a text literal (PostgreSQL types
+  // such a column text, so comparing it with a timestamp is its error).
+  std::vector<bool> literal_text;
   // Per column of a derived table, CTE or VALUES list: how long its values can
   // be (size_bound.cpp). Empty for a base table (stored values).
   std::vector<SizeBound> bounds;
@@ -72,6 +75,7 @@ struct CteBinding {
   std::vector<const catalog::Column*> timestamps;  // as in Relation
   std::vector<SizeBound> bounds;
   bool generated_rows = false;
+  std::vector<bool> literal_text;  // as in Relation
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.

@@ -1,5 +1,6 @@
 #include "executors/postgres/pg_values.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
@@ -46,14 +47,19 @@ Value read_float(std::string_view text) {
 
 }  // namespace
 
-// numeric: a whole number that fits int64 stays an exact integer (sum() over
-// integers is numeric in PostgreSQL); a number with more integer digits than a
-// double holds exactly (beyond int64, or over 15 integer digits with a fraction)
-// stays its exact text; anything else is read as a double like SQLite's REAL.
+// numeric is exact in PostgreSQL, so its digits are kept: a whole number that
+// fits int64 stays an exact integer (sum() over integers is numeric); a number
+// with more integer digits than a JSON number holds exactly (beyond int64, or
+// over 15 integer digits with a fraction) stays its exact text (a string); any
+// other number keeps PostgreSQL's digits as a Decimal, sent as a JSON number
+// with those digits (not rounded like a float). NaN and the infinities are the
+// double values.
 Value read_numeric(std::string_view text) {
   const bool whole = text.find_first_of(".eE") == std::string_view::npos;
   if (whole)
     if (auto i = exact_integer(text)) return *i;
+  const bool number = !text.empty() && (std::isdigit(static_cast<unsigned char>(text.back())) != 0);
+  if (!number) return read_float(text);  // NaN, Infinity, -Infinity
   if (text.find_first_of("eE") == std::string_view::npos) {
     std::size_t i = text.find_first_not_of("+-");
     while (i < text.size() && text[i] == '0') ++i;
@@ -61,7 +67,7 @@ Value read_numeric(std::string_view text) {
     while (i + digits < text.size() && text[i + digits] >= '0' && text[i + digits] <= '9') ++digits;
     if (digits > 15) return std::string(text);
   }
-  return read_float(text);
+  return Decimal{std::string(text)};
 }
 
 std::string one_line(std::string s) {

@@ -43,6 +43,30 @@ std::string cut_text(std::string_view s, std::size_t max) {
   return out;
 }
 
+// JSON's number grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+bool json_number(std::string_view s) {
+  std::size_t i = 0;
+  auto digits = [&] {
+    const std::size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i - start;
+  };
+  if (i < s.size() && s[i] == '-') ++i;
+  const std::size_t first = i;
+  const std::size_t integer = digits();
+  if (integer == 0 || (integer > 1 && s[first] == '0')) return false;
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    if (digits() == 0) return false;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == s.size();
+}
+
 struct CellWriter {
   JsonWriter& w;
   const config::Limits& limits;
@@ -61,6 +85,14 @@ struct CellWriter {
     // JSON has no number for these: PostgreSQL's own spellings, on every backend.
     non_finite = true;
     w.string(std::isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+  }
+  // A PostgreSQL numeric: its own digits, as a JSON number (no float rounding).
+  void operator()(const exec::Decimal& d) {
+    if (!json_number(d.digits) || d.digits.size() > static_cast<std::size_t>(limits.max_cell_bytes)) {
+      (*this)(d.digits);  // as text, cut like text
+      return;
+    }
+    w.raw(d.digits);
   }
   void operator()(const std::string& s) {
     std::string text = s;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace fidelity {
 namespace {
@@ -18,7 +19,9 @@ constexpr double kRelativeTolerance = 1e-9;
 // own order), then PostgreSQL's booleans.
 int rank(const Value& v) {
   if (std::holds_alternative<std::monostate>(v)) return 0;
-  if (std::holds_alternative<std::int64_t>(v) || std::holds_alternative<double>(v)) return 1;
+  if (std::holds_alternative<std::int64_t>(v) || std::holds_alternative<double>(v) ||
+      std::holds_alternative<qg::exec::Decimal>(v))
+    return 1;
   if (std::holds_alternative<std::string>(v)) return 2;
   if (std::holds_alternative<Blob>(v)) return 3;
   return 4;
@@ -26,6 +29,7 @@ int rank(const Value& v) {
 
 double as_double(const Value& v) {
   if (const auto* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<qg::exec::Decimal>(&v)) return std::strtod(d->digits.c_str(), nullptr);
   return std::get<double>(v);
 }
 
@@ -67,6 +71,7 @@ std::string format_value(const Value& v) {
     std::snprintf(buf, sizeof buf, "%.17g", *d);
     return buf;
   }
+  if (const auto* n = std::get_if<qg::exec::Decimal>(&v)) return n->digits;
   if (const auto* s = std::get_if<std::string>(&v)) {
     std::string shown = s->size() > 60 ? s->substr(0, 60) + "..." : *s;
     return "'" + shown + "'";

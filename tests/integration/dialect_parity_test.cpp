@@ -258,9 +258,15 @@ TEST_F(DialectParityTest, NumericScaleAndIntegerCastsAreRefusedOnSqliteWithFixes
   expect_truth(
       "SELECT id, CAST(n AS bigint), CAST('12' AS integer), CAST(n * 2 + 1 AS smallint), CAST(count(*) OVER () "
       "AS integer) FROM e ORDER BY id");
-  // The FIX rounds halves away from zero, as PostgreSQL's numeric does (2.5 → 3, -2.5 → -3).
+  // The FIX rounds as PostgreSQL does: x is a float, so halves go to even (2.5 → 2, -2.5 → -2), as
+  // PostgreSQL's CAST(x AS integer) and round(x) do (dialect:round-half-even); trunc drops the fraction.
   EXPECT_EQ(answer(*sqlite_, "SELECT id, CAST(round(x) AS INTEGER), CAST(trunc(x) AS INTEGER) FROM e ORDER BY id"),
-            truth("SELECT id, round(x::numeric)::integer, trunc(x)::integer FROM e ORDER BY id"));
+            truth("SELECT id, CAST(x AS integer), trunc(x)::integer FROM e ORDER BY id"));
+  EXPECT_EQ(answer(*sqlite_, "SELECT id, CAST(round(x) AS INTEGER) FROM e ORDER BY id"),
+            truth("SELECT id, CAST(round(x) AS integer) FROM e ORDER BY id"));
+  // A numeric (avg of integers in PostgreSQL) rounds halves away from zero on both.
+  EXPECT_EQ(answer(*sqlite_, "SELECT CAST(round(avg(n) * 0 + 2.5) AS INTEGER) FROM e"),
+            truth("SELECT CAST(round(avg(n) * 0 + 2.5) AS integer) FROM e"));
 }
 
 TEST_F(DialectParityTest, LikeIsCaseSensitiveWithBackslashEscapesAndIlikeFoldsAsciiCase) {

@@ -208,6 +208,7 @@ std::size_t text_bytes(const exec::Value& v) {
   if (const auto* b = std::get_if<exec::Blob>(&v)) return b->bytes.size();
   if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i).size();
   if (std::holds_alternative<double>(v)) return 24;
+  if (const auto* n = std::get_if<exec::Decimal>(&v)) return n->digits.size();
   if (std::holds_alternative<bool>(v)) return 5;
   return 0;
 }

@@ -48,6 +48,7 @@ std::string show(const exec::Value& v) {
   if (const auto* s = std::get_if<std::string>(&v)) return "'" + *s + "'";
   if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
   if (const auto* d = std::get_if<double>(&v)) return std::to_string(*d);
+  if (const auto* n = std::get_if<exec::Decimal>(&v)) return n->digits;
   return "blob";
 }
 

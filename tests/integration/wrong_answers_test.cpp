@@ -10,6 +10,8 @@
 
 #include <boost/json.hpp>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <pqxx/pqxx>
@@ -141,6 +143,46 @@ GatewayProcess* WrongAnswersTest::postgres_ = nullptr;
       ASSERT_EQ(r.status, 200) << (g == sqlite_ ? "sqlite " : "postgres ") << r.body; \
       EXPECT_EQ(rows(r), want) << (g == sqlite_ ? "sqlite: " : "postgres: ") << sql;  \
     }                                                                                 \
+  } while (0)
+
+// Cells equal as text, or as numbers (PostgreSQL prints numeric 2.5 as 2.5000000000000000; the
+// envelope rounds SQLite's floats to 6 significant digits).
+bool same_numbers(const Table& got, const Table& want) {
+  if (got.size() != want.size()) return false;
+  for (std::size_t r = 0; r < got.size(); ++r) {
+    if (got[r].size() != want[r].size()) return false;
+    for (std::size_t c = 0; c < got[r].size(); ++c) {
+      if (got[r][c] == want[r][c]) continue;
+      char* end_g = nullptr;
+      char* end_w = nullptr;
+      const double g = std::strtod(got[r][c].c_str(), &end_g), w = std::strtod(want[r][c].c_str(), &end_w);
+      if (*end_g != '\0' || *end_w != '\0' || got[r][c].empty() || want[r][c].empty()) return false;
+      if (std::fabs(g - w) > 5e-6 * std::max(std::fabs(g), std::fabs(w))) return false;
+    }
+  }
+  return true;
+}
+
+std::string shown(const Table& t) {
+  std::string out;
+  for (const auto& row : t) {
+    out += "[";
+    for (const auto& c : row) out += c + ",";
+    out += "]";
+  }
+  return out;
+}
+
+// Answers of both gateways equal PostgreSQL's own, numbers compared as numbers.
+#define EXPECT_BOTH_ANSWER_AS_POSTGRES_NUMBERS(sql)                                                              \
+  do {                                                                                                           \
+    const Table want = oracle(sql);                                                                              \
+    for (GatewayProcess * g : {sqlite_, postgres_}) {                                                            \
+      const auto r = ask(*g, sql);                                                                               \
+      ASSERT_EQ(r.status, 200) << (g == sqlite_ ? "sqlite " : "postgres ") << r.body;                            \
+      EXPECT_TRUE(same_numbers(rows(r), want)) << (g == sqlite_ ? "sqlite: " : "postgres: ") << sql << "\n got " \
+                                               << shown(rows(r)) << "\n want " << shown(want);                   \
+    }                                                                                                            \
   } while (0)
 
 #define EXPECT_BOTH_REFUSE(sql, code, fix_part)                                                                   \
@@ -346,6 +388,190 @@ TEST_F(WrongAnswersTest, PrintfPastTheLengthLimitIsAnErrorNotNull) {
   const auto ok = ask(*sqlite_, "SELECT printf('%05d|%s|%.2f', 42, 'ab', 3.14159) AS s");
   ASSERT_EQ(ok.status, 200) << ok.body;
   EXPECT_EQ(rows(ok), (Table{{"00042|ab|3.14"}}));
+}
+
+// ---------- round 2: numeric, implicit names, text literals, times (red team results/wrong*.txt) ----------
+
+TEST_F(WrongAnswersTest, NumericCastsDivideAsPostgresDoes) {
+  QG_BOTH_GATEWAYS();
+  // SQLite's NUMERIC affinity made 10.0 the integer 10, so these divided integers (2, 1, 0).
+  for (const char* sql : {"SELECT CAST(10 AS numeric) / 4", "SELECT CAST(count(*) AS decimal) / 2 FROM projects",
+                          "SELECT round(CAST(sum(CASE WHEN status = 'ERROR' THEN 1 ELSE 0 END) AS numeric) / "
+                          "count(*), 4) FROM spans",
+                          "SELECT round(CAST(count(*) AS numeric) / 3, 2) FROM projects",
+                          "SELECT CAST('10' AS numeric) / 4", "SELECT CAST(10 AS numeric), CAST(7 AS numeric) * 2"})
+    EXPECT_BOTH_ANSWER_AS_POSTGRES_NUMBERS(sql);
+  // The sanity check: PostgreSQL's answer is not the integer division.
+  EXPECT_EQ(oracle("SELECT CAST(10 AS numeric) / 4"), (Table{{"2.5000000000000000"}}));
+  EXPECT_EQ(oracle("SELECT round(CAST(count(*) AS numeric) / 3, 2) FROM projects"), (Table{{"1.67"}}));
+}
+
+TEST_F(WrongAnswersTest, PostgresNumericKeepsItsDigits) {
+  QG_BOTH_GATEWAYS();
+  // numeric is exact: its digits reach the JSON as PostgreSQL printed them (not rounded like a float).
+  const std::string sql =
+      "SELECT CAST(12345.6789 AS numeric) AS a, round(CAST(sum(cost_usd) AS numeric), 6) AS b, "
+      "CAST(10 AS numeric) / 4 AS c, avg(CAST(id AS integer)) AS d FROM spans";
+  const Table want = oracle(sql);
+  ASSERT_EQ(want.size(), 1u);
+  EXPECT_EQ(want[0][0], "12345.6789");
+  EXPECT_GT(want[0][1].size(), 8u) << "more than the 6 digits a float keeps";
+  const auto r = ask(*postgres_, sql);
+  ASSERT_EQ(r.status, 200) << r.body;
+  const std::string raw = "[[" + want[0][0] + "," + want[0][1] + "," + want[0][2] + "," + want[0][3] + "]]";
+  EXPECT_NE(r.body.find("\"rows\":" + raw), std::string::npos) << r.body << "\nwant " << raw;
+  const auto doc = json::parse(r.body);
+  EXPECT_TRUE(doc.at("rows").at(0).at(0).is_double()) << "a JSON number, not a string";
+  EXPECT_EQ(doc.at("columns").at(0).at("type").as_string(), "numeric");
+  EXPECT_FALSE(doc.as_object().contains("notes")) << r.body;
+  // A float is still rounded to limits.float_digits.
+  const auto f = ask(*postgres_, "SELECT CAST(12345.6789 AS float8) AS f");
+  ASSERT_EQ(f.status, 200) << f.body;
+  EXPECT_NE(f.body.find("[[12345.7]]"), std::string::npos) << f.body;
+}
+
+TEST_F(WrongAnswersTest, OrderByAnImplicitOutputNameSortsByThatOutput) {
+  QG_BOTH_GATEWAYS();
+  // PostgreSQL names CAST(id AS text) "id", and ORDER BY id sorts by that output, as text.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT CAST(id AS text) FROM traces ORDER BY id LIMIT 5");
+  EXPECT_EQ(oracle("SELECT CAST(id AS text) FROM traces ORDER BY id LIMIT 3"), (Table{{"1"}, {"10"}, {"100"}}));
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT CAST(id AS text) FROM traces ORDER BY id DESC LIMIT 5");
+  // A function's name: lower(name) is "lower", which no FROM column has.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT lower(name) FROM projects ORDER BY lower");
+  // In an expression ORDER BY sees the FROM column, as before.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT CAST(id AS text) FROM traces ORDER BY id + 0 LIMIT 5");
+}
+
+TEST_F(WrongAnswersTest, TextLiteralsComparedWithNumbersReadAsNumbers) {
+  QG_BOTH_GATEWAYS();
+  for (const char* sql :
+       {"SELECT count(*) FROM projects WHERE '2' = 2", "SELECT count(*) FROM projects WHERE 2 = '2'",
+        "SELECT CASE 1 WHEN '1' THEN 'y' ELSE 'n' END", "SELECT CASE WHEN '9' > 10 THEN 'y' ELSE 'n' END",
+        "SELECT CASE WHEN '01' = 1 THEN 'y' ELSE 'n' END", "SELECT CASE WHEN '1' = 1 THEN 'y' ELSE 'n' END",
+        "SELECT count(*) FROM spans WHERE CAST(id AS integer) IN ('1', '2', '003')",
+        "SELECT count(*) FROM spans WHERE CAST(id AS integer) BETWEEN '10' AND '20'",
+        "SELECT count(*) FROM spans WHERE cost_usd * 1000 > '0.5'",
+        "SELECT count(*) FROM (SELECT trace_id, count(*) AS n FROM spans GROUP BY trace_id) x WHERE n = '5'",
+        "SELECT count(*) FROM spans GROUP BY trace_id HAVING count(*) = '5' ORDER BY 1 LIMIT 1",
+        "SELECT '1' AS x UNION SELECT 1", "SELECT count(*) FROM (SELECT '1' AS x UNION SELECT 1 UNION SELECT '01') u",
+        "SELECT x FROM (SELECT 2 AS x UNION SELECT '2' UNION SELECT '3') u ORDER BY x"})
+    EXPECT_BOTH_ANSWER_AS_POSTGRES(sql);
+  EXPECT_EQ(oracle("SELECT count(*) FROM (SELECT '1' AS x UNION SELECT 1 UNION SELECT '01') u"), (Table{{"1"}}));
+  // The sanity checks: the literals match rows.
+  EXPECT_EQ(oracle("SELECT count(*) FROM projects WHERE '2' = 2"), oracle("SELECT count(*) FROM projects"));
+  EXPECT_NE(oracle("SELECT count(*) FROM (SELECT trace_id, count(*) AS n FROM spans GROUP BY trace_id) x "
+                   "WHERE n = '5'"),
+            (Table{{"0"}}));
+  // PostgreSQL refuses a text that is no integer ("invalid input syntax for type integer"): refused on SQLite.
+  for (const char* sql : {"SELECT count(*) FROM spans WHERE CAST(id AS integer) = '2.5'",
+                          "SELECT count(*) FROM projects WHERE 1 = 'one'"}) {
+    const auto lite = ask(*sqlite_, sql);
+    EXPECT_EQ(lite.status, 422) << sql << "\n" << lite.body;
+    EXPECT_EQ(code_of(lite), "validation:unsupported") << lite.body;
+    EXPECT_NE(fix_of(lite).find("bare"), std::string::npos) << lite.body;
+    EXPECT_EQ(ask(*postgres_, sql).status, 422) << sql;
+  }
+}
+
+TEST_F(WrongAnswersTest, TimestampsAsTextAreWhatPostgresPrints) {
+  QG_BOTH_GATEWAYS();
+  // SQLite stores '2026-09-16T00:19:23.570+00:00'; PostgreSQL's text is '2026-09-16 00:19:23.57+00'.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT id, CAST(start_time AS text), length(CAST(start_time AS text)), start_time || '', "
+      "substr(CAST(end_time AS text), 1, 19) FROM spans ORDER BY id LIMIT 50");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT max(start_time) || 'x', 'at ' || min(end_time) FROM spans");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT CAST(created_at AS text) FROM projects ORDER BY id");
+  // The output keeps PostgreSQL's name for what was written.
+  const auto named = ask(*sqlite_, "SELECT CAST(start_time AS text) FROM spans LIMIT 1");
+  ASSERT_EQ(named.status, 200) << named.body;
+  EXPECT_EQ(json::parse(named.body).at("columns").at(0).at("name").as_string(), "start_time") << named.body;
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT count(*) FROM spans WHERE CAST(start_time AS text) LIKE '2026-10-05 %'");
+  // The sanity checks: trailing zeros and whole seconds are in the data.
+  EXPECT_NE(oracle("SELECT count(*) FROM spans WHERE length(CAST(start_time AS text)) < 26"), (Table{{"0"}}));
+  EXPECT_EQ(oracle("SELECT CAST(created_at AS text) FROM projects ORDER BY id LIMIT 1"),
+            (Table{{"2026-06-01 09:00:00+00"}}));
+}
+
+TEST_F(WrongAnswersTest, DateOfALiteralIgnoresItsOffsetAsPostgresDoes) {
+  QG_BOTH_GATEWAYS();
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT date('2026-10-05 23:30:00-02:00'), date('2026-10-05T01:30:00+02:00'), date('2026-10-05T10:00:00Z')");
+  EXPECT_EQ(oracle("SELECT date('2026-10-05 23:30:00-02:00')"), (Table{{"2026-10-05"}}));
+}
+
+TEST_F(WrongAnswersTest, TimeLiteralsReachedThroughWindowsOrSubqueries) {
+  QG_BOTH_GATEWAYS();
+  // lag() passes a timestamp on: the literal is read as a time (its offset applied).
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT count(*) FROM (SELECT lag(start_time) OVER (ORDER BY id) AS p FROM spans) x "
+      "WHERE p > '2026-10-05T14:00:00+02:00'");
+  EXPECT_NE(oracle("SELECT count(*) FROM (SELECT lag(start_time) OVER (ORDER BY id) AS p FROM spans) x "
+                   "WHERE p > '2026-10-05T14:00:00+02:00'"),
+            oracle("SELECT count(*) FROM (SELECT lag(start_time) OVER (ORDER BY id) AS p FROM spans) x "
+                   "WHERE p > '2026-10-05T14:00:00Z'"))
+      << "the offset matters";
+  // Text from a subquery, CTE or VALUES is text to PostgreSQL, which refuses to compare it with a time.
+  for (const char* sql :
+       {"SELECT count(*) FROM spans WHERE start_time > (SELECT '2026-10-05T14:00:00+02:00')",
+        "WITH v AS (SELECT '2026-10-05T14:00:00+02:00' AS t) SELECT count(*) FROM spans, v WHERE spans.start_time > "
+        "v.t",
+        "SELECT count(*) FROM spans s JOIN (VALUES ('2026-10-05T14:00:00+02:00')) v(t) ON s.start_time > v.t"}) {
+    const auto lite = ask(*sqlite_, sql);
+    EXPECT_EQ(lite.status, 422) << sql << "\n" << lite.body;
+    EXPECT_NE(fix_of(lite).find("compare with the literal itself"), std::string::npos) << lite.body;
+    EXPECT_EQ(ask(*postgres_, sql).status, 422) << sql;
+  }
+  // A subquery's time stays admitted.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT count(*) FROM spans WHERE start_time = (SELECT max(start_time) FROM spans)");
+}
+
+TEST_F(WrongAnswersTest, WhatPostgresRefusesIsNotANumberOnSqlite) {
+  QG_BOTH_GATEWAYS();
+  // PostgreSQL errors where SQLite would answer NULL or a number read from the text's start.
+  for (const char* sql :
+       {"SELECT CAST('2.7' AS integer)", "SELECT CAST('1e3' AS integer)", "SELECT 1 / 0",
+        "SELECT count(*) % 0 FROM spans", "SELECT 2.5 / -0.0", "SELECT sum(start_time) FROM spans",
+        "SELECT avg(start_time) FROM spans", "SELECT CAST(start_time AS integer) FROM spans LIMIT 1"}) {
+    const auto lite = ask(*sqlite_, sql);
+    EXPECT_EQ(lite.status, 422) << sql << "\n" << lite.body;
+    EXPECT_EQ(code_of(lite), "validation:unsupported") << lite.body;
+    EXPECT_NE(fix_of(lite).find("FIX"), std::string::npos) << lite.body;
+    EXPECT_EQ(ask(*postgres_, sql).status, 422) << sql;
+  }
+  // A fraction in %: SQLite drops it (10 % 3.5 is 1 there, 3.0 in PostgreSQL).
+  const auto mod = ask(*sqlite_, "SELECT 10 % 3.5");
+  EXPECT_EQ(mod.status, 422) << mod.body;
+  EXPECT_EQ(code_of(mod), "capability:not-on-sqlite") << mod.body;
+  EXPECT_EQ(oracle("SELECT 10 % 3.5"), (Table{{"3.0"}}));
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT 10 % 3, -7 % 3, count(*) % 7 FROM spans");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT 1 || 'a', CAST(1 AS text) || CAST(2 AS text), 'x' || count(*) FROM spans");
+  // A numeric literal's text is PostgreSQL's: its scale kept, no exponent.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT CAST(1.50 AS text), CAST(1e3 AS text), CAST(0.0000001 AS text), CAST(-1.5e-7 AS text), "
+      "CAST(00.250 AS text), 1.50 || '', 'v' || 2.5e2, CAST(12.5e1 AS text), CAST(-0.0 AS text)");
+  EXPECT_EQ(oracle("SELECT CAST(1.50 AS text), CAST(1e3 AS text)"), (Table{{"1.50", "1000"}}));
+  const auto minus = ask(*sqlite_, "SELECT -'5'");
+  EXPECT_EQ(minus.status, 422) << minus.body;
+  EXPECT_EQ(ask(*postgres_, "SELECT -'5'").status, 422);
+}
+
+TEST_F(WrongAnswersTest, RoundOfAFloatRoundsHalvesToEvenAsPostgresDoes) {
+  QG_BOTH_GATEWAYS();
+  // PostgreSQL's round(float8) is rint (2.5 -> 2, 3.5 -> 4); SQLite's rounds halves away from zero.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT round(CAST(2.5 AS float8)), round(CAST(3.5 AS float8)), round(CAST(-2.5 AS float8)), "
+      "round(CAST(-3.5 AS float8)), round(CAST(1.5 AS float8)), round(CAST(2.4999 AS float8)), "
+      "round(CAST(-1.7 AS float8)), round(CAST(7 AS float8)), round(CAST(NULL AS float8))");
+  EXPECT_EQ(oracle("SELECT round(CAST(2.5 AS float8))"), (Table{{"2"}}));
+  // Over data, with ties made by halving whole numbers, grouped and sorted by the rounded value.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT round(CAST(id AS float8) / 2), round(cost_usd * 100000), round(avg(cost_usd) * 1e6) FROM spans "
+      "GROUP BY id, cost_usd ORDER BY id LIMIT 40");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT round(CAST(id AS float8) / 2) AS r, count(*) FROM spans WHERE id < 30 GROUP BY round(CAST(id AS "
+      "float8) / 2) ORDER BY r");
+  // numeric rounds halves away from zero on both.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES_NUMBERS("SELECT round(2.5), round(-2.5), round(CAST(0.5 AS numeric))");
 }
 
 }  // namespace

@@ -16,18 +16,20 @@ TEST(PgValues, IntegersStayExact) {
   EXPECT_EQ(read_value(oid::kInt2, "7"), Value(std::int64_t{7}));
 }
 
-TEST(PgValues, NumericIsAnIntegerWhenWholeElseADouble) {
+TEST(PgValues, NumericIsAnIntegerWhenWholeElseItsExactDigits) {
   // sum() over integers is numeric in PostgreSQL: it must not turn into a float.
   EXPECT_EQ(read_value(oid::kNumeric, "123456789012345"), Value(std::int64_t{123456789012345}));
-  EXPECT_EQ(read_value(oid::kNumeric, "5.6519417475728155"), Value(5.6519417475728155));
-  EXPECT_EQ(read_value(oid::kNumeric, "1e3"), Value(1000.0));
   EXPECT_EQ(read_value(oid::kNumeric, "-9223372036854775808"), Value(std::int64_t{INT64_MIN}));
+  // numeric is exact: PostgreSQL's digits are kept (a double would print 5.651941747572816 or 12345.7).
+  EXPECT_EQ(read_value(oid::kNumeric, "5.6519417475728155"), Value(Decimal{"5.6519417475728155"}));
+  EXPECT_EQ(read_value(oid::kNumeric, "12345.6789"), Value(Decimal{"12345.6789"}));
+  EXPECT_EQ(read_value(oid::kNumeric, "2.5000000000000000"), Value(Decimal{"2.5000000000000000"}));
+  EXPECT_EQ(read_value(oid::kNumeric, "-0.0419"), Value(Decimal{"-0.0419"}));
+  EXPECT_EQ(read_value(oid::kNumeric, "123456789012345.5"), Value(Decimal{"123456789012345.5"})) << "15 digits";
   // Beyond int64, or more integer digits than a double holds: the exact digits, as text.
   EXPECT_EQ(read_value(oid::kNumeric, "12345678901234567890"), Value(std::string("12345678901234567890")));
   EXPECT_EQ(read_value(oid::kNumeric, "-99999999999999999999"), Value(std::string("-99999999999999999999")));
   EXPECT_EQ(read_value(oid::kNumeric, "1234567890123456.5"), Value(std::string("1234567890123456.5")));
-  EXPECT_EQ(read_value(oid::kNumeric, "123456789012345.5"), Value(123456789012345.5)) << "15 digits: exact";
-  EXPECT_EQ(read_value(oid::kNumeric, "0000.25"), Value(0.25));
 }
 
 TEST(PgValues, FloatsAreDoublesNonFiniteIncluded) {
