@@ -219,7 +219,7 @@ const catalog::Column* Admitter::base_column(const ast::Expr& e, const ExprConte
 void Admitter::nulls_order_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx) {
   if (dialect_ != Dialect::Sqlite || item.nulls != ast::NullsOrder::Default) return;
   // Values that are never NULL sort alike on both engines: leave them (an index can then serve the order).
-  if (const auto* lit = std::get_if<ast::Literal>(&sorted.node); lit && lit->kind != ast::LiteralKind::Null) return;
+  // (A literal is not one of them: ORDER BY 1 names an output column by position.)
   if (const auto* f = std::get_if<ast::FuncCall>(&sorted.node);
       f && (f->name == "count" || f->name == "row_number" || f->name == "rank" || f->name == "dense_rank"))
     return;

@@ -473,6 +473,13 @@ SELECT CustomerId, Company FROM Customer ORDER BY Company, CustomerId;
 -- id: order-nulls-default-desc
 SELECT CustomerId, Company FROM Customer ORDER BY Company DESC, CustomerId LIMIT 10;
 
+-- id: order-nulls-position
+-- note: ORDER BY a position names an output column that can be NULL.
+SELECT Company, count(*) AS n FROM Customer GROUP BY Company ORDER BY 1 DESC LIMIT 5;
+
+-- id: order-nulls-union
+SELECT Company FROM Customer WHERE CustomerId < 5 UNION SELECT NULL ORDER BY 1 LIMIT 3;
+
 -- id: order-text-binary
 -- note: text order: SQLite's BINARY collation and PostgreSQL's C.UTF-8 (the test
 --   cluster's locale) both order by code point, accents included.
