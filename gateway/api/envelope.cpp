@@ -1,12 +1,10 @@
 #include "gateway/api/envelope.hpp"
 
-#include <sys/random.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <random>
 
+#include "common/random_hex.hpp"
 #include "gateway/api/json_writer.hpp"
 
 namespace qg::gateway {
@@ -146,26 +144,9 @@ std::string truncation_notice(const EnvelopeInput& in, std::size_t written) {
 }  // namespace
 
 std::string new_spotlight_marker() {
-  // The OS's entropy (getrandom), so injected text cannot predict the marker;
-  // one syscall rather than a std::random_device per response.
-  unsigned char bytes[8] = {};
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n > 0) {
-      got += static_cast<std::size_t>(n);
-    } else if (n < 0 && errno != EINTR) {  // no getrandom: the slower path to the same entropy
-      std::random_device random;
-      for (; got < sizeof bytes; ++got) bytes[got] = static_cast<unsigned char>(random());
-    }
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : bytes) {
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 15]);
-  }
-  return out;
+  // The OS's entropy, so injected text cannot predict the marker; one syscall
+  // rather than a std::random_device per response.
+  return random_hex(8);
 }
 
 std::string build_envelope(const EnvelopeInput& in) {

@@ -1,15 +1,11 @@
 #include "gateway/mcp/mcp.hpp"
 
-#include <sys/random.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <utility>
 #include <variant>
@@ -17,6 +13,7 @@
 
 #include <boost/json.hpp>
 
+#include "common/random_hex.hpp"
 #include "gateway/api/api.hpp"
 #include "gateway/api/json_writer.hpp"
 #include "gateway/api/openapi.hpp"
@@ -66,24 +63,7 @@ std::string versions_text() {
 
 // 128 bits from the OS's entropy, as hex: a session id nobody can guess.
 std::string new_session_id() {
-  unsigned char bytes[16] = {};
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    const ssize_t n = getrandom(bytes + got, sizeof bytes - got, 0);
-    if (n > 0) {
-      got += static_cast<std::size_t>(n);
-    } else if (n < 0 && errno != EINTR) {
-      std::random_device random;
-      for (; got < sizeof bytes; ++got) bytes[got] = static_cast<unsigned char>(random());
-    }
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : bytes) {
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 15]);
-  }
-  return out;
+  return random_hex(16);
 }
 
 // --- tools: from the route table and the OpenAPI document ------------------
