@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -186,7 +187,97 @@ void map_case(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   sqlite3_result_text(ctx, out.data(), static_cast<int>(out.size()), SQLITE_TRANSIENT);
 }
 
+// PostgreSQL's math functions raise an error where SQLite's return NULL (or
+// an infinity): sqrt(-1), ln(0), acos(2), exp(1000), power(0, -1). The same
+// functions registered with PostgreSQL's errors, so no NULL stands for "no
+// answer". random() returns a float in [0, 1) as PostgreSQL's does (SQLite's
+// is a 64-bit integer).
+struct MathFunction {
+  double (*fn)(double);
+  const char* (*domain)(double x);  // the error for x, or nullptr
+};
+
+const char* no_negative_sqrt(double x) {
+  return x < 0 ? "cannot take square root of a negative number" : nullptr;
+}
+const char* log_domain(double x) {
+  if (x == 0) return "cannot take logarithm of zero";
+  return x < 0 ? "cannot take logarithm of a negative number" : nullptr;
+}
+const char* unit_interval(double x) {
+  return x < -1 || x > 1 ? "input is out of range" : nullptr;
+}
+const char* any_input(double) {
+  return nullptr;
+}
+
+void math1(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (argc != 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const auto* f = static_cast<const MathFunction*>(sqlite3_user_data(ctx));
+  const double x = sqlite3_value_double(argv[0]);
+  if (const char* error = f->domain(x)) return sqlite3_result_error(ctx, error, -1);
+  const double r = f->fn(x);
+  if (std::isinf(r) && !std::isinf(x)) return sqlite3_result_error(ctx, "value out of range: overflow", -1);
+  if (r == 0 && f->fn == static_cast<double (*)(double)>(std::exp) && !std::isinf(x))
+    return sqlite3_result_error(ctx, "value out of range: underflow", -1);
+  sqlite3_result_double(ctx, r);
+}
+
+const MathFunction kSqrt{static_cast<double (*)(double)>(std::sqrt), no_negative_sqrt};
+const MathFunction kLn{static_cast<double (*)(double)>(std::log), log_domain};
+const MathFunction kLog10{static_cast<double (*)(double)>(std::log10), log_domain};
+const MathFunction kAcos{static_cast<double (*)(double)>(std::acos), unit_interval};
+const MathFunction kAsin{static_cast<double (*)(double)>(std::asin), unit_interval};
+const MathFunction kExp{static_cast<double (*)(double)>(std::exp), any_input};
+
+void power2(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (argc != 2 || sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return sqlite3_result_null(ctx);
+  const double x = sqlite3_value_double(argv[0]);
+  const double y = sqlite3_value_double(argv[1]);
+  if (x == 0 && y < 0) return sqlite3_result_error(ctx, "zero raised to a negative power is undefined", -1);
+  if (x < 0 && std::floor(y) != y)
+    return sqlite3_result_error(ctx, "a negative number raised to a non-integer power yields a complex result", -1);
+  const double r = std::pow(x, y);
+  if (std::isinf(r)) return sqlite3_result_error(ctx, "value out of range: overflow", -1);
+  sqlite3_result_double(ctx, r);
+}
+
+// log(x) is the base-10 logarithm on both engines; log(b, x) is ln(x) / ln(b).
+void log_any(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  for (int i = 0; i < argc; ++i)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const double x = sqlite3_value_double(argv[argc - 1]);
+  if (const char* error = log_domain(x)) return sqlite3_result_error(ctx, error, -1);
+  if (argc == 1) return sqlite3_result_double(ctx, std::log10(x));
+  const double b = sqlite3_value_double(argv[0]);
+  if (const char* error = log_domain(b)) return sqlite3_result_error(ctx, error, -1);
+  if (b == 1) return sqlite3_result_error(ctx, "division by zero", -1);
+  sqlite3_result_double(ctx, std::log(x) / std::log(b));
+}
+
+void random_unit(sqlite3_context* ctx, int, sqlite3_value**) {
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  thread_local std::uniform_real_distribution<double> unit(0.0, 1.0);
+  sqlite3_result_double(ctx, unit(engine));
+}
+
 }  // namespace
+
+static bool register_math(sqlite3* db, int flags) {
+  auto one = [&](const char* name, const MathFunction& f) {
+    return sqlite3_create_function(db, name, 1, flags, const_cast<MathFunction*>(&f), math1, nullptr, nullptr) ==
+           SQLITE_OK;
+  };
+  return one("sqrt", kSqrt) && one("ln", kLn) && one("log10", kLog10) && one("acos", kAcos) && one("asin", kAsin) &&
+         one("exp", kExp) &&
+         sqlite3_create_function(db, "power", 2, flags, nullptr, power2, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pow", 2, flags, nullptr, power2, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "log", 1, flags, nullptr, log_any, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "log", 2, flags, nullptr, log_any, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "random", 0, SQLITE_UTF8 | SQLITE_INNOCUOUS, nullptr, random_unit, nullptr,
+                                 nullptr) == SQLITE_OK;
+}
 
 bool register_functions(sqlite3* db) {
   const int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS;
@@ -198,7 +289,8 @@ bool register_functions(sqlite3* db) {
          sqlite3_create_function(db, "printf", -1, flags, nullptr, checked_printf, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "format", -1, flags, nullptr, checked_printf, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "upper", 1, flags, nullptr, map_case<towupper_l>, nullptr, nullptr) == SQLITE_OK &&
-         sqlite3_create_function(db, "lower", 1, flags, nullptr, map_case<towlower_l>, nullptr, nullptr) == SQLITE_OK;
+         sqlite3_create_function(db, "lower", 1, flags, nullptr, map_case<towlower_l>, nullptr, nullptr) == SQLITE_OK &&
+         register_math(db, flags);
 }
 
 }  // namespace qg::exec::sqlite

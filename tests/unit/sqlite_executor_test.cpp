@@ -322,7 +322,10 @@ TEST_F(SqliteExecutorTest, FunctionsOutsideTheAllowlistAreDenied) {
   ASSERT_TRUE(ex);
   auto r = ex->run("SELECT random()", within(5s));
   ASSERT_TRUE(r.has_value()) << r.error().message;
-  EXPECT_TRUE(std::holds_alternative<std::int64_t>(r->rows[0][0]));
+  // The gateway's random(): a float in [0, 1), as PostgreSQL's (sqlite_math_test.cpp).
+  ASSERT_TRUE(std::holds_alternative<double>(r->rows[0][0]));
+  EXPECT_GE(std::get<double>(r->rows[0][0]), 0.0);
+  EXPECT_LT(std::get<double>(r->rows[0][0]), 1.0);
 }
 
 TEST_F(SqliteExecutorTest, WritesSchemaChangesAndConnectionControlAreRefused) {
