@@ -187,6 +187,25 @@ Status Admitter::compound_length(const ast::SetOp& set, int location) const {
                     pos(location));
 }
 
+// SQLite's grammar has no parenthesised compound member: a member that needs
+// one (a set operation on the right, or a member with its own WITH, ORDER BY,
+// LIMIT or OFFSET) is read through a subquery in FROM, which has the same rows
+// and column names. It is written into the tree here, not only printed, so that
+// star expansion names its columns and the printed statement admits again
+// unchanged (the PostgreSQL grammar also needs the alias).
+void Admitter::wrap_set_member(ast::Box<ast::Query>& member, bool right) {
+  const ast::Query& q = *member;
+  const bool trailing = !q.order_by.empty() || q.limit || q.offset;
+  if (q.with.empty() && !trailing && (!right || !std::holds_alternative<ast::SetOp>(q.body))) return;
+  ast::Select wrapper;
+  wrapper.items.push_back(ast::SelectItem{ast::make_expr(ast::ColumnRef{"", "", true}), ""});
+  wrapper.from.push_back(ast::FromItem{ast::DerivedTable{std::move(member), ast::Alias{"branch", {}}, false}});
+  ast::Query outer;
+  outer.body = std::move(wrapper);
+  member = ast::Box<ast::Query>(std::move(outer));
+  note_rewrite("dialect:set-member-subquery");
+}
+
 Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes, std::vector<StarColumn>& star) {
   const int loc = item.location;
   auto apply_alias = [&](Relation& r, const std::optional<ast::Alias>& alias) -> Status {
@@ -570,6 +589,10 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       if (auto st = construct(capability::Construct::SetOpIntersectAll, q.location); !st) return st.error();
     if (auto st = check_set_precedence(*set, q.location); !st) return st.error();
     if (auto st = compound_length(*set, q.location); !st) return st.error();
+    if (dialect_ == Dialect::Sqlite) {
+      wrap_set_member(set->left, false);
+      wrap_set_member(set->right, true);
+    }
     auto left = query(*set->left, outer, visible);
     if (!left) return std::move(left).error();
     auto right = query(*set->right, outer, visible);

@@ -80,6 +80,8 @@ class Admitter {
   Error table_not_available(const ast::TableRef& ref, const CteEnv* ctes) const;
   // A compound SELECT longer than SQLite runs (capability::kSqliteCompoundSelectTerms).
   Status compound_length(const ast::SetOp& set, int location) const;
+  // Writes a set-operation member SQLite cannot print bare as SELECT * FROM (member) AS branch.
+  void wrap_set_member(ast::Box<ast::Query>& member, bool right);
   Status expand_stars(ast::Select& s, const Scope& level, int location);
   // Names a subquery's output columns so that outer references and stars find
   // each by the name admission resolved; returns the names that were duplicated.

@@ -1,0 +1,1 @@
+(WITH users AS (SELECT id FROM spans) SELECT id FROM users) UNION SELECT CURRENT_DATE 
