@@ -109,13 +109,13 @@ void check_gateway(int port, const std::string& backend) {
   auto hidden = query(port, "SELECT user_id FROM traces", kFull);
   EXPECT_EQ(hidden.status, 422);
   EXPECT_EQ(code_of(hidden), "validation:unknown-column") << json::serialize(hidden.body);
-  auto unknown = query(port, "SELECT user_xx FROM traces", kFull);
+  auto unknown = query(port, "SELECT user_xid FROM traces", kFull);
   EXPECT_EQ(code_of(unknown), "validation:unknown-column");
   {
     // The same words as a name that does not exist, apart from the name itself.
     std::string a = json::serialize(hidden.body.at("error")), b = json::serialize(unknown.body.at("error"));
     a = std::regex_replace(a, std::regex("user_id"), "NAME");
-    b = std::regex_replace(b, std::regex("user_xx"), "NAME");
+    b = std::regex_replace(b, std::regex("user_xid"), "NAME");
     EXPECT_EQ(a, b);
   }
   auto star = query(port, "SELECT * FROM traces ORDER BY id LIMIT 2", kFull);
