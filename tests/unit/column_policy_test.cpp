@@ -14,11 +14,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "admission/pipeline.hpp"
+#include "config/config.hpp"
 #include "gateway/api/schema_text.hpp"
+#include "gateway/startup.hpp"
 #include "tests/unit/demo_fixture.hpp"
 
 namespace qg {
@@ -363,6 +366,98 @@ TEST(ColumnFloatDigits, OutputsComputedOnlyFromTheColumnTakeItsSetting) {
     }
   }
 }
+
+// ---------- start-up checks: the configuration says what it means or does not start ----------
+
+namespace config_checks {
+
+Result<config::Config> parse(const std::string& columns_yaml, const std::string& keys_yaml = {}) {
+  return config::parse_config(
+      "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    tables:\n"
+      "      spans:\n        columns:\n" +
+          columns_yaml + keys_yaml,
+      "/tmp");
+}
+
+TEST(ColumnPolicyConfig, KeysAreReadAndRangeChecked) {
+  auto ok = parse("          cost_usd: { float_digits: 3, hidden: true, requires: [status] }\n",
+                  "keys:\n  - name: a\n    sha256: " + std::string(64, 'a') +
+                      "\n    databases: [demo]\n    hidden_columns: { spans: [name, kind] }\n");
+  ASSERT_TRUE(ok) << ok.error().message;
+  const auto& column = ok->databases.front().tables.front().columns.front().second;
+  EXPECT_EQ(column.float_digits, 3);
+  EXPECT_TRUE(column.hidden);
+  EXPECT_EQ(column.companions, std::vector<std::string>{"status"});
+  ASSERT_EQ(ok->keys.front().hidden_columns.tables.size(), 1u);
+  EXPECT_EQ(ok->keys.front().hidden_columns.tables.front().second, (std::vector<std::string>{"name", "kind"}));
+
+  EXPECT_FALSE(parse("          cost_usd: { float_digits: 18 }\n"));
+  EXPECT_FALSE(parse("          cost_usd: { requires: [] }\n"));
+  EXPECT_FALSE(parse("          cost_usd: { requires: [cost_usd] }\n"));
+  EXPECT_FALSE(parse("          cost_usd: { requires: [a, a] }\n"));
+  EXPECT_FALSE(parse("          cost_usd: { requires: status }\n"));
+  EXPECT_FALSE(parse("          cost_usd: { hiden: true }\n"));
+  EXPECT_FALSE(parse("          cost_usd: {}\n", "keys:\n  - name: a\n    sha256: " + std::string(64, 'a') +
+                                                     "\n    databases: [demo]\n    hidden_columns: { spans: [] }\n"));
+}
+
+// The demo config with `edit` applied, opened as start-up opens it.
+Status open_demo_with(const std::function<void(config::Config&)>& edit) {
+  testing::Demo::get();  // the database file exists from here on
+  auto config =
+      gateway::demo_config(std::filesystem::temp_directory_path() / ("qg-corpus-" + std::to_string(::getpid())));
+  if (!config) return config.error();
+  edit(*config);
+  auto opened = gateway::open_databases(*config);
+  if (!opened) return opened.error();
+  return {};
+}
+
+config::ColumnCuration& curated(config::Config& c, const std::string& table, const std::string& column) {
+  for (auto& t : c.databases.front().tables)
+    if (t.name == table)
+      for (auto& [name, curation] : t.columns)
+        if (name == column) return curation;
+  throw std::runtime_error("not curated: " + table + "." + column);
+}
+
+config::ApiKey key_hiding(const std::string& table, std::vector<std::string> columns) {
+  config::ApiKey key{"k", std::string(64, 'a'), {"demo"}, {}};
+  key.hidden_columns.tables.emplace_back(table, std::move(columns));
+  return key;
+}
+
+TEST(ColumnPolicyConfig, StartUpRefusesWhatCouldNeverWork) {
+  EXPECT_TRUE(open_demo_with([](config::Config&) {}));
+  auto unknown = open_demo_with([](config::Config& c) { curated(c, "spans", "cost_usd").companions = {"stauts"}; });
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().code, ErrorCode::ConfigInvalid);
+  EXPECT_TRUE(contains(unknown.error().message, "did you mean status?")) << unknown.error().message;
+  auto hidden_companion = open_demo_with([](config::Config& c) {
+    curated(c, "spans", "cost_usd").companions = {"status"};
+    curated(c, "spans", "status").hidden = true;
+  });
+  ASSERT_FALSE(hidden_companion);
+  EXPECT_TRUE(contains(hidden_companion.error().message, "which is hidden")) << hidden_companion.error().message;
+
+  EXPECT_TRUE(open_demo_with([](config::Config& c) { c.keys = {key_hiding("spans", {"attributes", "model_name"})}; }));
+  auto no_table = open_demo_with([](config::Config& c) { c.keys = {key_hiding("users", {"email"})}; });
+  ASSERT_FALSE(no_table);
+  EXPECT_TRUE(contains(no_table.error().message, "keys[0].hidden_columns.users")) << no_table.error().message;
+  auto no_column = open_demo_with([](config::Config& c) { c.keys = {key_hiding("spans", {"cost"})}; });
+  ASSERT_FALSE(no_column);
+  EXPECT_TRUE(contains(no_column.error().message, "'cost'")) << no_column.error().message;
+  // The key would still read score, but never with its companion.
+  auto companion =
+      open_demo_with([](config::Config& c) { c.keys = {key_hiding("span_annotations", {"annotator_kind"})}; });
+  ASSERT_FALSE(companion);
+  EXPECT_TRUE(contains(companion.error().message, "companion of score")) << companion.error().message;
+  EXPECT_TRUE(open_demo_with([](config::Config& c) {
+    c.keys = {key_hiding("span_annotations", {"annotator_kind", "score"})};
+  }));
+}
+
+}  // namespace config_checks
 
 }  // namespace
 }  // namespace qg
