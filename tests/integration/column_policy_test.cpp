@@ -86,6 +86,58 @@ int significant_digits(const json::value& v) {
   return static_cast<int>(digits.size());
 }
 
+// MCP: the same core, so the same columns for a key (tools/call describe_schema and execute_sql).
+std::string mcp_session(int port, const std::string& auth) {
+  auto r = http(port, "POST", "/mcp",
+                R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+                R"("capabilities":{},"clientInfo":{"name":"test","version":"1"}}})",
+                auth);
+  EXPECT_EQ(r.status, 200) << r.body;
+  std::istringstream in(r.headers);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::string lower = line;
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.rfind("mcp-session-id:", 0) == 0) return line.substr(line.find_first_not_of(' ', 15));
+  }
+  return {};
+}
+
+json::object mcp_call(int port, const std::string& auth, const std::string& sid, const std::string& tool,
+                      const std::string& arguments) {
+  auto r = http(port, "POST", "/mcp",
+                R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":")" + tool + R"(","arguments":)" +
+                    arguments + "}}",
+                auth + "Mcp-Session-Id: " + sid + "\r\n");
+  EXPECT_EQ(r.status, 200) << r.body;
+  return json::parse(r.body).as_object();
+}
+
+std::string texts_of(const json::object& answer) {
+  std::string out;
+  for (const auto& part : answer.at("result").at("content").as_array())
+    if (const auto* text = part.as_object().if_contains("text")) out += std::string(text->as_string()) + "\n";
+  return out;
+}
+
+void check_mcp(int port) {
+  const std::string sid = mcp_session(port, kRestricted);
+  ASSERT_FALSE(sid.empty());
+  const std::string schema =
+      texts_of(mcp_call(port, kRestricted, sid, "describe_schema", R"({"database":"demo","detail":"full"})"));
+  EXPECT_TRUE(contains(schema, "CREATE TABLE")) << schema;
+  EXPECT_FALSE(contains(schema, "\n  attributes")) << schema;
+  EXPECT_FALSE(contains(schema, "user_id"));
+  const auto refused =
+      mcp_call(port, kRestricted, sid, "execute_sql", R"({"database":"demo","sql":"SELECT status FROM spans"})");
+  EXPECT_TRUE(contains(json::serialize(refused), "validation:unknown-column")) << json::serialize(refused);
+  const std::string full_sid = mcp_session(port, kFull);
+  const auto allowed =
+      mcp_call(port, kFull, full_sid, "execute_sql", R"({"database":"demo","sql":"SELECT status FROM spans LIMIT 1"})");
+  EXPECT_FALSE(contains(json::serialize(allowed), "validation:")) << json::serialize(allowed);
+}
+
 void check_gateway(int port, const std::string& backend) {
   SCOPED_TRACE(backend);
   // --- the schema: user_id for nobody, attributes and spans.status not for the restricted key
@@ -167,6 +219,8 @@ void check_gateway(int port, const std::string& backend) {
   EXPECT_LE(significant_digits(row.at(0)), 4) << json::serialize(row);
   EXPECT_GT(significant_digits(row.at(1)), 4) << json::serialize(row);
   EXPECT_NEAR(row.at(0).to_number<double>(), row.at(1).to_number<double>(), row.at(1).to_number<double>() * 1e-3);
+
+  check_mcp(port);
 }
 
 TEST(ColumnPolicyHttp, SqliteDemo) {
