@@ -11,7 +11,8 @@
 namespace qg {
 
 Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::Catalog& catalog,
-                                          const config::Limits& limits, std::optional<std::int64_t> requested_limit) {
+                                          const config::Limits& limits, std::optional<std::int64_t> requested_limit,
+                                          const config::HiddenColumns* hidden) {
   if (sql.size() > static_cast<std::size_t>(limits.max_sql_bytes))
     return make_error(ErrorCode::LimitSqlTooLong,
                       "the SQL text is " + std::to_string(sql.size()) + " bytes; the limit is " +
@@ -35,7 +36,7 @@ Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::C
   if (!tree) return std::move(tree).error();
   ast::Query query = std::move(tree).value();
 
-  auto admission = admit::admit(query, catalog, sql, limits.max_expression_growth);
+  auto admission = admit::admit(query, catalog, sql, limits.max_expression_growth, hidden);
   if (!admission) return std::move(admission).error();
 
   const std::int64_t cap = std::clamp<std::int64_t>(requested_limit.value_or(limits.default_rows), 1, limits.max_rows);
@@ -43,7 +44,7 @@ Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::C
   out.limit = rewrite::inject_limit(query, cap);
 
   // Re-check: the rewritten tree must admit again, untouched, before it is printed.
-  auto recheck = admit::admit(query, catalog, {}, limits.max_expression_growth);
+  auto recheck = admit::admit(query, catalog, {}, limits.max_expression_growth, hidden);
   if (!recheck)
     return make_error(ErrorCode::Internal,
                       "a rewrite produced a tree that admission refuses: " + recheck.error().message);

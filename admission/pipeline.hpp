@@ -25,7 +25,9 @@ struct AdmittedStatement {
 };
 
 // `requested_limit` is the request's "limit" field (absent: limits.default_rows).
+// `hidden`: the calling key's hidden columns (nullptr: none), see admit::admit.
 Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::Catalog& catalog,
-                                          const config::Limits& limits, std::optional<std::int64_t> requested_limit);
+                                          const config::Limits& limits, std::optional<std::int64_t> requested_limit,
+                                          const config::HiddenColumns* hidden = nullptr);
 
 }  // namespace qg

@@ -77,6 +77,8 @@ constexpr std::array kErrorCodes{
     ErrorCodeInfo{ValidationStarWithoutFrom, "validation:star-without-from", 422, "SELECT * with nothing to expand."},
     ErrorCodeInfo{ValidationAmbiguousPrecedence, "validation:ambiguous-precedence", 422,
                   "Operators that SQLite groups differently from the portable grammar, without parentheses."},
+    ErrorCodeInfo{ValidationCompanionColumn, "validation:companion-column", 422,
+                  "A column returned without the companion column the configuration says must travel with it."},
     ErrorCodeInfo{CapabilityNotOnSqlite, "capability:not-on-sqlite", 422,
                   "Valid SQL that the SQLite backend cannot run."},
     ErrorCodeInfo{CapabilityNotOnPostgres, "capability:not-on-postgres", 422,

@@ -56,6 +56,7 @@ enum class ErrorCode : std::uint8_t {
   ValidationTimestampLiteral,
   ValidationStarWithoutFrom,
   ValidationAmbiguousPrecedence,
+  ValidationCompanionColumn,
   // capability:* — valid SQL, but not on this backend
   CapabilityNotOnSqlite,
   CapabilityNotOnPostgres,

@@ -22,6 +22,7 @@ constexpr OwnKey kApiKeyOwn[] = {
     {"name", "a name for logs and metrics ([A-Za-z_][A-Za-z0-9_-]*)", true},
     {"sha256", "the SHA-256 of the token in hex, as printed by `querygate hash-key`", true},
     {"databases", "a list of database names this key may query, e.g. [demo]", true},
+    {"hidden_columns", "a mapping of table names to lists of columns this key may not see, e.g. {users: [email]}"},
 };
 constexpr KeyTable<ApiKey> kApiKeyKeys{.own = kApiKeyOwn};
 
@@ -79,6 +80,28 @@ Status read_key_databases(const Entry& entry, const OwnKey& key, ApiKey& out) {
   return {};
 }
 
+// keys[i].hidden_columns: {table: [column, ...]}; that the names exist is checked at start-up.
+Status read_key_hidden(const Entry& entry, const OwnKey& key, ApiKey& out) {
+  return read_named(entry, key.expects, [&](const std::string& table, const Entry& columns) -> Status {
+    if (!columns.value.IsSequence() || columns.value.size() == 0)
+      return config_error("'" + columns.path + "' must be a list of column names; got " + describe(columns.value) +
+                              position_of(columns),
+                          "List at least one column, e.g. " + table + ": [email].");
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < columns.value.size(); ++i) {
+      const Entry item{YAML::Node(), columns.value[i], columns.path + "[" + std::to_string(i) + "]"};
+      Result<std::string> name = read_text(item, "a column name");
+      if (!name) return std::move(name).error();
+      if (std::find(names.begin(), names.end(), *name) != names.end())
+        return config_error("'" + item.path + "' repeats column '" + clipped(*name) + "'" + position_of(item),
+                            "List each column once.");
+      names.push_back(std::move(*name));
+    }
+    out.hidden_columns.tables.emplace_back(table, std::move(names));
+    return {};
+  });
+}
+
 }  // namespace
 
 Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& keys) {
@@ -96,6 +119,7 @@ Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& key
                                    if (own.name == "name") return read_key_name(own_entry, own, api_key);
                                    if (own.name == "sha256") return read_key_hash(own_entry, own, api_key);
                                    if (own.name == "databases") return read_key_databases(own_entry, own, api_key);
+                                   if (own.name == "hidden_columns") return read_key_hidden(own_entry, own, api_key);
                                    return unhandled(own, own_entry);
                                  });
     if (!status) return status;

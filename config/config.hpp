@@ -61,6 +61,15 @@ struct ColumnCuration {
   std::string unit;
   bool untrusted = false;
   bool timestamp = false;  // holds ISO-8601 timestamps (text on SQLite): literals compared with it are checked
+  // Not queryable and not described: a statement naming it is refused like one
+  // naming an unknown column, and * skips it. Virtual columns may still read it.
+  bool hidden = false;
+  // Companion columns (`requires: [scale_trend]`): a statement whose output
+  // reads this column must also return each of these, in the same row.
+  std::vector<std::string> companions;
+  // Significant digits for floats computed only from this column (and columns
+  // with the same setting); -1: limits.float_digits.
+  int float_digits = -1;
 };
 
 // A column computed by querygate: a SQL expression per dialect over the table's
@@ -98,12 +107,20 @@ struct Database {
                            // the role can write or is a superuser
 };
 
+// Columns one API key may not see (keys[i].hidden_columns), on top of the ones
+// hidden for everybody: table name -> column names, as written in the file.
+struct HiddenColumns {
+  std::vector<std::pair<std::string, std::vector<std::string>>> tables;
+  bool empty() const { return tables.empty(); }
+};
+
 // An API key: who may call, and which databases it may use. The file holds
 // the SHA-256 of the token (`querygate hash-key` prints it), never the token.
 struct ApiKey {
   std::string name;                    // appears in logs, metrics and /readyz; the token never does
   std::string sha256;                  // 64 lower-case hex digits
   std::vector<std::string> databases;  // names from `databases`, at least one
+  HiddenColumns hidden_columns;        // hidden from this key only, in each of its databases
 };
 
 struct Config {

@@ -1,6 +1,7 @@
 // databases.<name>.tables.<table>.*: the key tables for a table's curation, its
 // columns and its virtual columns, and their readers (a virtual column needs an
 // expression for the database's backend and may not shadow a curated column).
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,12 +27,20 @@ constexpr KeyTable<TableCuration> kTableKeys{.texts = kTableTexts, .own = kTable
 constexpr BoolKey<ColumnCuration> kColumnBools[] = {
     {"untrusted", &ColumnCuration::untrusted, false},  // holds text written by end users
     {"timestamp", &ColumnCuration::timestamp, false},  // holds ISO-8601 timestamps
+    {"hidden", &ColumnCuration::hidden, false},        // not queryable, not described, skipped by *
+};
+constexpr IntKey<ColumnCuration> kColumnInts[] = {
+    {"float_digits", &ColumnCuration::float_digits, -1, 0, 17},  // overrides limits.float_digits for its values
+};
+constexpr OwnKey kColumnOwn[] = {
+    {"requires", "a list of companion column names of the same table, e.g. [scale_trend]"},
 };
 constexpr TextKey<ColumnCuration> kColumnTexts[] = {
     {"comment", &ColumnCuration::comment, ""},
     {"unit", &ColumnCuration::unit, ""},
 };
-constexpr KeyTable<ColumnCuration> kColumnKeys{.bools = kColumnBools, .texts = kColumnTexts};
+constexpr KeyTable<ColumnCuration> kColumnKeys{
+    .ints = kColumnInts, .bools = kColumnBools, .texts = kColumnTexts, .own = kColumnOwn};
 
 // databases.<name>.tables.<table>.virtual_columns.<column>.*
 constexpr BoolKey<VirtualColumn> kVirtualBools[] = {
@@ -45,11 +54,36 @@ constexpr TextKey<VirtualColumn> kVirtualTexts[] = {
 };
 constexpr KeyTable<VirtualColumn> kVirtualKeys{.bools = kVirtualBools, .texts = kVirtualTexts};
 
+// columns.<column>.requires: names of the same table (checked against the engine's columns at start-up).
+Status read_companions(const Entry& entry, const OwnKey& key, const std::string& column, ColumnCuration& out) {
+  if (!entry.value.IsSequence() || entry.value.size() == 0)
+    return config_error("'" + entry.path + "' must be " + std::string(key.expects) + "; got " + describe(entry.value) +
+                            position_of(entry),
+                        "List at least one column, e.g. requires: [scale_trend].");
+  for (std::size_t i = 0; i < entry.value.size(); ++i) {
+    const Entry item{YAML::Node(), entry.value[i], entry.path + "[" + std::to_string(i) + "]"};
+    Result<std::string> name = read_text(item, "a column name");
+    if (!name) return std::move(name).error();
+    if (*name == column)
+      return config_error("'" + item.path + "' names the column itself" + position_of(item),
+                          "List the other columns that must be returned with " + column + ".");
+    if (std::find(out.companions.begin(), out.companions.end(), *name) != out.companions.end())
+      return config_error("'" + item.path + "' repeats '" + clipped(*name) + "'" + position_of(item),
+                          "List each companion once.");
+    out.companions.push_back(std::move(*name));
+  }
+  return {};
+}
+
 Status read_columns(const Entry& entry, const OwnKey& key, TableCuration& table) {
   return read_named(entry, key.expects, [&](const std::string& name, const Entry& column_entry) -> Status {
     ColumnCuration column;
-    if (Status status = read_section(column_entry, kColumnKeys, std::nullopt, column, no_own_keys); !status)
-      return status;
+    Status status = read_section(column_entry, kColumnKeys, std::nullopt, column,
+                                 [&](const OwnKey& own, const Entry& own_entry) -> Status {
+                                   if (own.name == "requires") return read_companions(own_entry, own, name, column);
+                                   return unhandled(own, own_entry);
+                                 });
+    if (!status) return status;
     table.columns.emplace_back(name, std::move(column));
     return {};
   });

@@ -116,6 +116,79 @@ Result<std::unique_ptr<exec::Executor>> open_executor(const config::Config& conf
   return exec::open_sqlite(db, std::move(options));
 }
 
+Error policy_error(const std::string& message, const std::string& fix) {
+  return make_error(ErrorCode::ConfigInvalid, message, "FIX: " + fix);
+}
+
+// Companion columns exist and are visible whenever their column is; a key's
+// hidden_columns name tables and columns of its databases. Checked once the
+// engines have told what columns exist.
+Status check_column_policy(const config::Config& config, const ServedDatabases& served) {
+  for (const auto& [db_name, database] : served) {
+    const Dialect d = database.catalog.dialect;
+    for (const auto& table : database.catalog.tables)
+      for (const auto& column : table.columns)
+        for (const auto& name : column.companions) {
+          const std::string key =
+              "databases." + db_name + ".tables." + table.name + ".columns." + column.name + ".requires";
+          const auto* companion = table.find_column(name, d);
+          if (!companion) {
+            std::vector<std::string> names;
+            for (const auto& c : table.columns) names.push_back(c.name);
+            const auto close = catalog::closest_names(name, names, 1);
+            return policy_error("'" + key + "' names '" + name + "', which is not a column of " + table.name +
+                                    (close.empty() ? std::string() : " (did you mean " + close.front() + "?)"),
+                                "name a physical column of " + table.name + " (virtual columns cannot be companions).");
+          }
+          if (companion->hidden && !column.hidden)
+            return policy_error(
+                "'" + key + "' names '" + name + "', which is hidden: " + column.name + " could never be returned",
+                "hide " + column.name + " too, or do not hide " + name + ".");
+        }
+  }
+  for (std::size_t k = 0; k < config.keys.size(); ++k) {
+    const auto& api_key = config.keys[k];
+    for (const auto& [table_name, columns] : api_key.hidden_columns.tables) {
+      const std::string key = "keys[" + std::to_string(k) + "].hidden_columns." + table_name;
+      bool found = false;
+      for (const auto& db_name : api_key.databases) {
+        auto it = served.find(db_name);
+        if (it == served.end()) continue;
+        const auto& catalog = it->second.catalog;
+        const auto* table = catalog.find_table(table_name);
+        if (!table) continue;
+        found = true;
+        for (const auto& column : columns)
+          if (!table->find_column(column, catalog.dialect) && !table->find_virtual(column, catalog.dialect))
+            return policy_error("'" + key + "' names '" + column + "', which is not a column of " + table->name +
+                                    " in database " + db_name,
+                                "name a physical or virtual column of " + table->name + ".");
+        for (const auto& column : table->columns)
+          for (const auto& name : column.companions) {
+            const auto* companion = table->find_column(name, catalog.dialect);
+            if (companion && catalog::visible(*table, column, &api_key.hidden_columns, catalog.dialect) &&
+                !catalog::visible(*table, *companion, &api_key.hidden_columns, catalog.dialect))
+              return policy_error("'" + key + "' hides " + name + ", the companion of " + column.name +
+                                      ", which the key may still read: " + column.name +
+                                      " could never be returned to it",
+                                  "hide " + column.name + " from this key too, or do not hide " + name + ".");
+          }
+      }
+      if (!found)
+        return policy_error(
+            "'" + key + "' names table '" + table_name + "', which no database of this key allowlists",
+            "name a table of " +
+                [&] {
+                  std::string list;
+                  for (const auto& db : api_key.databases) list += (list.empty() ? "" : ", ") + db;
+                  return list;
+                }() +
+                ".");
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<ServedDatabases> open_databases(const config::Config& config) {
@@ -132,6 +205,7 @@ Result<ServedDatabases> open_databases(const config::Config& config) {
     if (auto s = rewrite::attach_virtual_columns(served.catalog, db); !s) return s.error();
     out.emplace(db.name, std::move(served));
   }
+  if (auto s = check_column_policy(config, out); !s) return s.error();
   return out;
 }
 

@@ -36,6 +36,9 @@ struct OutputColumn {
   // through any expression, function, subquery, CTE or set-operation branch.
   bool untrusted = false;
   SizeBound size;  // how long its values can be
+  // Significant digits for its floats when every stored column it reads sets the
+  // same float_digits (config); -1: limits.float_digits.
+  int float_digits = -1;
 };
 
 struct Admission {
@@ -53,7 +56,12 @@ struct Admission {
 // used only to tell how a name was spelled (quoted or not) in refusals.
 // An expression whose value can grow more than `max_expression_growth` times
 // (limits.max_expression_growth) is refused with limit:expression-size.
+// `hidden`: the calling key's hidden columns (config keys[i].hidden_columns), on
+// top of the columns hidden for everybody; they are refused like unknown ones.
+// A statement whose output reads a column with companions (config `requires`)
+// must return each companion in the same row (validation:companion-column).
 Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
-                        int max_expression_growth = config::Limits{}.max_expression_growth);
+                        int max_expression_growth = config::Limits{}.max_expression_growth,
+                        const config::HiddenColumns* hidden = nullptr);
 
 }  // namespace qg::admit

@@ -165,23 +165,41 @@ Result<const Relation*> Admitter::resolve_column(const ast::ColumnRef& ref, int 
             ") inside an expression",
         "FIX: name the columns you need, e.g. " + (ref.table.empty() ? std::string("t") : ref.table) + ".id.",
         pos(location));
+  // A column hidden from the caller is not in Relation::columns; only the
+  // operator's own expressions (virtual columns) may name it.
+  auto has = [&](const Relation& r) {
+    auto named = [&](const std::string& c) { return same(c, ref.column); };
+    return std::any_of(r.columns.begin(), r.columns.end(), named) ||
+           (ref.configured && std::any_of(r.hidden.begin(), r.hidden.end(), named));
+  };
   for (const Scope* s = ctx.scope; s; s = s->parent) {
     if (!ref.table.empty()) {
       for (const auto& r : s->relations) {
         if (!same(r.name, ref.table)) continue;
-        for (const auto& c : r.columns)
-          if (same(c, ref.column)) return &r;
+        if (has(r)) return &r;
         return unknown_column(ref, location, ctx);
       }
       continue;
     }
     std::vector<const Relation*> matches;
     for (const auto& r : s->relations)
-      for (const auto& c : r.columns)
-        if (same(c, ref.column)) {
-          matches.push_back(&r);
-          break;
-        }
+      if (has(r)) matches.push_back(&r);
+    // The engine resolves an unqualified name to the innermost column of that
+    // name, hidden or not: a hidden one here must not let the name reach an
+    // outer query's column or an output alias (the engine would read the hidden
+    // one), nor pass as unambiguous (the engine would refuse it as ambiguous).
+    const bool shadowed =
+        !ref.configured && std::any_of(s->relations.begin(), s->relations.end(), [&](const Relation& r) {
+          return std::any_of(r.hidden.begin(), r.hidden.end(),
+                             [&](const std::string& c) { return same(c, ref.column); });
+        });
+    if (shadowed) {
+      if (matches.empty()) return unknown_column(ref, location, ctx);
+      const Relation* r = matches.front();
+      const std::string qualified = r->name.empty() ? ref.column : r->name + "." + ref.column;
+      return make_error(ErrorCode::ValidationAmbiguousColumn, "column '" + ref.column + "' is ambiguous here",
+                        "FIX: qualify it, e.g. " + qualified + ".", pos(location));
+    }
     if (matches.size() == 1) return matches.front();
     if (matches.size() > 1) {
       // USING (x) merges x into one column; an unqualified x then means the merged one.

@@ -4,6 +4,11 @@
 #include <functional>
 
 #include "admission/admit/admitter.hpp"
+#include "admission/ast/walk.hpp"
+#include "admission/capability/capability.hpp"
+#include "admission/convert/convert.hpp"
+#include "admission/parse/parser.hpp"
+#include "admission/render/render.hpp"
 
 namespace qg::admit {
 namespace detail {
@@ -247,6 +252,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
               if (same(it->name, n.name)) {
                 r.columns = it->columns;
                 r.lineage = it->lineage;
+                r.reads = it->reads;
                 r.bounds = it->bounds;
                 r.generated_rows = it->generated_rows;
                 r.ambiguous = it->ambiguous;
@@ -264,9 +270,38 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             r.name = table->name;
             r.source = table->name;
             r.table = table;
-            for (const auto& c : table->columns) r.columns.push_back(c.name);
-            for (const auto& v : table->virtual_columns) r.columns.push_back(v.name);
             r.lineage = table_lineage(*table);
+            std::vector<Lineage> shown;
+            for (std::size_t i = 0; i < table->columns.size(); ++i) {
+              const auto& c = table->columns[i];
+              if (!catalog::visible(*table, c, hidden_, dialect_)) {
+                r.hidden.push_back(c.name);
+                continue;
+              }
+              r.columns.push_back(c.name);
+              r.reads.push_back({&c});
+              shown.push_back(r.lineage[i]);
+            }
+            for (std::size_t i = 0; i < table->virtual_columns.size(); ++i) {
+              const auto& v = table->virtual_columns[i];
+              if (!catalog::visible(*table, v, hidden_, dialect_)) {
+                r.hidden.push_back(v.name);
+                continue;
+              }
+              r.columns.push_back(v.name);
+              r.reads.push_back({});  // substituted before anything reads it
+              shown.push_back(r.lineage[table->columns.size() + i]);
+            }
+            r.lineage = std::move(shown);
+            // t AS x(a, b) renames the engine's columns by position, hidden ones included:
+            // the names would not mean what admission resolved them to.
+            if (!r.hidden.empty() && n.alias && !n.alias->columns.empty())
+              return make_error(ErrorCode::ValidationUnsupported,
+                                "column aliases on table " + table->name + " (" + n.alias->name + "(...))",
+                                "FIX: write " + table->name + " AS " + n.alias->name +
+                                    " and rename columns in the select list (SELECT " + n.alias->name +
+                                    ".col AS new_name ...).",
+                                pos(loc));
           }
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
@@ -285,6 +320,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.ambiguous = name_outputs(*n.query, *cols);
           r.columns = std::move(cols).value();
           r.lineage = output_lineages(*n.query, r.columns.size());
+          r.reads = output_reads(*n.query, r.columns.size());
           r.timestamps = query_times(*n.query);
           r.literal_text = literal_texts(*n.query);
           r.bounds = bounds_of(*n.query);
@@ -306,6 +342,12 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           for (std::size_t i = 0; i < width; ++i) r.columns.push_back("column" + std::to_string(i + 1));
           r.lineage = rows_lineage(n.rows, ctx);
           r.lineage.resize(width, Lineage{Taint::Text, ValueKind::Other});
+          r.reads.assign(width, {});
+          for (const auto& row : n.rows)
+            for (std::size_t i = 0; i < row.size() && i < width; ++i) {
+              const Reads more = reads_of(row[i], ctx);
+              r.reads[i].insert(r.reads[i].end(), more.begin(), more.end());
+            }
           r.literal_text = literal_texts(n.rows, width);
           for (const auto& row : n.rows) {
             std::vector<SizeBound> row_bounds;
@@ -529,6 +571,8 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   select_lineage_.clear();
   for (const auto& item : s.items) select_lineage_.push_back(lineage(item.expr, ctx));
   lineage_windows_ = nullptr;
+  select_reads_.clear();
+  for (const auto& item : s.items) select_reads_.push_back(reads_of(item.expr, ctx));
   select_times_.clear();
   for (const auto& item : s.items) select_times_.push_back(timestamp_column(item.expr, ctx));
   select_bounds_.clear();
@@ -564,15 +608,18 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       std::copy(cte.columns.begin(), cte.columns.end(), names.begin());
     }
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
-    std::vector<Lineage> lineage = output_lineages(*cte.query, names.size());
+    const std::size_t width = names.size();
+    std::vector<Lineage> lineage = output_lineages(*cte.query, width);
     env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous),
                                   query_times(*cte.query), bounds_of(*cte.query),
-                                  query_generated_.contains(&*cte.query), literal_texts(*cte.query)});
+                                  query_generated_.contains(&*cte.query), literal_texts(*cte.query),
+                                  output_reads(*cte.query, width)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
   std::vector<std::string> names;
   std::vector<Lineage> lineage;
+  std::vector<Reads> reads;
   std::vector<const catalog::Column*> times;
   std::vector<SizeBound> bounds;
   if (auto* s = std::get_if<ast::Select>(&q.body)) {
@@ -581,6 +628,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (!r) return std::move(r).error();
     names = std::move(r).value();
     lineage = select_lineage_;
+    reads = select_reads_;
     times = select_times_;
     bounds = select_bounds_;
     if (generates_rows(*s, level)) query_generated_.insert(&q);
@@ -604,6 +652,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     for (std::size_t i = 0; i < lineage.size(); ++i)
       lineage[i] = {std::max(lineage[i].taint, right_lineage[i].taint),
                     lineage[i].kind == right_lineage[i].kind ? lineage[i].kind : ValueKind::Other};
+    // Either branch's row: the columns of both.
+    reads = output_reads(*set->left, names.size());
+    const auto right_reads = output_reads(*set->right, names.size());
+    for (std::size_t i = 0; i < reads.size(); ++i)
+      reads[i].insert(reads[i].end(), right_reads[i].begin(), right_reads[i].end());
     // A timestamp column only when both branches pass one on, stored alike.
     times = query_times(*set->left);
     const auto right_times = query_times(*set->right);
@@ -628,9 +681,20 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     for (std::size_t i = 0; i < width; ++i) names.push_back("column" + std::to_string(i + 1));
     lineage = rows_lineage(values.rows, ctx);
     lineage.resize(width, Lineage{Taint::Text, ValueKind::Other});
+    reads.assign(width, {});
+    for (const auto& row : values.rows)
+      for (std::size_t i = 0; i < row.size() && i < width; ++i) {
+        const Reads more = reads_of(row[i], ctx);
+        reads[i].insert(reads[i].end(), more.begin(), more.end());
+      }
     ExprContext order_ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
   }
+  for (auto& r : reads) {
+    std::sort(r.begin(), r.end());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+  }
+  query_reads_[&q] = std::move(reads);
   query_lineage_[&q] = std::move(lineage);
   query_times_[&q] = std::move(times);
   query_bounds_[&q] = std::move(bounds);
@@ -639,17 +703,127 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
 
 }  // namespace detail
 
+namespace {
+
+// The caller's outermost select list with the companion added (the FIX of a
+// companion refusal), from the caller's own text: each item as written, then
+// the companion, qualified as the caller qualified the column. When the query
+// aggregates, the FIX says to group by the companion too. Empty when it cannot
+// be shown (the outermost query is not one SELECT, or its text does not parse).
+std::string with_companion(std::string_view sql, Dialect d, const std::string& column, const std::string& companion) {
+  if (sql.empty()) return {};
+  auto json = parse::parse_to_json(sql);
+  if (!json) return {};
+  auto tree = convert::convert_statement(*json, sql);
+  if (!tree) return {};
+  const auto* select = std::get_if<ast::Select>(&tree->body);
+  if (!select) return {};
+  std::string list, qualifier;
+  bool aggregated = !select->group_by.empty() || select->having.has_value();
+  std::function<void(const ast::Expr&)> look = [&](const ast::Expr& e) {
+    if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
+      if (!ref->star && qualifier.empty() && catalog::Catalog::same_name(ref->column, column, d))
+        qualifier = ref->table;
+      return;
+    }
+    if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && !f->over)
+      if (const auto* row = capability::find_function(f->name); row && row->kind == capability::FunctionKind::Aggregate)
+        aggregated = true;
+    ast::for_each_child(e, look);
+  };
+  for (const auto& item : select->items) {
+    auto text = render::render_expr(item.expr, d);
+    if (!text) return {};
+    list += (list.empty() ? "" : ", ") + *text;
+    if (!item.alias.empty()) list += " AS " + render::quote_identifier(item.alias, d);
+    look(item.expr);
+  }
+  const std::string added =
+      (qualifier.empty() ? "" : render::quote_identifier(qualifier, d) + ".") + render::quote_identifier(companion, d);
+  std::string out = "SELECT " + list + ", " + added + " FROM ...";
+  if (aggregated) out += " GROUP BY ..., " + added;
+  return out;
+}
+
+const catalog::Table* table_of(const catalog::Catalog& catalog, const catalog::Column* column) {
+  for (const auto& t : catalog.tables)
+    if (!t.columns.empty() && column >= &t.columns.front() && column <= &t.columns.back()) return &t;
+  return nullptr;
+}
+
+// Companion columns (config `requires`): an output column that reads a column
+// with companions (directly, through any expression, aggregate, subquery,
+// derived table, CTE or set operation) needs, for each companion, an output
+// column in the same row computed only from that companion (the column itself,
+// its aggregate, any expression over it alone).
+Status check_companions(const ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
+                        const std::vector<std::string>& names, const std::vector<detail::Reads>& reads) {
+  for (std::size_t i = 0; i < reads.size(); ++i)
+    for (const catalog::Column* column : reads[i]) {
+      if (column->companions.empty()) continue;
+      const catalog::Table* table = table_of(catalog, column);
+      if (!table) continue;
+      for (const auto& name : column->companions) {
+        const catalog::Column* companion = table->find_column(name, catalog.dialect);
+        if (!companion) continue;  // checked at start-up
+        const bool returned = std::any_of(reads.begin(), reads.end(), [&](const detail::Reads& r) {
+          return !r.empty() &&
+                 std::all_of(r.begin(), r.end(), [&](const catalog::Column* c) { return c == companion; });
+        });
+        if (returned) continue;
+        const std::string shown = with_companion(sql, catalog.dialect, column->name, companion->name);
+        std::string fix = "FIX: return " + companion->name + " in the same row as " + column->name + "; ";
+        if (std::holds_alternative<ast::SetOp>(query.body))
+          fix += "add " + companion->name + " (computed the same way) to the select list of every branch.";
+        else if (!shown.empty())
+          fix += "e.g. " + shown + " (if " + column->name + " comes from a subquery or CTE, select " + companion->name +
+                 " there too; any output computed only from " + companion->name + ", such as min(" + companion->name +
+                 "), also counts).";
+        else
+          fix += "add it to the outermost select list.";
+        // At the output item that returns it (a star's items point at the query).
+        int at = query.location >= 0 ? query.location : 0;
+        if (const auto* select = std::get_if<ast::Select>(&query.body);
+            select && i < select->items.size() && select->items[i].expr.location >= 0)
+          at = select->items[i].expr.location;
+        return make_error(ErrorCode::ValidationCompanionColumn,
+                          "output column '" + names[i] + "' returns " + table->name + "." + column->name +
+                              " without its companion " + companion->name +
+                              " (the configuration requires them in the same row: " + column->name +
+                              " is misleading without it)",
+                          fix, at);
+      }
+    }
+  return {};
+}
+
+// Per-column float_digits: the setting every stored column an output reads
+// shares; -1 (limits.float_digits) when any lacks one or they differ.
+int output_float_digits(const detail::Reads& reads) {
+  int digits = -1;
+  for (std::size_t i = 0; i < reads.size(); ++i) {
+    if (reads[i]->float_digits < 0 || (i > 0 && reads[i]->float_digits != digits)) return -1;
+    digits = reads[i]->float_digits;
+  }
+  return digits;
+}
+
+}  // namespace
+
 Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
-                        int max_expression_growth) {
-  detail::Admitter admitter(catalog, sql, max_expression_growth);
+                        int max_expression_growth, const config::HiddenColumns* hidden) {
+  detail::Admitter admitter(catalog, sql, max_expression_growth, hidden);
   auto names = admitter.query(query, nullptr, nullptr);
   if (!names) return std::move(names).error();
+  const auto reads = admitter.output_reads(query, names->size());
+  if (auto companions = check_companions(query, catalog, sql, *names, reads); !companions)
+    return std::move(companions).error();
   Admission out;
   const auto untrusted = admitter.untrusted_outputs(query, names->size());
   const auto& bounds = admitter.bounds_of(query);
   for (std::size_t i = 0; i < names->size(); ++i)
-    out.columns.push_back(
-        OutputColumn{std::move((*names)[i]), untrusted[i], i < bounds.size() ? bounds[i] : SizeBound{}});
+    out.columns.push_back(OutputColumn{std::move((*names)[i]), untrusted[i],
+                                       i < bounds.size() ? bounds[i] : SizeBound{}, output_float_digits(reads[i])});
   // The leftmost base table of the outermost SELECT (CTE names are not base tables).
   if (const auto* select = std::get_if<ast::Select>(&query.body); select && !select->from.empty()) {
     const ast::FromItem* item = &select->from.front();

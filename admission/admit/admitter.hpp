@@ -43,8 +43,13 @@ struct ExprContext {
 
 class Admitter {
  public:
-  Admitter(const catalog::Catalog& catalog, std::string_view sql, int max_expression_growth)
-      : catalog_(catalog), dialect_(catalog.dialect), sql_(sql), max_expression_growth_(max_expression_growth) {}
+  Admitter(const catalog::Catalog& catalog, std::string_view sql, int max_expression_growth,
+           const config::HiddenColumns* hidden)
+      : catalog_(catalog),
+        dialect_(catalog.dialect),
+        sql_(sql),
+        max_expression_growth_(max_expression_growth),
+        hidden_(hidden) {}
 
   Result<std::vector<std::string>> query(ast::Query& q, const Scope* outer, const CteEnv* ctes);
 
@@ -54,6 +59,8 @@ class Admitter {
   std::vector<bool> untrusted_outputs(const ast::Query& q, std::size_t width) const;
   // Per output column of an admitted query: how long can its values be?
   const std::vector<SizeBound>& bounds_of(const ast::Query& q) const;
+  // Per output column of an admitted query: the stored columns it reads (empty when unknown).
+  std::vector<Reads> output_reads(const ast::Query& q, std::size_t width) const;
 
  private:
   const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);
@@ -180,6 +187,11 @@ class Admitter {
     auto it = query_times_.find(&q);
     return it == query_times_.end() ? std::vector<const catalog::Column*>{} : it->second;
   }
+  // Stored columns read (scope.hpp, Reads), per output column of every admitted query.
+  Reads reads_of(const ast::Expr& e, const ExprContext& ctx);
+  Reads column_reads(const ast::ColumnRef& ref, const ExprContext& ctx);
+  std::map<const ast::Query*, std::vector<Reads>> query_reads_;
+  std::vector<Reads> select_reads_;        // the last select()'s items
   std::vector<std::string> from_names_;    // every relation name in the FROM being resolved (for better refusals)
   std::vector<std::string> window_names_;  // the WINDOW clause names of the SELECT being admitted
   // The WITH lists whose CTE at `index` is being admitted, innermost last: that
@@ -194,6 +206,7 @@ class Admitter {
   Dialect dialect_;
   std::string_view sql_;
   int max_expression_growth_;
+  const config::HiddenColumns* hidden_;  // the calling key's hidden columns (nullptr: none)
 };
 
 }  // namespace qg::admit::detail

@@ -936,6 +936,11 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
     std::vector<std::string> missing;
     for (const auto& c : table->columns) {
       if (!c.primary_key) continue;
+      // A key the caller may not see can be neither grouped by nor named in a FIX.
+      if (!catalog::visible(*table, c, hidden_, dialect_)) {
+        any = false;
+        break;
+      }
       any = true;
       ast::ColumnRef ref{"#" + std::to_string(i), c.name, false};
       const ast::Expr key = ast::make_expr(ref);

@@ -20,7 +20,10 @@
 // flagged (see README, "What the untrusted flag guarantees").
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <string>
+
+#include "admission/ast/walk.hpp"
 
 #include "admission/admit/admitter.hpp"
 
@@ -85,11 +88,16 @@ std::vector<bool> Admitter::untrusted_outputs(const ast::Query& q, std::size_t w
   return out;
 }
 
+namespace {
+Lineage stored_lineage(const catalog::Column& c) {
+  return c.untrusted ? Lineage{Taint::Text, ValueKind::Other}
+                     : Lineage{Taint::None, numeric_type(c.type) ? ValueKind::Number : ValueKind::Other};
+}
+}  // namespace
+
 std::vector<Lineage> Admitter::table_lineage(const catalog::Table& table) const {
   std::vector<Lineage> out;
-  for (const auto& c : table.columns)
-    out.push_back(c.untrusted ? Lineage{Taint::Text, ValueKind::Other}
-                              : Lineage{Taint::None, numeric_type(c.type) ? ValueKind::Number : ValueKind::Other});
+  for (const auto& c : table.columns) out.push_back(stored_lineage(c));
   // attach_virtual_columns already folded the expression's lineage into the flag
   // (untrusted when the expression reads any untrusted column).
   for (const auto& v : table.virtual_columns)
@@ -119,6 +127,9 @@ Lineage Admitter::column_lineage(const ast::ColumnRef& ref, const ExprContext& c
     for (std::size_t i = 0; i < rel.columns.size(); ++i)
       if (same(rel.columns[i], ref.column))
         return i < rel.lineage.size() ? rel.lineage[i] : Lineage{Taint::Text, ValueKind::Other};
+    // A virtual column's expression reading a column hidden from the caller.
+    if (ref.configured && rel.table)
+      if (const auto* c = rel.table->find_column(ref.column, dialect_)) return stored_lineage(*c);
     return {Taint::Text, ValueKind::Other};
   };
   Lineage out = of(*r);
@@ -138,6 +149,67 @@ Lineage Admitter::column_lineage(const ast::ColumnRef& ref, const ExprContext& c
         out = join(out, of(other));
     break;
   }
+  return out;
+}
+
+std::vector<Reads> Admitter::output_reads(const ast::Query& q, std::size_t width) const {
+  auto it = query_reads_.find(&q);
+  std::vector<Reads> out = it == query_reads_.end() ? std::vector<Reads>{} : it->second;
+  out.resize(width);
+  return out;
+}
+
+Reads Admitter::column_reads(const ast::ColumnRef& ref, const ExprContext& ctx) {
+  auto relation = column(ref, -1, ctx);
+  if (!relation || !*relation) return {};  // a select-list alias: read where it is defined
+  const Relation* r = *relation;
+  auto of = [&](const Relation& rel) -> Reads {
+    for (std::size_t i = 0; i < rel.columns.size(); ++i)
+      if (same(rel.columns[i], ref.column)) return i < rel.reads.size() ? rel.reads[i] : Reads{};
+    if (ref.configured && rel.table)
+      if (const auto* c = rel.table->find_column(ref.column, dialect_)) return {c};
+    return {};
+  };
+  Reads out = of(*r);
+  const bool merged = ref.table.empty() && std::any_of(r->using_columns.begin(), r->using_columns.end(),
+                                                       [&](const std::string& u) { return same(u, ref.column); });
+  if (!merged) return out;
+  // An unqualified column merged by USING is COALESCE of every side's column.
+  for (const Scope* s = ctx.scope; s; s = s->parent) {
+    const bool here = std::any_of(s->relations.begin(), s->relations.end(), [&](const Relation& x) { return &x == r; });
+    if (!here) continue;
+    for (const auto& other : s->relations)
+      if (&other != r && std::any_of(other.using_columns.begin(), other.using_columns.end(),
+                                     [&](const std::string& u) { return same(u, ref.column); })) {
+        const Reads more = of(other);
+        out.insert(out.end(), more.begin(), more.end());
+      }
+    break;
+  }
+  return out;
+}
+
+Reads Admitter::reads_of(const ast::Expr& e, const ExprContext& ctx) {
+  Reads out;
+  std::function<void(const ast::Expr&)> walk = [&](const ast::Expr& x) {
+    if (const auto* ref = std::get_if<ast::ColumnRef>(&x.node)) {
+      if (ref->star) return;
+      const Reads more = column_reads(*ref, ctx);
+      out.insert(out.end(), more.begin(), more.end());
+      return;
+    }
+    if (const auto* sub = std::get_if<ast::SubLink>(&x.node)) {
+      // Every output of the subquery (a scalar one has one), and the tested value.
+      if (auto it = query_reads_.find(&*sub->query); it != query_reads_.end())
+        for (const auto& more : it->second) out.insert(out.end(), more.begin(), more.end());
+      if (sub->test) walk(**sub->test);
+      return;
+    }
+    ast::for_each_child(x, walk);
+  };
+  walk(e);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 

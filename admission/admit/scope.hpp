@@ -26,6 +26,12 @@ struct Lineage {
   bool operator==(const Lineage&) const = default;
 };
 
+// The stored columns a value is computed from, in any position (arguments,
+// CASE conditions, FILTER, window clauses, subqueries), through derived tables,
+// CTEs and set operations; sorted, without repeats. For companion columns and
+// per-column float_digits (admit.cpp's end).
+using Reads = std::vector<const catalog::Column*>;
+
 // A relation visible in a FROM clause: a base table, a CTE reference, a derived
 // table or VALUES list — anything with a name (maybe empty) and columns.
 struct Relation {
@@ -33,6 +39,11 @@ struct Relation {
   std::string source;                // as FROM wrote it, for refusals: "spans", "(SELECT ...)", "(VALUES ...)"
   std::vector<std::string> columns;  // in order
   std::vector<Lineage> lineage;      // per column
+  std::vector<Reads> reads;          // per column
+  // A base table's columns hidden from this caller (config `hidden`, the key's
+  // hidden_columns): not in `columns`, so no reference, star or suggestion finds
+  // them; only a configured reference (a virtual column's expression) may read them.
+  std::vector<std::string> hidden;
   // Per column of a derived table or CTE: the timestamp column it passes on
   // (a bare reference, or min/max of one), for timestamp-literal checks.
   std::vector<const catalog::Column*> timestamps;
@@ -76,6 +87,7 @@ struct CteBinding {
   std::vector<SizeBound> bounds;
   bool generated_rows = false;
   std::vector<bool> literal_text;  // as in Relation
+  std::vector<Reads> reads;        // as in Relation
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.

@@ -26,6 +26,9 @@ struct ColumnRef {
   std::string table;   // empty when unqualified
   std::string column;  // empty when star
   bool star = false;
+  // Written by the operator in the configuration (a virtual column's expression),
+  // never by a caller: it may read columns hidden from the caller.
+  bool configured = false;
   bool operator==(const ColumnRef&) const = default;
 };
 

@@ -32,6 +32,23 @@ const Table* Catalog::find_table(std::string_view n) const {
   return nullptr;
 }
 
+bool hidden_by_key(const config::HiddenColumns* key, std::string_view table, std::string_view column, Dialect dialect) {
+  if (!key) return false;
+  for (const auto& [t, columns] : key->tables)
+    if (Catalog::same_name(t, table, dialect))
+      for (const auto& c : columns)
+        if (Catalog::same_name(c, column, dialect)) return true;
+  return false;
+}
+
+bool visible(const Table& table, const Column& column, const config::HiddenColumns* key, Dialect dialect) {
+  return !column.hidden && !hidden_by_key(key, table.name, column.name, dialect);
+}
+
+bool visible(const Table& table, const VirtualColumn& column, const config::HiddenColumns* key, Dialect dialect) {
+  return !hidden_by_key(key, table.name, column.name, dialect);
+}
+
 namespace {
 std::string lower(std::string_view s) {
   std::string out(s);

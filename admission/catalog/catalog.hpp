@@ -10,6 +10,7 @@
 
 #include "admission/ast/ast.hpp"
 #include "common/dialect.hpp"
+#include "config/config.hpp"
 
 namespace qg::catalog {
 
@@ -31,6 +32,12 @@ struct Column {
   // stored format learnt from `timestamp_sample`.
   bool timestamp = false;
   std::string timestamp_sample;  // one stored value, when the engine stores text
+  // Hidden for everybody (config `hidden: true`): see visible() below.
+  bool hidden = false;
+  // Companions (config `requires`): a statement whose output reads this column
+  // must also return each of these columns of the same table.
+  std::vector<std::string> companions;
+  int float_digits = -1;  // significant digits for values computed only from it; -1: limits.float_digits
 };
 
 // A column computed from the physical ones (config: virtual_columns). Its
@@ -55,6 +62,8 @@ struct Table {
   std::vector<std::string> indexes;  // each index as the engine spells its definition (for the schema's full detail)
 
   // Identifier matching follows the dialect (see Catalog::same_name).
+  // These find hidden columns too: only admission's scopes and the schema text
+  // decide what a caller sees (visible() below).
   const Column* find_column(std::string_view name, Dialect dialect) const;
   const VirtualColumn* find_virtual(std::string_view name, Dialect dialect) const;
 };
@@ -71,6 +80,13 @@ struct Catalog {
   // folded unquoted names in the parser, so it compares exactly.
   static bool same_name(std::string_view a, std::string_view b, Dialect dialect);
 };
+
+// What one caller sees: not a column hidden for everybody (Column::hidden), nor
+// one its API key hides (`key`, nullptr for none). Virtual columns are hidden
+// only by a key that names them.
+bool visible(const Table& table, const Column& column, const config::HiddenColumns* key, Dialect dialect);
+bool visible(const Table& table, const VirtualColumn& column, const config::HiddenColumns* key, Dialect dialect);
+bool hidden_by_key(const config::HiddenColumns* key, std::string_view table, std::string_view column, Dialect dialect);
 
 // Close matches for "did you mean" suggestions: up to `max` candidates, best first,
 // by edit distance (case-insensitive), only those plausibly meant.

@@ -27,6 +27,7 @@ Error invalid(const std::string& key, const std::string& why, const std::string&
 void qualify_columns(ast::Expr& e, const std::string& relation) {
   if (auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
     ref->table = relation;
+    ref->configured = true;  // the operator's expression: it may read columns hidden from callers
     return;
   }
   ast::for_each_child(e, [&](ast::Expr& child) { qualify_columns(child, relation); });
@@ -58,6 +59,8 @@ Status attach_virtual_columns(catalog::Catalog& catalog, const config::Database&
         return invalid(key, "must be exactly one expression", "Write one SQL expression, without commas or clauses.");
       if (has_subquery(select->items.front().expr))
         return invalid(key, "must not contain a subquery", "Compute the value from this table's own columns.");
+      // The operator wrote it: it may read hidden columns (marked before admission sees them).
+      qualify_columns(select->items.front().expr, table->name);
       catalog::Catalog physical_only = catalog;
       for (auto& t : physical_only.tables) t.virtual_columns.clear();
       auto admitted = admit::admit(*tree, physical_only, statement);  // may apply dialect rewrites in place

@@ -117,6 +117,9 @@ Result<catalog::Catalog> introspect(pqxx::connection& conn, const config::Databa
       column.curated = true;
       column.comment = column_curation.comment;
       column.unit = column_curation.unit;
+      column.hidden = column_curation.hidden;
+      column.companions = column_curation.companions;
+      column.float_digits = column_curation.float_digits;
       column.untrusted = column_curation.untrusted;
       column.timestamp = column.timestamp || column_curation.timestamp;
     }

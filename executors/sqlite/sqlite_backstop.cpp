@@ -68,7 +68,11 @@ int decide(Backstop& state, int action, std::string_view a1, std::string_view a2
       // Columns are read from "main" only (temp is where nothing of ours lives).
       // (A count-only read passes the schema as written, so "MAIN" happens.)
       if (!a3.empty() && lower(a3) != "main") return SQLITE_DENY;
-      if (policy.allows_table(a1)) return SQLITE_OK;
+      // A hidden column reads as NULL: SQLite itself reads every column of a table
+      // in a parenthesised join it flattens (a DENY would refuse statements that
+      // never name it), and admission refuses every statement that does; so its
+      // value never leaves the engine.
+      if (policy.allows_table(a1)) return policy.allows_column(a1, a2) ? SQLITE_OK : SQLITE_IGNORE;
       // A FROM item none of whose columns is used: a1 = its name, a2 = "",
       // a3 = the schema written (null when unqualified). A table or a
       // materialized CTE; confirm_reads() tells them apart after the prepare.
@@ -115,6 +119,9 @@ int on_progress(void* user) noexcept {
 
 bool Policy::allows_table(std::string_view name) const {
   return tables.contains(lower(name));
+}
+bool Policy::allows_column(std::string_view table, std::string_view column) const {
+  return hidden_columns.empty() || !hidden_columns.contains({lower(table), lower(column)});
 }
 bool Policy::allows_function(std::string_view name) const {
   return functions.contains(lower(name));

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "executors/executor.hpp"
@@ -20,8 +21,14 @@ namespace qg::exec::sqlite {
 struct Policy {
   std::set<std::string> tables;     // lower-case, as the engine spells them
   std::set<std::string> functions;  // lower-case
+  // Columns hidden for everybody (config `hidden: true`) that no virtual column
+  // reads: the authorizer makes them read as NULL (SQLITE_IGNORE; see decide()).
+  // (table, column), lower-case. Columns a key hides, or a virtual column
+  // reads, are left to admission.
+  std::set<std::pair<std::string, std::string>> hidden_columns;
 
   bool allows_table(std::string_view name) const;
+  bool allows_column(std::string_view table, std::string_view column) const;
   bool allows_function(std::string_view name) const;
 };
 

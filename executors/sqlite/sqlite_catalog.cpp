@@ -159,6 +159,9 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
       column->curated = true;
       column->comment = column_curation.comment;
       column->unit = column_curation.unit;
+      column->hidden = column_curation.hidden;
+      column->companions = column_curation.companions;
+      column->float_digits = column_curation.float_digits;
       column->untrusted = column_curation.untrusted;
       column->timestamp = column_curation.timestamp;
     }

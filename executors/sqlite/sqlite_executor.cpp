@@ -2,6 +2,7 @@
 // authorizer and deadline backstop, and the conversion of rows into Values.
 #include "executors/sqlite/sqlite_executor.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <exception>
@@ -275,6 +276,24 @@ Result<std::unique_ptr<Executor>> open(const config::Database& db, SqliteOptions
   auto policy = std::make_unique<sqlite::Policy>();
   for (const auto& t : found->tables) policy->tables.insert(lower(t.name));
   for (const auto& f : options.allowed_functions) policy->functions.insert(lower(f));
+  // A hidden column no virtual column's expression names (as a word) is denied to every read.
+  for (const auto& curation : db.tables)
+    for (const auto& [name, column] : curation.columns) {
+      if (!column.hidden) continue;
+      const bool read_by_virtual =
+          std::any_of(curation.virtual_columns.begin(), curation.virtual_columns.end(), [&](const auto& v) {
+            const std::string text = lower(v.second.sqlite);
+            const std::string word = lower(name);
+            for (auto at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+              auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+              const bool starts = at == 0 || !ident(text[at - 1]);
+              const bool ends = at + word.size() == text.size() || !ident(text[at + word.size()]);
+              if (starts && ends) return true;
+            }
+            return false;
+          });
+      if (!read_by_virtual) policy->hidden_columns.emplace(lower(curation.name), lower(name));
+    }
   for (auto& conn : connections) sqlite::seal(*conn, *policy);
   return std::unique_ptr<Executor>(
       std::make_unique<SqliteExecutor>(std::move(*found), std::move(policy), std::move(connections)));

@@ -150,6 +150,7 @@ struct Api::QueryJob {
   QueryRequest request;
   RequestContext context;
   ServedDatabase* served = nullptr;
+  const config::HiddenColumns* hidden = nullptr;  // the key's hidden columns
   permits::PermitQueue* queue = nullptr;
   Reply reply;
   permits::Permit permit;  // set when granted; moved into the worker's scope
@@ -315,6 +316,7 @@ void Api::execute_query(QueryRequest request, Caller caller, Reply reply) {
   job->context.cancellation = caller.cancellation ? caller.cancellation : permits::Cancellation::make();
   job->request = std::move(request);
   job->served = *database;
+  job->hidden = caller.key ? &caller.key->hidden_columns : nullptr;
   job->queue = queues_.find(db_name)->second.get();
   job->reply = std::move(reply);
 
@@ -382,7 +384,7 @@ HttpResponse Api::run_query(QueryJob& job) {
   job.record->fingerprint = parse::fingerprint(job.request.sql);
   if (config_.log_sql) job.record->sql = job.request.sql;
   exec::Executor& engine = *job.served->executor;
-  auto statement = admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit);
+  auto statement = admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit, job.hidden);
   if (!statement) return error_response(statement.error());
   job.record->rewrites = statement->rewrites;
 
@@ -426,6 +428,7 @@ HttpResponse Api::run_query(QueryJob& job) {
   if (config_.limits.refuse_blobs)
     if (auto refused = binary_value_refusal(rows, job.served->catalog.dialect)) return error_response(*refused);
   EnvelopeInput in{job.request.sql, &statement.value(), &rows, &config_.limits, &job.served->catalog};
+  in.hidden = job.hidden;
   in.validated = job.request.validate_only;
   if (job.served->spotlight) in.spotlight_marker = new_spotlight_marker();
   EnvelopeFacts facts;
@@ -461,7 +464,8 @@ void Api::describe(SchemaCall call, Caller caller, Reply reply) {
   std::string db_name;
   if (keys_.enabled() && pick_database(call.database, &db_name))  // else schema() names the problem
     if (auto allowed = keys_.authorize(caller.key, db_name); !allowed) return reply(refusal_response(allowed.error()));
-  workers_.post([this, call = std::move(call), reply = std::move(reply)] { reply(schema(call)); });
+  const config::HiddenColumns* hidden = caller.key ? &caller.key->hidden_columns : nullptr;
+  workers_.post([this, call = std::move(call), hidden, reply = std::move(reply)] { reply(schema(call, hidden)); });
 }
 
 void Api::drain(permits::TimePoint deadline) {
@@ -491,13 +495,14 @@ Result<ServedDatabase*> Api::pick_database(const std::optional<std::string>& nam
   return &it->second;
 }
 
-HttpResponse Api::schema(const SchemaCall& call) {
+HttpResponse Api::schema(const SchemaCall& call, const config::HiddenColumns* hidden) {
   std::string db_name;
   auto database = pick_database(call.database, &db_name);
   if (!database) return error_response(database.error());
   auto wanted = parse_schema_request(call.detail, call.tables, call.search);
   if (!wanted) return error_response(wanted.error());
   wanted->spotlight = (*database)->spotlight;
+  wanted->hidden = hidden;
   HttpResponse r;
   r.content_type = std::string(route(RouteId::Schema).content_type);
   r.body = describe_schema(db_name, (*database)->catalog, config_.limits, *wanted);

@@ -109,7 +109,7 @@ class Api {
   void submit_schema(const HttpRequest& request, Reply reply, std::shared_ptr<observability::RequestRecord> record);
   void on_decision(const std::shared_ptr<QueryJob>& job, permits::Decision decision);
   HttpResponse run_query(QueryJob& job);
-  HttpResponse schema(const SchemaCall& call);
+  HttpResponse schema(const SchemaCall& call, const config::HiddenColumns* hidden);
   HttpResponse ready();
   HttpResponse metrics();
   HttpResponse openapi(const HttpRequest& request, const std::string& query, const Route& route) const;

@@ -71,13 +71,14 @@ struct CellWriter {
   bool& cut_any;
   bool& blob_any;
   const std::string* spotlight = nullptr;  // set for untrusted columns when spotlighting
+  int float_digits = 6;                    // the column's (config float_digits), else limits.float_digits
   bool non_finite = false;                 // the last cell written was an infinity or NaN
   void operator()(std::monostate) { w.null(); }
   void operator()(std::int64_t v) { w.integer(v); }
   void operator()(bool v) { w.boolean(v); }
   void operator()(double v) {
     if (std::isfinite(v)) {
-      w.number(v, limits.float_digits);
+      w.number(v, float_digits);
       return;
     }
     // JSON has no number for these: PostgreSQL's own spellings, on every backend.
@@ -124,6 +125,7 @@ std::string truncation_notice(const EnvelopeInput& in, std::size_t written) {
   if (in.catalog && !admission.main_table.empty())
     if (const auto* table = in.catalog->find_table(admission.main_table)) {
       for (const auto& c : table->columns) {
+        if (!catalog::visible(*table, c, in.hidden, in.catalog->dialect)) continue;
         if (time_column.empty() && c.timestamp) time_column = admission.main_table_alias + "." + c.name;
         if (key_column.empty() && c.primary_key) key_column = admission.main_table_alias + "." + c.name;
       }
@@ -194,6 +196,9 @@ std::string build_envelope(const EnvelopeInput& in) {
     for (std::size_t c = 0; c < rows.rows[r].size(); ++c) {
       const bool wrap = !in.spotlight_marker.empty() && c < untrusted.size() && untrusted[c];
       cell.spotlight = wrap ? &in.spotlight_marker : nullptr;
+      cell.float_digits = c < st.admission.columns.size() && st.admission.columns[c].float_digits >= 0
+                              ? st.admission.columns[c].float_digits
+                              : limits.float_digits;
       cell.non_finite = false;
       std::visit(cell, rows.rows[r][c]);
       if (cell.non_finite && c < rows.columns.size() &&

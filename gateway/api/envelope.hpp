@@ -23,7 +23,8 @@ struct EnvelopeInput {
   const AdmittedStatement* statement = nullptr;
   const exec::Rows* rows = nullptr;  // for validate_only: columns only
   const config::Limits* limits = nullptr;
-  const catalog::Catalog* catalog = nullptr;  // for notices that name real columns
+  const catalog::Catalog* catalog = nullptr;      // for notices that name real columns
+  const config::HiddenColumns* hidden = nullptr;  // the caller's key's: notices never name them
   // Non-empty: untrusted text values are wrapped in <<untrusted:MARKER>>...<</untrusted:MARKER>>.
   std::string spotlight_marker;
   // When set, build_envelope says here what it cut and flagged (for metrics).

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "admission/ast/walk.hpp"
 #include "admission/render/render.hpp"
 
 namespace qg::gateway {
@@ -26,12 +27,51 @@ bool contains(std::string_view hay, const std::string& needle_lower) {
   return lower(hay).find(needle_lower) != std::string::npos;
 }
 
-bool matches_search(const catalog::Table& t, const std::string& needle) {
+// What one caller sees of a table: hidden columns (config `hidden`, the key's
+// hidden_columns) are neither described nor searched, nor named by an index
+// definition or a virtual column's expression.
+struct View {
+  const catalog::Table& t;
+  const config::HiddenColumns* hidden;
+  Dialect d;
+  bool shows(const catalog::Column& c) const { return catalog::visible(t, c, hidden, d); }
+  bool shows(const catalog::VirtualColumn& v) const { return catalog::visible(t, v, hidden, d); }
+  // Does this text (an index definition) name a column the caller may not see?
+  bool names_hidden(const std::string& text) const {
+    std::string word;
+    auto hides = [&](const std::string& w) {
+      if (w.empty()) return false;
+      const auto* c = t.find_column(w, Dialect::Sqlite);  // any case: an index may quote or not
+      return c && !shows(*c);
+    };
+    for (char ch : text + " ") {
+      if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || static_cast<unsigned char>(ch) >= 0x80) {
+        word += ch;
+        continue;
+      }
+      if (hides(word)) return true;
+      word.clear();
+    }
+    return false;
+  }
+  bool reads_hidden(const ast::Expr& e) const {
+    if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
+      const auto* c = t.find_column(ref->column, d);
+      return c && !shows(*c);
+    }
+    bool any = false;
+    ast::for_each_child(e, [&](const ast::Expr& child) { any = any || reads_hidden(child); });
+    return any;
+  }
+};
+
+bool matches_search(const View& view, const std::string& needle) {
+  const catalog::Table& t = view.t;
   if (contains(t.name, needle) || contains(t.comment, needle)) return true;
   for (const auto& c : t.columns)
-    if (contains(c.name, needle) || contains(c.comment, needle)) return true;
+    if (view.shows(c) && (contains(c.name, needle) || contains(c.comment, needle))) return true;
   for (const auto& v : t.virtual_columns)
-    if (contains(v.name, needle) || contains(v.comment, needle)) return true;
+    if (view.shows(v) && (contains(v.name, needle) || contains(v.comment, needle))) return true;
   return false;
 }
 
@@ -88,31 +128,44 @@ void column_comment(std::string& out, const catalog::Column& c) {
   if (!c.unit.empty()) add("[unit: " + one_line(c.unit) + "]");
   if (c.timestamp) add("TIMESTAMP");
   if (c.untrusted) add("UNTRUSTED");
+  if (!c.companions.empty()) {
+    std::string list;
+    for (const auto& name : c.companions) list += (list.empty() ? "" : ", ") + name;
+    add("[return with: " + list + "]");
+  }
+  if (c.float_digits >= 0) add("[float_digits: " + std::to_string(c.float_digits) + "]");
   if (!c.curated) add("(uncurated)");
   if (!c.engine_comment.empty()) add(engine_comment(c.engine_comment));
   if (!comment.empty()) out += "  -- " + comment;
 }
 
-void table_ddl(std::string& out, const catalog::Table& t, Dialect d, bool full) {
+void table_ddl(std::string& out, const View& view, bool full) {
+  const catalog::Table& t = view.t;
+  const Dialect d = view.d;
   out += "CREATE TABLE " + render::quote_identifier(t.name, d) + " (";
   if (!t.comment.empty()) out += "  -- " + one_line(t.comment);
   if (!t.engine_comment.empty()) out += (t.comment.empty() ? "  -- " : " ") + engine_comment(t.engine_comment);
   out += "\n";
-  for (std::size_t i = 0; i < t.columns.size(); ++i) {
-    const auto& c = t.columns[i];
+  std::vector<const catalog::Column*> shown;
+  for (const auto& c : t.columns)
+    if (view.shows(c)) shown.push_back(&c);
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const auto& c = *shown[i];
     out += "  " + render::quote_identifier(c.name, d);
     if (!c.type.empty()) out += " " + c.type;
     if (c.primary_key)
       out += " PRIMARY KEY";
     else if (c.not_null)
       out += " NOT NULL";
-    if (i + 1 < t.columns.size()) out += ",";
+    if (i + 1 < shown.size()) out += ",";
     column_comment(out, c);
     out += "\n";
   }
   for (const auto& v : t.virtual_columns) {
-    std::string line =
-        "  -- virtual column " + render::quote_identifier(v.name, d) + " = " + one_line(v.expression_text);
+    if (!view.shows(v)) continue;
+    // Its expression is not shown when it reads a column the caller may not see.
+    std::string line = "  -- virtual column " + render::quote_identifier(v.name, d);
+    if (!v.expression || !view.reads_hidden(*v.expression)) line += " = " + one_line(v.expression_text);
     if (!v.comment.empty()) line += ": " + one_line(v.comment);
     if (!v.unit.empty()) line += " [unit: " + one_line(v.unit) + "]";
     if (v.untrusted) line += " UNTRUSTED";
@@ -120,7 +173,8 @@ void table_ddl(std::string& out, const catalog::Table& t, Dialect d, bool full) 
   }
   out += ");\n";
   if (full) {
-    for (const auto& index : t.indexes) out += one_line(index) + ";\n";
+    for (const auto& index : t.indexes)
+      if (!view.names_hidden(index)) out += one_line(index) + ";\n";
     if (t.row_estimate) out += "-- about " + std::to_string(*t.row_estimate) + " rows\n";
   }
   out += "\n";
@@ -180,7 +234,8 @@ std::string describe_schema(const std::string& name, const catalog::Catalog& cat
         std::none_of(request.tables.begin(), request.tables.end(),
                      [&](const std::string& w) { return catalog::Catalog::same_name(w, t.name, d); }))
       continue;
-    if (!needle.empty() && !matches_search(t, needle)) continue;
+    const View view{t, request.hidden, d};
+    if (!needle.empty() && !matches_search(view, needle)) continue;
     ++shown;
     if (request.detail == SchemaDetail::Brief) {
       out += render::quote_identifier(t.name, d);
@@ -188,7 +243,7 @@ std::string describe_schema(const std::string& name, const catalog::Catalog& cat
       if (!t.engine_comment.empty()) out += (t.comment.empty() ? " -- " : " ") + engine_comment(t.engine_comment);
       out += "\n";
     } else {
-      table_ddl(out, t, d, request.detail == SchemaDetail::Full);
+      table_ddl(out, view, request.detail == SchemaDetail::Full);
     }
   }
   if (shown == 0)

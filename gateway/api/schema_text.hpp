@@ -19,6 +19,7 @@ struct SchemaRequest {
   std::vector<std::string> tables;  // only these (empty: all)
   std::string search;               // only tables whose names or comments (or their columns') contain this
   bool spotlight = false;           // the database wraps untrusted text in markers (explained in the preamble)
+  const config::HiddenColumns* hidden = nullptr;  // the caller's key's hidden columns (with Column::hidden: omitted)
 };
 
 // Reads detail=brief|detailed|full, tables=a,b and search=text; errors name the parameter.

@@ -27,6 +27,7 @@ struct Key {
   std::string name;
   Digest hash{};
   std::vector<std::string> databases;
+  config::HiddenColumns hidden_columns;  // columns this key may not see (admission and the schema)
 };
 
 class KeyRing {
