@@ -36,6 +36,13 @@ struct OutputColumn {
   // through any expression, function, subquery, CTE or set-operation branch.
   bool untrusted = false;
   SizeBound size;  // how long its values can be
+  // PostgreSQL types the value boolean (a comparison, IS [NOT] NULL, EXISTS,
+  // IN, LIKE, AND/OR/NOT, a boolean literal or cast), so an engine without a
+  // boolean type (SQLite's 0/1) answers it as a boolean (issue #12).
+  bool boolean = false;
+  // The value is a stored timestamp column's (the column itself, min/max of it,
+  // COALESCE/CASE of such): answered as PostgreSQL prints timestamps.
+  bool timestamp = false;
 };
 
 struct Admission {

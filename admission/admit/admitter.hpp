@@ -54,6 +54,8 @@ class Admitter {
   std::vector<bool> untrusted_outputs(const ast::Query& q, std::size_t width) const;
   // Per output column of an admitted query: how long can its values be?
   const std::vector<SizeBound>& bounds_of(const ast::Query& q) const;
+  // Per output column: the stored timestamp column it passes on, if any (issue #12, one answer format).
+  std::vector<const catalog::Column*> output_times(const ast::Query& q) const { return query_times(q); }
 
  private:
   const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);
