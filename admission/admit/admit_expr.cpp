@@ -135,7 +135,8 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
     }
     auto close = catalog::closest_spellings(f.name, candidates, 3);
     std::string fix = "FIX: use a function querygate admits on " + std::string(dialect_name(dialect_));
-    fix += close.empty() ? " (listed by GET /v1/schema)." : ": did you mean " + join_names(close) + "?";
+    fix += close.empty() ? " (listed by GET /v1/schema?detail=functions)."
+                         : ": did you mean " + join_names(close) + "? (all: GET /v1/schema?detail=functions)";
     return make_error(ErrorCode::ValidationFunctionNotAllowed,
                       "function " + f.name + "() is not in querygate's capability table", fix, pos(location));
   }
