@@ -55,6 +55,11 @@ struct Admission {
   std::string main_table_alias;
 };
 
+// Whether PostgreSQL types the expression boolean, judged from its outermost
+// node (a comparison, IS [NOT] NULL, EXISTS, IN, LIKE, AND/OR/NOT, a boolean
+// literal or cast); false when that cannot be told.
+bool boolean_valued(const ast::Expr& e);
+
 // Checks `query` against the capability table and the catalog, rewriting it in
 // place where a construct has one obvious meaning. `sql` is the caller's text,
 // used only to tell how a name was spelled (quoted or not) in refusals.

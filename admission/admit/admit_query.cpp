@@ -641,8 +641,6 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
 
 }  // namespace detail
 
-namespace {
-
 // Whether PostgreSQL types the expression boolean, from its outermost node
 // (one handler per node kind; an expression it cannot tell is not boolean, so
 // its value is passed on as the engine returns it).
@@ -676,6 +674,8 @@ bool boolean_valued(const ast::Expr& e) {
       },
       e.node);
 }
+
+namespace {
 
 // The select list of the query's leftmost SELECT (a set operation's columns take its types).
 const std::vector<ast::SelectItem>* leftmost_items(const ast::Query& q) {
