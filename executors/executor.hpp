@@ -60,6 +60,14 @@ struct RunOptions {
   // it for the log). It fixes the shape of the printed SQL for this database,
   // so PostgreSQL's plan gate caches its verdicts by it. Empty: computed here.
   std::string shape;
+  // Output columns admission typed boolean (admit::OutputColumn::boolean). An
+  // engine without a boolean type answers their 0/1 as booleans, as
+  // PostgreSQL does (issue #12, one answer format). Empty: none.
+  std::vector<bool> boolean_columns;
+  // Output columns admission found to pass a stored timestamp on
+  // (admit::OutputColumn::timestamp): an engine storing timestamps as text
+  // answers them as PostgreSQL prints timestamps. Empty: none.
+  std::vector<bool> timestamp_columns;
 };
 
 class Executor {

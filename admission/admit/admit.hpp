@@ -39,6 +39,13 @@ struct OutputColumn {
   // Significant digits for its floats when every stored column it reads sets the
   // same float_digits (config); -1: limits.float_digits.
   int float_digits = -1;
+  // PostgreSQL types the value boolean (a comparison, IS [NOT] NULL, EXISTS,
+  // IN, LIKE, AND/OR/NOT, a boolean literal or cast), so an engine without a
+  // boolean type (SQLite's 0/1) answers it as a boolean (issue #12).
+  bool boolean = false;
+  // The value is a stored timestamp column's (the column itself, min/max of it,
+  // COALESCE/CASE of such): answered as PostgreSQL prints timestamps.
+  bool timestamp = false;
 };
 
 struct Admission {
@@ -50,6 +57,11 @@ struct Admission {
   std::string main_table;
   std::string main_table_alias;
 };
+
+// Whether PostgreSQL types the expression boolean, judged from its outermost
+// node (a comparison, IS [NOT] NULL, EXISTS, IN, LIKE, AND/OR/NOT, a boolean
+// literal or cast); false when that cannot be told.
+bool boolean_valued(const ast::Expr& e);
 
 // Checks `query` against the capability table and the catalog, rewriting it in
 // place where a construct has one obvious meaning. `sql` is the caller's text,

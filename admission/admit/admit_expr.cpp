@@ -135,7 +135,8 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
     }
     auto close = catalog::closest_spellings(f.name, candidates, 3);
     std::string fix = "FIX: use a function querygate admits on " + std::string(dialect_name(dialect_));
-    fix += close.empty() ? " (listed by GET /v1/schema)." : ": did you mean " + join_names(close) + "?";
+    fix += close.empty() ? " (listed by GET /v1/schema?detail=functions)."
+                         : ": did you mean " + join_names(close) + "? (all: GET /v1/schema?detail=functions)";
     return make_error(ErrorCode::ValidationFunctionNotAllowed,
                       "function " + f.name + "() is not in querygate's capability table", fix, pos(location));
   }
@@ -182,6 +183,18 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
                         "FIX: give the number of characters to take, 0 or more: substr(x, start, n); for the last n "
                         "characters write substr(x, length(x) - n + 1).",
                         pos(f.args[2].location));
+  }
+  // sum(cond) / avg(cond): SQLite sums its 0/1, PostgreSQL has no sum(boolean)
+  // (its error after a round trip). The intent is exact (count the true rows;
+  // issue #12 accepts it on both backends), so PostgreSQL gets the condition
+  // cast to an integer (true is 1, false 0, NULL stays NULL, as SQLite's).
+  if (dialect_ == Dialect::Postgres && (f.name == "sum" || f.name == "avg") && f.args.size() == 1 && !f.star &&
+      !f.over && boolean_valued(f.args.front())) {
+    const int at = f.args.front().location;
+    ast::Expr condition = std::move(f.args.front());
+    f.args.front() =
+        ast::make_expr(ast::Cast{ast::Box<ast::Expr>(std::move(condition)), ast::TypeName{"int4", {}}}, at);
+    note_rewrite("dialect:sum-of-boolean");
   }
   // SQLite's json functions read JSON text: x -> 'k' may be their argument there.
   const bool reads_json_text = dialect_ == Dialect::Sqlite && f.name.starts_with("json");

@@ -2,6 +2,8 @@
 // expansion, grouping, set operations — and the entry point admit().
 #include <cctype>
 #include <functional>
+#include <set>
+#include <type_traits>
 
 #include "admission/admit/admitter.hpp"
 #include "admission/ast/walk.hpp"
@@ -703,6 +705,40 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
 
 }  // namespace detail
 
+// Whether PostgreSQL types the expression boolean, from its outermost node
+// (one handler per node kind; an expression it cannot tell is not boolean, so
+// its value is passed on as the engine returns it).
+bool boolean_valued(const ast::Expr& e) {
+  return std::visit(
+      [](const auto& n) -> bool {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::Operator>) {
+          static const std::set<std::string> kComparisons = {"=",  "<>", "!=",  "<", ">",  "<=", ">=", "~",
+                                                             "~*", "!~", "!~*", "?", "?|", "?&", "@>", "<@"};
+          return kComparisons.count(n.op) > 0;
+        } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::NullTest> ||
+                             std::is_same_v<T, ast::BoolTest> || std::is_same_v<T, ast::DistinctFrom> ||
+                             std::is_same_v<T, ast::InList> || std::is_same_v<T, ast::Between> ||
+                             std::is_same_v<T, ast::Like>) {
+          return true;
+        } else if constexpr (std::is_same_v<T, ast::SubLink>) {
+          return n.kind != ast::SubLinkKind::Scalar;
+        } else if constexpr (std::is_same_v<T, ast::Literal>) {
+          return n.kind == ast::LiteralKind::Boolean;
+        } else if constexpr (std::is_same_v<T, ast::Cast>) {
+          return n.type.name == "bool" || n.type.name == "boolean";
+        } else if constexpr (std::is_same_v<T, ast::ColumnRef> || std::is_same_v<T, ast::FuncCall> ||
+                             std::is_same_v<T, ast::NullIf> || std::is_same_v<T, ast::Case> ||
+                             std::is_same_v<T, ast::Coalesce> || std::is_same_v<T, ast::MinMax> ||
+                             std::is_same_v<T, ast::SqlValue>) {
+          return false;
+        } else {
+          static_assert(sizeof(T) == 0, "boolean_valued: an expression kind without a handler");
+        }
+      },
+      e.node);
+}
+
 namespace {
 
 // The caller's outermost select list with the companion added (the FIX of a
@@ -808,6 +844,13 @@ int output_float_digits(const detail::Reads& reads) {
   return digits;
 }
 
+// The select list of the query's leftmost SELECT (a set operation's columns take its types).
+const std::vector<ast::SelectItem>* leftmost_items(const ast::Query& q) {
+  if (const auto* select = std::get_if<ast::Select>(&q.body)) return &select->items;
+  if (const auto* setop = std::get_if<ast::SetOp>(&q.body)) return leftmost_items(*setop->left);
+  return nullptr;
+}
+
 }  // namespace
 
 Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
@@ -824,6 +867,11 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   for (std::size_t i = 0; i < names->size(); ++i)
     out.columns.push_back(OutputColumn{std::move((*names)[i]), untrusted[i],
                                        i < bounds.size() ? bounds[i] : SizeBound{}, output_float_digits(reads[i])});
+  if (const auto* items = leftmost_items(query); items && items->size() == out.columns.size())
+    for (std::size_t i = 0; i < items->size(); ++i) out.columns[i].boolean = boolean_valued((*items)[i].expr);
+  const auto times = admitter.output_times(query);
+  for (std::size_t i = 0; i < times.size() && i < out.columns.size(); ++i)
+    out.columns[i].timestamp = times[i] != nullptr;
   // The leftmost base table of the outermost SELECT (CTE names are not base tables).
   if (const auto* select = std::get_if<ast::Select>(&query.body); select && !select->from.empty()) {
     const ast::FromItem* item = &select->from.front();

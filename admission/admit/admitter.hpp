@@ -61,6 +61,8 @@ class Admitter {
   const std::vector<SizeBound>& bounds_of(const ast::Query& q) const;
   // Per output column of an admitted query: the stored columns it reads (empty when unknown).
   std::vector<Reads> output_reads(const ast::Query& q, std::size_t width) const;
+  // Per output column: the stored timestamp column it passes on, if any (issue #12, one answer format).
+  std::vector<const catalog::Column*> output_times(const ast::Query& q) const { return query_times(q); }
 
  private:
   const catalog::Column* timestamp_column(const ast::Expr& e, const ExprContext& ctx);

@@ -677,6 +677,10 @@ Status Admitter::text_arithmetic(const ast::Operator& op, const ExprContext& ctx
         what = "the timestamp column " + c->name + " (ISO-8601 text on SQLite)", time = true;
       else if (affinity(c->type) == Affinity::Text)
         what = "the text column " + c->name;
+    } else if (const auto* t = timestamp_column(*side, ctx)) {
+      // A timestamp passed on by a derived table or CTE, or min/max of one (defog's
+      // max(payment_date) - sale_date answered 0 on SQLite, 2.05 days on PostgreSQL).
+      what = "a value of the timestamp column " + t->name + " (ISO-8601 text on SQLite)", time = true;
     } else if (const auto* f = std::get_if<ast::FuncCall>(&side->node)) {
       if (f->name == "date" || f->name == "datetime" || f->name == "time")
         what = f->name + "(...) (ISO-8601 text)", time = true;

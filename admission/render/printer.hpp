@@ -67,6 +67,10 @@ class Printer {
 
   Result<std::string> finish() &&;
 
+  // SQLite: inside querygate's own printing of ->> as text (render_expr.cpp),
+  // met again when a printed statement comes back, ->> prints as itself.
+  bool json_text_raw = false;
+
   // Bounds recursion. Admission already limits tree depth; this is the backstop
   // that turns a broken invariant into an error instead of a stack overflow.
   class Nest {

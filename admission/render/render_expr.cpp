@@ -123,8 +123,43 @@ struct ExprPrinter {
     return level(a) != 0 && level(a) == level(b);
   }
 
+  // PostgreSQL's ->> answers text: a JSON number as its digits, true/false as
+  // 'true'/'false'. SQLite's answers the number, or 1/0, which then compare,
+  // sort and aggregate as numbers (max() of '200' and '1633' is '200' on
+  // PostgreSQL). Printed for SQLite by the JSON type of the value (issue #12).
+  // Left as SQLite prints them: objects and arrays (minified, where jsonb puts a
+  // space after ':' and ','), and a real written with trailing zeros or an
+  // exponent (1.50 prints 1.5 on SQLite, 1.50 on PostgreSQL).
+  void json_text_on_sqlite(const ast::Operator& o) const {
+    std::string path;
+    if (const auto* l = std::get_if<ast::Literal>(&o.right->node)) {
+      if (l->kind == ast::LiteralKind::String && l->text.starts_with('$')) path = l->text;
+      if (l->kind == ast::LiteralKind::Integer && !l->text.starts_with('-')) path = "$[" + l->text + "]";
+    }
+    if (path.empty()) return p.fail("a JSON ->> whose right side is no path or array index");
+    auto arrow = [&](std::string_view op) {
+      p.operand(**o.left);
+      p.word(" ");
+      p.word(op);
+      p.word(" ");
+      p.operand(*o.right);
+    };
+    p.word("CASE json_type(");
+    p.expr(**o.left);
+    p.word(", ");
+    p.string_literal(path);
+    p.word(") WHEN 'integer' THEN CAST(");
+    arrow("->>");
+    p.word(" AS TEXT) WHEN 'real' THEN CAST(");
+    arrow("->>");
+    p.word(" AS TEXT) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE ");
+    arrow("->>");
+    p.word(" END");
+  }
+
   void operator()(const ast::Operator& o) const {
     if (!is_operator_text(o.op)) return p.fail("an operator that is not made of operator characters");
+    if (p.sqlite() && o.op == "->>" && o.left && !p.json_text_raw) return json_text_on_sqlite(o);
     if (o.left) {
       // A left-deep chain of one precedence level (a - b + c, a * b / c, a || b || c)
       // groups the same way in both grammars, so it prints flat: SQLite's parser
@@ -248,8 +283,23 @@ struct ExprPrinter {
     }
   }
 
+  // The CASE json_text_on_sqlite prints, read back (a printed statement sent again).
+  static bool json_text_case(const ast::Case& c) {
+    if (!c.operand || c.whens.size() != 4) return false;
+    const auto* f = std::get_if<ast::FuncCall>(&(*c.operand)->node);
+    const auto* first = std::get_if<ast::Literal>(&c.whens.front().condition->node);
+    return f && f->name == "json_type" && f->args.size() == 2 && first && first->text == "integer" &&
+           std::holds_alternative<ast::Cast>(c.whens.front().result->node);
+  }
+
   void operator()(const ast::Case& c) const {
     if (c.whens.empty()) return p.fail("CASE without WHEN");
+    if (p.sqlite() && !p.json_text_raw && json_text_case(c)) {
+      p.json_text_raw = true;
+      (*this)(c);
+      p.json_text_raw = false;
+      return;
+    }
     p.word("CASE");
     if (c.operand) {
       p.word(" ");
@@ -350,6 +400,9 @@ void Printer::expr(const ast::Expr& e) {
 
 void Printer::operand(const ast::Expr& e) {
   if (!is_composite(e)) return expr(e);
+  // SQLite prints x ->> p as CASE ... END (json_text_on_sqlite), which delimits itself.
+  if (const auto* o = std::get_if<ast::Operator>(&e.node); o && sqlite() && !json_text_raw && o->op == "->>" && o->left)
+    return expr(e);
   word("(");
   expr(e);
   word(")");

@@ -246,9 +246,11 @@ class PostgresExecutor final : public Executor {
       // Admission let through what the plan shows it should not have: a defect to fix, said loudly.
       std::cerr << "querygate: ADMISSION DEFECT caught by the plan gate on " << what_ << ": " << *violation
                 << "; statement fingerprint " << parse::fingerprint(sql) << "\n";
-      return make_error(ErrorCode::BackendPlanGate, "the plan gate refused the statement: " + *violation,
-                        "FIX: query only the tables and functions the schema description lists; this refusal is "
-                        "also reported to the operator as a gateway defect");
+      return make_error(
+          ErrorCode::BackendPlanGate, "the plan gate refused the statement: " + *violation,
+          "FIX: query only the tables GET /v1/schema lists and the functions GET /v1/schema?detail=functions "
+          "lists; this refusal is "
+          "also reported to the operator as a gateway defect");
     }
     if (auto refusal = pg::aggregate_violation(*facts, policy_)) return std::move(*refusal);
     return facts;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "executors/executor_errors.hpp"
+#include "executors/sqlite/answer_format.hpp"
 #include "executors/sqlite/sqlite_catalog.hpp"
 #include "executors/sqlite/sqlite_connection.hpp"
 #include "executors/sqlite/sqlite_pool.hpp"
@@ -34,9 +35,12 @@ EngineWords sqlite_words(const Connection& conn, std::string_view sql) {
 // when the engine itself refused (not so for a refusal by confirm_reads).
 Error denied_error(const Connection& conn, std::string_view sql, bool engine_refused = true) {
   const std::string& what = conn.backstop.denial;
-  std::string fix = "FIX: send one read-only SELECT over the tables and functions the schema description lists";
+  std::string fix =
+      "FIX: send one read-only SELECT over the tables GET /v1/schema lists and the functions "
+      "GET /v1/schema?detail=functions lists";
   if (what.rfind("reading table", 0) == 0) fix = "FIX: query only the tables the schema description lists";
-  if (what.rfind("calling function", 0) == 0) fix = "FIX: use only functions the schema description lists for SQLite";
+  if (what.rfind("calling function", 0) == 0)
+    fix = "FIX: use only functions GET /v1/schema?detail=functions lists for this database";
   return make_error(
       ErrorCode::BackendDenied,
       "the engine backstop denied " + what + (engine_refused ? " (SQLite: " + sqlite_words(conn, sql).text + ")" : ""),
@@ -161,7 +165,15 @@ class SqliteExecutor final : public Executor {
       if (!lease) return lease.error();
       auto stmt = compile(**lease, sql, deadline);
       if (!stmt) return stmt.error();
-      return column_meta(stmt->get());
+      // Type names as run() gives them for stored columns (PostgreSQL's names).
+      auto columns = column_meta(stmt->get());
+      const auto origin = origins(stmt->get());
+      for (std::size_t i = 0; i < columns.size(); ++i)
+        columns[i].type = origin[i].boolean ? std::string("boolean")
+                                            : sqlite::pg_type_name(columns[i].type, "", origin[i].timestamp,
+                                                                   origin[i].column ? origin[i].column->timestamp_sample
+                                                                                    : std::string());
+      return columns;
     });
   }
 
@@ -172,7 +184,7 @@ class SqliteExecutor final : public Executor {
       Connection& conn = **lease;
       auto stmt = compile(conn, sql, options.deadline, options.cancelled);
       if (!stmt) return stmt.error();
-      return read_rows(conn, stmt->get(), options.max_rows, sql);
+      return read_rows(conn, stmt->get(), options, sql);
     });
   }
 
@@ -216,12 +228,46 @@ class SqliteExecutor final : public Executor {
     return stmt;
   }
 
+  // What a result column is, as far as the catalog knows: the stored column it
+  // reads unchanged (sqlite3_column_origin_name, through subqueries too), if any.
+  struct Origin {
+    const catalog::Column* column = nullptr;
+    bool boolean = false;
+    bool timestamp = false;  // the column is a timestamp, or admission says the value passes one on
+  };
+  std::vector<Origin> origins(sqlite3_stmt* stmt) const {
+    std::vector<Origin> out(static_cast<std::size_t>(sqlite3_column_count(stmt)));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      const char* table = sqlite3_column_table_name(stmt, static_cast<int>(i));
+      const char* column = sqlite3_column_origin_name(stmt, static_cast<int>(i));
+      if (table == nullptr || column == nullptr) continue;
+      const auto* t = catalog_.find_table(table);
+      const auto* c = t ? t->find_column(column, Dialect::Sqlite) : nullptr;
+      if (c == nullptr) continue;
+      out[i].column = c;
+      std::string declared = c->type;
+      for (auto& ch : declared) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      out[i].boolean = !c->timestamp && (declared == "BOOLEAN" || declared == "BOOL");
+      out[i].timestamp = c->timestamp;
+    }
+    return out;
+  }
+
   // Steps until done or `max_rows` rows are read. Stopping early is not an
   // error: the SQL asked for limit + 1 and the caller detects truncation.
-  static Result<Rows> read_rows(Connection& conn, sqlite3_stmt* stmt, std::int64_t max_rows, std::string_view sql) {
+  // Values and type names follow PostgreSQL's answer format (answer_format.hpp).
+  Result<Rows> read_rows(Connection& conn, sqlite3_stmt* stmt, const RunOptions& options, std::string_view sql) const {
+    const std::int64_t max_rows = options.max_rows;
     Rows out;
     out.columns = column_meta(stmt);
     const int n = static_cast<int>(out.columns.size());
+    auto origin = origins(stmt);
+    for (std::size_t i = 0; i < origin.size() && i < options.boolean_columns.size(); ++i)
+      if (options.boolean_columns[i]) origin[i].boolean = true;
+    for (std::size_t i = 0; i < origin.size() && i < options.timestamp_columns.size(); ++i)
+      if (options.timestamp_columns[i]) origin[i].timestamp = true;
+    std::vector<std::string> storage(static_cast<std::size_t>(n));
+    std::vector<std::string> samples(static_cast<std::size_t>(n));  // a timestamp column's first stored text
     while (max_rows <= 0 || static_cast<std::int64_t>(out.rows.size()) < max_rows) {
       const int rc = sqlite3_step(stmt);
       if (rc == SQLITE_DONE) break;
@@ -229,12 +275,32 @@ class SqliteExecutor final : public Executor {
       std::vector<Value> row;
       row.reserve(static_cast<std::size_t>(n));
       for (int i = 0; i < n; ++i) {
-        row.push_back(read_value(stmt, i));
+        Value v = read_value(stmt, i);
+        const auto& o = origin[static_cast<std::size_t>(i)];
+        if (o.timestamp) {
+          if (const auto* text = std::get_if<std::string>(&v)) {
+            if (samples[static_cast<std::size_t>(i)].empty()) samples[static_cast<std::size_t>(i)] = *text;
+            if (auto pg = sqlite::pg_timestamp_text(*text)) v = std::move(*pg);
+          }
+        } else if (o.boolean) {
+          if (const auto* x = std::get_if<std::int64_t>(&v); x && (*x == 0 || *x == 1)) v = *x == 1;
+        }
         // Expressions have no declared type; the first value's storage class stands in.
-        if (out.columns[i].type.empty() && !std::holds_alternative<std::monostate>(row.back()))
-          out.columns[i].type = storage_class(sqlite3_column_type(stmt, i));
+        if (storage[static_cast<std::size_t>(i)].empty() && !std::holds_alternative<std::monostate>(v))
+          storage[static_cast<std::size_t>(i)] = storage_class(sqlite3_column_type(stmt, i));
+        row.push_back(std::move(v));
       }
       out.rows.push_back(std::move(row));
+    }
+    for (int i = 0; i < n; ++i) {
+      const auto& o = origin[static_cast<std::size_t>(i)];
+      if (o.boolean) {
+        out.columns[i].type = "boolean";
+        continue;
+      }
+      out.columns[i].type =
+          sqlite::pg_type_name(out.columns[i].type, storage[static_cast<std::size_t>(i)], o.timestamp,
+                               o.column ? o.column->timestamp_sample : samples[static_cast<std::size_t>(i)]);
     }
     // A schema change re-prepares inside sqlite3_step, under the authorizer again.
     if (!sqlite::confirm_reads(sqlite3_db_handle(stmt), conn.backstop)) return denied_error(conn, sql, false);

@@ -407,6 +407,10 @@ HttpResponse Api::run_query(QueryJob& job) {
     options.cancelled = &ctx.cancellation->flag();
     options.shape = job.record->fingerprint;  // computed above for the log: no second parse
     options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
+    for (const auto& c : statement->admission.columns) {
+      options.boolean_columns.push_back(c.boolean);
+      options.timestamp_columns.push_back(c.timestamp);
+    }
     auto result = engine.run(statement->sql, options);
     engine_done();
     if (!result) {

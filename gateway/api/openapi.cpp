@@ -450,9 +450,10 @@ json::array parameters(const Route& r, const config::Config& config) {
        {"in", "query"},
        {"required", false},
        {"description",
-        "`brief`: one line per table; `detailed` (the default): CREATE TABLE with comments; `full`: also indexes "
-        "and row estimates."},
-       {"schema", {{"type", "string"}, {"pattern", one_of_pattern({"brief", "detailed", "full"})}}}});
+        "`brief`: one line per table; `detailed` (the default): CREATE TABLE with comments; `full`: also indexes, "
+        "row estimates and the function list; `functions`: only the functions, operators and casts the database "
+        "admits (name, kind, result type)."},
+       {"schema", {{"type", "string"}, {"pattern", one_of_pattern({"brief", "detailed", "full", "functions"})}}}});
   out.push_back({{"name", "tables"},
                  {"in", "query"},
                  {"required", false},

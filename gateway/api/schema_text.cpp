@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "admission/ast/walk.hpp"
+#include "admission/capability/capability.hpp"
 #include "admission/render/render.hpp"
 
 namespace qg::gateway {
@@ -80,8 +81,12 @@ void preamble(std::string& out, const std::string& name, const catalog::Catalog&
   const bool sqlite = catalog.dialect == Dialect::Sqlite;
   out += "-- Database \"" + name + "\" (" + std::string(dialect_name(catalog.dialect)) +
          "). Read-only: send one SELECT per request to POST /v1/query.\n";
-  out += "-- Write " + std::string(sqlite ? "SQLite" : "PostgreSQL") +
-         " SQL. Strings in 'single quotes'; \"double quotes\" name columns and tables.\n";
+  out +=
+      "-- Write PostgreSQL SQL, whatever the engine: querygate's SQL is PostgreSQL's grammar and meaning on every "
+      "backend; what this engine cannot answer exactly as PostgreSQL would is refused with a FIX. Strings in "
+      "'single quotes'; \"double quotes\" name columns and tables. Column types below are the engine's; results "
+      "name PostgreSQL's types. Functions and operators admitted here: GET /v1/schema?database=" +
+      name + "&detail=functions.\n";
   out += "-- Rows: " + std::to_string(limits.default_rows) + " by default, at most " + std::to_string(limits.max_rows) +
          " (request field \"limit\"). A statement runs at most " + std::to_string(limits.deadline_ms / 1000) +
          " s, queue wait included.\n";
@@ -95,13 +100,14 @@ void preamble(std::string& out, const std::string& name, const catalog::Catalog&
       "('2026-11-01T10:00:00Z'); a bare date means midnight UTC.\n";
   if (sqlite)
     out +=
-        "-- SQLite: LIKE compares case as on PostgreSQL (ILIKE with an ASCII pattern ignores it). Times are ISO-8601 "
-        "text: use date()/datetime()/strftime(). "
-        "Percentiles: percentile(x, p) with p in 0..100, median(x). JSON: json_extract(col, '$.key') or "
-        "col ->> '$.key'. Parenthesise || next to arithmetic and = next to IN/LIKE/BETWEEN.\n";
+        "-- Engine: SQLite. LIKE compares case as on PostgreSQL (ILIKE with an ASCII pattern ignores it). Times are "
+        "stored as ISO-8601 text and answered as PostgreSQL prints them. Not yet translated here (refused with a "
+        "FIX): percentiles (write percentile(x, p) with p in 0..100, or median(x)). JSON: col ->> 'key' is the key, "
+        "col ->> '$.a.b' the path. Parenthesise || next to arithmetic and = next to IN/LIKE/BETWEEN.\n";
   else
     out +=
-        "-- PostgreSQL: LIKE is case-sensitive, ILIKE is not. Times: date_trunc('month', t), EXTRACT(year FROM t), "
+        "-- Engine: PostgreSQL. LIKE is case-sensitive, ILIKE is not. Times: date_trunc('month', t), EXTRACT(year FROM "
+        "t), "
         "to_char(t, 'YYYY-MM'); timestamps come back as ISO-8601 in UTC. Percentiles: percentile_cont(0.9) WITHIN "
         "GROUP (ORDER BY x). JSON (jsonb): col -> 'key' (jsonb), col ->> 'key' (text), col #>> '{a,b}'. "
         "Integer division truncates: cast to numeric for ratios.\n";
@@ -191,10 +197,13 @@ Result<SchemaRequest> parse_schema_request(const std::string& detail, const std:
     r.detail = SchemaDetail::Brief;
   else if (detail == "full")
     r.detail = SchemaDetail::Full;
+  else if (detail == "functions")
+    r.detail = SchemaDetail::Functions;
   else
     return make_error(ErrorCode::RequestBadField, "detail='" + detail + "' is not a detail level",
-                      "FIX: use detail=brief (one line per table), detailed (CREATE TABLE with comments; the default) "
-                      "or full (adds indexes and row counts).");
+                      "FIX: use detail=brief (one line per table), detailed (CREATE TABLE with comments; the default), "
+                      "full (adds indexes, row counts and the function list) or functions (the functions, operators "
+                      "and casts this database admits).");
   std::size_t start = 0;
   while (start < tables.size()) {
     auto end = tables.find(',', start);
@@ -215,6 +224,7 @@ std::string describe_schema(const std::string& name, const catalog::Catalog& cat
   std::string out;
   preamble(out, name, catalog, limits, request.spotlight);
   out += "\n";
+  if (request.detail == SchemaDetail::Functions) return out + admitted_functions_text(d);
 
   // Unknown table names are reported, never silently dropped.
   std::vector<std::string> all;
@@ -248,6 +258,64 @@ std::string describe_schema(const std::string& name, const catalog::Catalog& cat
   }
   if (shown == 0)
     out += "-- No table matches. To list every table: GET /v1/schema?database=" + name + "&detail=brief\n";
+  if (request.detail == SchemaDetail::Full) out += "\n" + admitted_functions_text(d);
+  return out;
+}
+
+std::string admitted_functions_text(Dialect d) {
+  using capability::Returns;
+  auto returns = [](Returns r) -> std::string_view {
+    switch (r) {
+      case Returns::Number:
+        return "number";
+      case Returns::Boolean:
+        return "boolean";
+      case Returns::LikeArguments:
+        return "type of its arguments";
+      case Returns::Text:
+        return "text or other";
+    }
+    return "?";
+  };
+  auto kind = [](capability::FunctionKind k) -> std::string_view {
+    switch (k) {
+      case capability::FunctionKind::Scalar:
+        return "Scalar functions";
+      case capability::FunctionKind::Aggregate:
+        return "Aggregates";
+      case capability::FunctionKind::Window:
+        return "Window functions";
+      case capability::FunctionKind::SetReturning:
+        return "Set-returning functions";
+    }
+    return "?";
+  };
+  // One line per (kind, result): "-- Aggregates returning number: avg, count, ...".
+  std::string out = "-- Admitted on " + std::string(dialect_name(d)) +
+                    " (from querygate's capability table; anything else is refused with a FIX):\n";
+  for (auto k : {capability::FunctionKind::Scalar, capability::FunctionKind::Aggregate,
+                 capability::FunctionKind::Window, capability::FunctionKind::SetReturning})
+    for (auto r : {Returns::Number, Returns::Boolean, Returns::LikeArguments, Returns::Text}) {
+      std::vector<std::string> names;
+      for (const auto& f : capability::functions())
+        if (f.kind == k && f.returns == r && capability::cell(f, d).verdict != capability::Verdict::Refuse)
+          names.emplace_back(f.name);
+      if (names.empty()) continue;
+      std::sort(names.begin(), names.end());
+      std::string line = "-- " + std::string(kind(k)) + " returning " + std::string(returns(r)) + ": ";
+      for (std::size_t i = 0; i < names.size(); ++i) line += (i ? ", " : "") + names[i];
+      out += line + "\n";
+    }
+  std::string ops;
+  for (const auto& o : capability::operators())
+    if (capability::cell(o, d).verdict != capability::Verdict::Refuse)
+      ops += (ops.empty() ? "" : "  ") + std::string(o.op) + " (" + std::string(returns(o.returns)) + ")";
+  out += "-- Operators: " + ops + "\n";
+  std::string casts;
+  for (const auto& c : capability::casts())
+    if (capability::cell(c, d).verdict != capability::Verdict::Refuse)
+      casts += (casts.empty() ? "" : ", ") + std::string(c.type);
+  out += "-- Casts, CAST(x AS t) or x::t, to: " + casts + "\n";
   return out;
 }
 

@@ -12,7 +12,9 @@
 
 namespace qg::gateway {
 
-enum class SchemaDetail { Brief, Detailed, Full };
+// Functions: the preamble and the functions, operators and casts the database
+// admits (from the capability table), without tables. Full includes them too.
+enum class SchemaDetail { Brief, Detailed, Full, Functions };
 
 struct SchemaRequest {
   SchemaDetail detail = SchemaDetail::Detailed;
@@ -22,9 +24,14 @@ struct SchemaRequest {
   const config::HiddenColumns* hidden = nullptr;  // the caller's key's hidden columns (with Column::hidden: omitted)
 };
 
-// Reads detail=brief|detailed|full, tables=a,b and search=text; errors name the parameter.
+// Reads detail=brief|detailed|full|functions, tables=a,b and search=text; errors name the parameter.
 Result<SchemaRequest> parse_schema_request(const std::string& detail, const std::string& tables,
                                            const std::string& search);
+
+// The functions, operators and casts admitted on the dialect, one compact
+// section (SQL comments), derived from admission/capability: the list FIXes
+// point to ("GET /v1/schema?detail=functions").
+std::string admitted_functions_text(Dialect dialect);
 
 std::string describe_schema(const std::string& database_name, const catalog::Catalog& catalog,
                             const config::Limits& limits, const SchemaRequest& request = {});

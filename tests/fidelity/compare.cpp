@@ -145,4 +145,40 @@ Comparison compare_rows(const qg::exec::Rows& gateway, const qg::exec::Rows& dir
   return {why.empty(), why};
 }
 
+Comparison compare_rows_by_keys(const qg::exec::Rows& gateway, const qg::exec::Rows& direct,
+                                const std::vector<std::size_t>& keys, bool limited) {
+  if (gateway.columns.size() != direct.columns.size())
+    return {false, "column count: gateway " + std::to_string(gateway.columns.size()) + " vs direct " +
+                       std::to_string(direct.columns.size())};
+  if (gateway.rows.size() != direct.rows.size())
+    return {false, "row count: gateway " + std::to_string(gateway.rows.size()) + " vs direct " +
+                       std::to_string(direct.rows.size())};
+  for (auto k : keys)
+    if (k >= direct.columns.size()) return {false, "ORDER BY key column " + std::to_string(k) + " does not exist"};
+  auto same_keys = [&](const Row& a, const Row& b) {
+    return std::all_of(keys.begin(), keys.end(), [&](std::size_t k) { return values_equal(a[k], b[k]); });
+  };
+  const auto& g = gateway.rows;
+  const auto& d = direct.rows;
+  for (std::size_t i = 0; i < d.size(); ++i)
+    if (!same_keys(g[i], d[i]))
+      return {false, "ordered row " + std::to_string(i + 1) + " has other ORDER BY keys: gateway " + format_row(g[i]) +
+                         " vs direct " + format_row(d[i])};
+  // Each run of tied keys: the same rows in any order, except a last run cut by LIMIT.
+  for (std::size_t begin = 0; begin < d.size();) {
+    std::size_t end = begin + 1;
+    while (end < d.size() && same_keys(d[end], d[begin])) ++end;
+    if (!(limited && end == d.size())) {
+      std::vector<Row> a(g.begin() + static_cast<std::ptrdiff_t>(begin), g.begin() + static_cast<std::ptrdiff_t>(end));
+      std::vector<Row> b(d.begin() + static_cast<std::ptrdiff_t>(begin), d.begin() + static_cast<std::ptrdiff_t>(end));
+      std::sort(a.begin(), a.end(), row_less);
+      std::sort(b.begin(), b.end(), row_less);
+      if (const auto why = first_difference(a, b, "tied"); !why.empty())
+        return {false, why + " (rows " + std::to_string(begin + 1) + "-" + std::to_string(end) + " tie)"};
+    }
+    begin = end;
+  }
+  return {true, ""};
+}
+
 }  // namespace fidelity

@@ -4,6 +4,7 @@
 
 #include "compare.hpp"
 #include "direct_sqlite.hpp"
+#include "executors/sqlite/answer_format.hpp"
 #include "fixes.hpp"
 #include "sql_tokens.hpp"
 
@@ -25,6 +26,24 @@ std::string column_names(const qg::exec::Rows& rows) {
   std::string out;
   for (const auto& c : rows.columns) out += (out.empty() ? "" : ", ") + c.name;
   return out;
+}
+
+// SQLite's direct answer in the gateway's answer format: a column the gateway
+// answered as boolean has its 0/1 read as booleans, a timestamp column its
+// text as PostgreSQL prints it (executors/sqlite/answer_format.hpp).
+void conform_to_gateway(qg::exec::Rows& direct, const qg::exec::Rows& gateway) {
+  for (std::size_t c = 0; c < gateway.columns.size() && c < direct.columns.size(); ++c) {
+    const std::string& type = gateway.columns[c].type;
+    const bool boolean = type == "boolean";
+    const bool timestamp = type.rfind("timestamp", 0) == 0;
+    if (!boolean && !timestamp) continue;
+    for (auto& row : direct.rows) {
+      auto& v = row[c];
+      if (const auto* i = std::get_if<std::int64_t>(&v); boolean && i && (*i == 0 || *i == 1)) v = *i == 1;
+      if (const auto* t = std::get_if<std::string>(&v); timestamp && t)
+        if (auto pg = qg::exec::sqlite::pg_timestamp_text(*t)) v = std::move(*pg);
+    }
+  }
 }
 
 }  // namespace
@@ -129,6 +148,10 @@ Record Evaluator::evaluate(const std::string& dataset, const GoldQuery& query) {
     r.engine_error = run.engine_error;
     return r;
   }
+  // The gateway answers in PostgreSQL's format (issue #12): booleans, and
+  // timestamps as PostgreSQL prints them. SQLite's own answer is read the same
+  // way, column by column as the gateway typed them, before comparing.
+  if (query.pg_dsn.empty()) conform_to_gateway(*direct, run.rows);
   // Order matters only when the gold SQL orders its outermost result.
   r.ordered = has_top_level_order_by(query.sql);
   const auto cmp = compare_rows(run.rows, *direct, r.ordered);

@@ -98,6 +98,10 @@ GatewayRun GatewaySide::run(qg::exec::Executor& executor, const std::string& sql
   qg::exec::RunOptions options;
   options.deadline = qg::exec::Clock::now() + kDeadline;
   options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
+  for (const auto& c : statement->admission.columns) {
+    options.boolean_columns.push_back(c.boolean);
+    options.timestamp_columns.push_back(c.timestamp);
+  }
   auto rows = executor.run(statement->sql, options);
   if (!rows) {
     out.engine_error = rows.error();

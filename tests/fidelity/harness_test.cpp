@@ -43,6 +43,52 @@ TEST(FidelityCompare, ColumnAndRowCountsMatter) {
   EXPECT_FALSE(compare_rows(rows({{std::int64_t{1}}}), rows({}), false).same);
 }
 
+// Ordered answers as SQL defines their order (parity run, issue #12): tied rows in any order, a last tied
+// group cut by LIMIT may hold any of its candidates, anything else must match.
+TEST(FidelityCompare, OrderedByKeysAllowsOnlyTies) {
+  using I = std::int64_t;
+  const auto truth = rows({{std::string("a"), I{3}}, {std::string("b"), I{1}}, {std::string("c"), I{1}}});
+  const std::vector<std::size_t> keys = {1};
+  EXPECT_TRUE(compare_rows_by_keys(rows({{std::string("a"), I{3}}, {std::string("c"), I{1}}, {std::string("b"), I{1}}}),
+                                   truth, keys, false)
+                  .same);
+  // Not a tie: the order of the keys differs.
+  EXPECT_FALSE(
+      compare_rows_by_keys(rows({{std::string("b"), I{1}}, {std::string("a"), I{3}}, {std::string("c"), I{1}}}), truth,
+                           keys, false)
+          .same);
+  // A tied group must still hold the same rows, unless LIMIT cut it at the end.
+  const auto other = rows({{std::string("a"), I{3}}, {std::string("d"), I{1}}, {std::string("b"), I{1}}});
+  EXPECT_FALSE(compare_rows_by_keys(other, truth, keys, false).same);
+  EXPECT_TRUE(compare_rows_by_keys(other, truth, keys, true).same);
+  // Rows before the last group are never excused by LIMIT.
+  const auto early = rows({{std::string("x"), I{3}}, {std::string("b"), I{1}}, {std::string("c"), I{1}}});
+  EXPECT_FALSE(compare_rows_by_keys(early, truth, keys, true).same);
+  // Values inside a tied row are compared as ever.
+  EXPECT_FALSE(compare_rows_by_keys(rows({{std::string("a"), I{3}}, {std::string("b"), I{1}}, {std::string("c"), 1.5}}),
+                                    truth, keys, false)
+                   .same);
+}
+
+TEST(FidelityTokens, OrderKeysAreOutputColumns) {
+  const std::vector<std::string> names = {"name", "author_count"};
+  auto k = top_level_order_keys(
+      "SELECT d.name, COUNT(*) AS author_count FROM d GROUP BY 1 ORDER BY author_count DESC "
+      "NULLS LAST, d.name LIMIT 5",
+      names);
+  ASSERT_TRUE(k.has_value());
+  EXPECT_EQ(k->columns, (std::vector<std::size_t>{1, 0}));
+  EXPECT_TRUE(k->limited);
+  k = top_level_order_keys("SELECT a, b FROM t ORDER BY 2", {"a", "b"});
+  ASSERT_TRUE(k.has_value());
+  EXPECT_EQ(k->columns, (std::vector<std::size_t>{1}));
+  EXPECT_FALSE(k->limited);
+  EXPECT_FALSE(top_level_order_keys("SELECT a FROM t ORDER BY count(*) DESC", {"a"}).has_value());
+  EXPECT_FALSE(top_level_order_keys("SELECT a FROM t ORDER BY b", {"a"}).has_value());
+  EXPECT_FALSE(top_level_order_keys("SELECT a FROM t", {"a"}).has_value());
+  EXPECT_FALSE(top_level_order_keys("SELECT a, a FROM t ORDER BY a", {"a", "a"}).has_value());
+}
+
 TEST(FidelityTokens, TopLevelOrderByOnly) {
   EXPECT_TRUE(has_top_level_order_by("SELECT a FROM t ORDER BY a"));
   EXPECT_TRUE(has_top_level_order_by("SELECT a FROM t UNION SELECT b FROM u order  by 1"));

@@ -13,6 +13,7 @@
 // they are unset the defog dataset is skipped loudly, and a run of defog alone
 // exits 77 (ctest SKIP_RETURN_CODE); with QG_REQUIRE_PG=1 (CI) that is a
 // failure instead, so CI cannot go green by skipping.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -23,6 +24,7 @@
 #include "dataset.hpp"
 #include "defog_dataset.hpp"
 #include "evaluate.hpp"
+#include "parity.hpp"
 #include "report.hpp"
 #include "summary.hpp"
 
@@ -145,7 +147,41 @@ std::vector<std::string> verdict(const std::vector<fidelity::Summary>& summaries
 
 }  // namespace
 
+// fidelity parity --corpus DIR --shared-data DIR --config-dir DIR --out DIR [--defog no]
+// (tests/fidelity/parity.hpp). Needs the PostgreSQL test cluster: it is the truth.
+int parity_main(int argc, char** argv) {
+  fidelity::ParityOptions options;
+  std::filesystem::path corpus;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i], value = argv[i + 1];
+    if (flag == "--corpus")
+      corpus = value;
+    else if (flag == "--shared-data")
+      options.shared_data = value;
+    else if (flag == "--config-dir")
+      options.config_dir = value;
+    else if (flag == "--out")
+      options.out = value;
+    else if (flag == "--defog")
+      options.defog = value != "no";
+    else
+      return usage("parity: unknown argument " + flag);
+  }
+  if (argc % 2 != 0 || corpus.empty() || options.config_dir.empty() || options.out.empty())
+    return usage("parity needs --corpus, --config-dir and --out");
+  for (const auto& f : std::filesystem::directory_iterator(corpus))
+    if (f.path().extension() == ".sql") options.files.push_back(f.path());
+  std::sort(options.files.begin(), options.files.end());
+  options.conninfo = pg_test_conninfo();
+  if (options.conninfo.empty()) {
+    std::cerr << "*** fidelity parity: SKIPPED: QG_TEST_PG_HOST/QG_TEST_PG_PORT unset (PostgreSQL is the truth) ***\n";
+    return pg_required() ? 1 : 77;
+  }
+  return fidelity::run_parity(options);
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::string(argv[1]) == "parity") return parity_main(argc, argv);
   Args args;
   std::string why;
   if (!parse_args(argc, argv, args, why)) return usage(why);

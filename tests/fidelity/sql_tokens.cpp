@@ -1,5 +1,7 @@
 #include "sql_tokens.hpp"
 
+#include <cstdlib>
+
 #include <array>
 #include <cctype>
 
@@ -102,6 +104,66 @@ bool has_top_level_order_by(std::string_view sql) {
     if (depth == 0 && t.upper == "ORDER" && tokens[k + 1].upper == "BY") return true;
   }
   return false;
+}
+
+std::optional<OrderKeys> top_level_order_keys(std::string_view sql, const std::vector<std::string>& column_names) {
+  const auto tokens = tokenize(sql);
+  int depth = 0;
+  std::size_t start = tokens.size();
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
+    const auto& t = tokens[k];
+    if (t.kind == TokenKind::Punct && t.upper == "(") ++depth;
+    if (t.kind == TokenKind::Punct && t.upper == ")") --depth;
+    if (depth == 0 && t.kind == TokenKind::Word && t.upper == "ORDER" && tokens[k + 1].upper == "BY") start = k + 2;
+  }
+  if (start >= tokens.size()) return std::nullopt;
+  OrderKeys out;
+  auto find_column = [&](const std::string& name) -> std::optional<std::size_t> {
+    std::optional<std::size_t> found;
+    for (std::size_t i = 0; i < column_names.size(); ++i)
+      if (upper(column_names[i]) == upper(name)) {
+        if (found) return std::nullopt;  // two output columns of that name: ambiguous
+        found = i;
+      }
+    return found;
+  };
+  std::size_t k = start;
+  while (k < tokens.size()) {
+    // One item: [qualifier .] name | "name" | position, then modifiers.
+    std::vector<const Token*> item;
+    while (k < tokens.size() && !(tokens[k].kind == TokenKind::Punct && tokens[k].upper == ",")) {
+      const auto& t = tokens[k];
+      if (t.kind == TokenKind::Word && (t.upper == "LIMIT" || t.upper == "OFFSET" || t.upper == "FETCH")) {
+        out.limited = true;
+        break;
+      }
+      if (t.kind == TokenKind::Punct && t.upper == ";") break;
+      item.push_back(&t);
+      ++k;
+    }
+    while (!item.empty() && item.back()->kind == TokenKind::Word &&
+           (item.back()->upper == "ASC" || item.back()->upper == "DESC" || item.back()->upper == "FIRST" ||
+            item.back()->upper == "LAST" || item.back()->upper == "NULLS"))
+      item.pop_back();
+    if (item.size() == 3 && item[1]->upper == ".") item.erase(item.begin(), item.begin() + 2);
+    if (item.size() != 1) return std::nullopt;
+    const Token& t = *item.front();
+    std::optional<std::size_t> column;
+    const std::string text(sql.substr(static_cast<std::size_t>(t.begin), static_cast<std::size_t>(t.end - t.begin)));
+    if (t.kind == TokenKind::Number) {
+      const auto n = std::strtoul(text.c_str(), nullptr, 10);
+      if (n >= 1 && n <= column_names.size()) column = n - 1;
+    } else if (t.kind == TokenKind::Word) {
+      column = find_column(text);
+    } else if (t.kind == TokenKind::DoubleQuoted && text.size() >= 2) {
+      column = find_column(text.substr(1, text.size() - 2));
+    }
+    if (!column) return std::nullopt;
+    out.columns.push_back(*column);
+    if (out.limited || k >= tokens.size() || tokens[k].upper != ",") break;
+    ++k;
+  }
+  return out;
 }
 
 }  // namespace fidelity

@@ -185,10 +185,11 @@ TEST_F(SqliteExecutorTest, RunReturnsTypedValues) {
   EXPECT_EQ(row[4], Value(Blob{std::string("\x00\xff", 2)}));
   ASSERT_EQ(r->columns.size(), 5u);
   EXPECT_EQ(r->columns[0].name, "id");
-  EXPECT_EQ(r->columns[0].type, "INTEGER");  // declared
-  EXPECT_EQ(r->columns[3].type, "TEXT");     // declared, even though this value is NULL
+  // PostgreSQL's type names (format_type) on both backends (issue #12, answer_format.hpp).
+  EXPECT_EQ(r->columns[0].type, "bigint");  // declared INTEGER
+  EXPECT_EQ(r->columns[3].type, "text");    // declared TEXT, even though this value is NULL
   EXPECT_EQ(r->columns[4].name, "raw");
-  EXPECT_EQ(r->columns[4].type, "BLOB");  // expression: the value's storage class
+  EXPECT_EQ(r->columns[4].type, "bytea");  // expression: the value's storage class, BLOB
 }
 
 TEST_F(SqliteExecutorTest, ExpressionTypeComesFromFirstNonNullValue) {
@@ -197,7 +198,7 @@ TEST_F(SqliteExecutorTest, ExpressionTypeComesFromFirstNonNullValue) {
   auto r = ex->run("SELECT CASE WHEN id = 1 THEN NULL ELSE id * 2.0 END AS d, NULL AS n FROM items WHERE id <= 3",
                    within(5s));
   ASSERT_TRUE(r.has_value()) << r.error().message;
-  EXPECT_EQ(r->columns[0].type, "REAL");
+  EXPECT_EQ(r->columns[0].type, "double precision");  // REAL
   EXPECT_EQ(r->columns[1].type, "");
 }
 
@@ -247,9 +248,9 @@ TEST_F(SqliteExecutorTest, PrepareReturnsColumnsWithoutRunning) {
   ASSERT_TRUE(cols.has_value()) << cols.error().message;
   ASSERT_EQ(cols->size(), 3u);
   EXPECT_EQ((*cols)[0].name, "id");
-  EXPECT_EQ((*cols)[0].type, "INTEGER");
+  EXPECT_EQ((*cols)[0].type, "bigint");  // declared INTEGER, named as PostgreSQL names it (issue #12)
   EXPECT_EQ((*cols)[1].name, "label");
-  EXPECT_EQ((*cols)[1].type, "TEXT");
+  EXPECT_EQ((*cols)[1].type, "text");
   EXPECT_EQ((*cols)[2].name, "n");
   EXPECT_EQ((*cols)[2].type, "");
   auto denied = ex->prepare("SELECT token FROM secrets", Clock::now() + 5s);
