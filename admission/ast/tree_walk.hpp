@@ -85,7 +85,7 @@ class TreeWalk {
         [&](auto& n) {
           using T = std::decay_t<decltype(n)>;
           if constexpr (std::is_same_v<T, TableRef>) {
-            // a leaf
+            if (n.row_filter) expr(**n.row_filter);  // a filtered table: its filter (and the tables it reads)
           } else if constexpr (std::is_same_v<T, DerivedTable>) {
             query(*n.query);
           } else if constexpr (std::is_same_v<T, ValuesTable>) {

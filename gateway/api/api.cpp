@@ -4,6 +4,7 @@
 
 #include "admission/parse/parser.hpp"
 #include "admission/pipeline.hpp"
+#include "gateway/api/bindings.hpp"
 #include "gateway/api/envelope.hpp"
 #include "gateway/api/json_writer.hpp"
 #include "gateway/api/openapi.hpp"
@@ -150,6 +151,7 @@ struct Api::QueryJob {
   QueryRequest request;
   RequestContext context;
   ServedDatabase* served = nullptr;
+  const auth::Key* key = nullptr;  // the caller's (KeyRing outlives every job); nullptr: anonymous
   permits::PermitQueue* queue = nullptr;
   Reply reply;
   permits::Permit permit;  // set when granted; moved into the worker's scope
@@ -315,6 +317,7 @@ void Api::execute_query(QueryRequest request, Caller caller, Reply reply) {
   job->context.cancellation = caller.cancellation ? caller.cancellation : permits::Cancellation::make();
   job->request = std::move(request);
   job->served = *database;
+  job->key = caller.key;
   job->queue = queues_.find(db_name)->second.get();
   job->reply = std::move(reply);
 
@@ -385,6 +388,9 @@ HttpResponse Api::run_query(QueryJob& job) {
   auto statement = admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit);
   if (!statement) return error_response(statement.error());
   job.record->rewrites = statement->rewrites;
+  // Row filters' parameters: from the key's `bind`, never from the request.
+  auto bound = key_bindings(statement->param_names, job.key, job.served->catalog);
+  if (!bound) return refusal_response(bound.error());
 
   exec::Rows rows;
   const auto engine_started = std::chrono::steady_clock::now();
@@ -393,7 +399,7 @@ HttpResponse Api::run_query(QueryJob& job) {
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - engine_started);
   };
   if (job.request.validate_only) {
-    auto columns = engine.prepare(statement->sql, ctx.deadline);
+    auto columns = engine.prepare(statement->sql, ctx.deadline, *bound);
     engine_done();
     if (!columns)
       return error_response(columns.error().code == ErrorCode::LimitDeadline ? deadline_refusal(job, columns.error())
@@ -404,6 +410,7 @@ HttpResponse Api::run_query(QueryJob& job) {
     options.deadline = ctx.deadline;  // what is left of the request's one deadline
     options.cancelled = &ctx.cancellation->flag();
     options.shape = job.record->fingerprint;  // computed above for the log: no second parse
+    options.params = *bound;
     options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
     auto result = engine.run(statement->sql, options);
     engine_done();

@@ -27,6 +27,7 @@ struct Key {
   std::string name;
   Digest hash{};
   std::vector<std::string> databases;
+  std::vector<std::pair<std::string, config::BindValue>> bind;  // row-filter parameters (config keys[i].bind)
 };
 
 class KeyRing {
