@@ -214,6 +214,8 @@ Status Admitter::apply_row_filter(ast::TableRef& ref, const catalog::Table& tabl
                         "FIX: this is a gateway defect; the statement was not run.");
     ref.row_filter = ast::Box<ast::Expr>(*filter.predicate);
     note_rewrite("row-filter:" + table.name);
+    // Printed schema-qualified inside the subquery: a qualified name never means a CTE of the statement.
+    if (ref.schema.empty()) ref.schema = catalog_.schema;
   } else if (filter.predicate && !(**ref.row_filter == *filter.predicate)) {
     return make_error(ErrorCode::Internal,
                       "ADMISSION DEFECT: a reference to " + table.name + " carries a filter that is not its row filter",
@@ -586,9 +588,10 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
   for (std::size_t i = 0; i < q.with.size(); ++i) {
     auto& cte = q.with[i];
     // A CTE named like a table a row filter reads would capture the filter's
-    // own reference to that table in the printed statement.
+    // own reference to that table in the printed statement, were the filter's
+    // names not schema-qualified (they are whenever the catalog names its schema).
     for (const auto& t : catalog_.tables)
-      if (t.row_filter)
+      if (t.row_filter && catalog_.schema.empty())
         for (const auto& read : t.row_filter->reads)
           if (same(read, cte.name))
             return make_error(ErrorCode::ValidationUnsupported,

@@ -111,6 +111,15 @@ Status attach_row_filters(catalog::Catalog& catalog, const config::Database& dat
     filter.text = curation.row_filter;
     filter.note = curation.row_filter_note;
     filter.binds = binds;
+    // Every table the filter reads is named with its schema: inside a
+    // statement, a qualified name never means one of the statement's CTEs.
+    if (!catalog.schema.empty())
+      ast::walk_tree(
+          *tree, [](ast::Expr&) {},
+          [&](ast::FromItem& f) {
+            if (auto* t = std::get_if<ast::TableRef>(&f.node); t && t->schema.empty() && catalog.find_table(t->name))
+              t->schema = catalog.schema;
+          });
     Pending p{key, table, std::move(*select->where), {}};
     ast::Query reads;
     ast::Select holder;
@@ -190,6 +199,15 @@ Status attach_row_filters(catalog::Catalog& catalog, const config::Database& dat
 }
 
 Status verify_row_filters(const ast::Query& query, const catalog::Catalog& catalog) {
+  // CTE names anywhere in the statement: an unqualified reference by such a
+  // name may be the CTE. (Admission qualifies every reference it filters with
+  // the schema, so a qualified reference is always the table.)
+  std::vector<std::string> ctes;
+  ast::walk_tree(
+      query, [](const ast::Expr&) {}, [](const ast::FromItem&) {},
+      [&](const ast::Query& q) {
+        for (const auto& c : q.with) ctes.push_back(c.name);
+      });
   std::optional<Error> violation;
   ast::walk_tree(
       query, [](const ast::Expr&) {},
@@ -198,7 +216,10 @@ Status verify_row_filters(const ast::Query& query, const catalog::Catalog& catal
         if (!t || violation) return;
         const auto* table = catalog.find_table(t->name);
         if (!table || !table->row_filter) return;
-        // (A CTE cannot take a filtered table's name: admission refuses it.)
+        if (t->schema.empty() && !t->row_filter && !catalog.schema.empty() &&
+            std::any_of(ctes.begin(), ctes.end(),
+                        [&](const std::string& c) { return catalog::Catalog::same_name(c, t->name, catalog.dialect); }))
+          return;  // the CTE of that name
         const auto& predicate = table->row_filter->predicate;
         if (!predicate || !t->row_filter || !(**t->row_filter == *predicate))
           violation = make_error(ErrorCode::Internal,
