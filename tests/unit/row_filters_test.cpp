@@ -170,3 +170,67 @@ TEST(RowFilterVerifyTest, AReferenceWithoutItsFilterIsADefect) {
 
 }  // namespace
 }  // namespace qg
+
+namespace qg {
+namespace {
+
+constexpr const char* kBindConfig = R"yaml(
+keys:
+  - name: tenant
+    sha256: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+    databases: [demo]
+    bind: { i: 1, n: 2.5, b: true, s: support-bot, q: "42", quote: "it's; --" }
+databases:
+  demo:
+    backend: sqlite
+    path: demo.db
+    tables:
+      traces:
+        row_filter: "project_id <> 5"
+        row_filter_note: "no internal project"
+)yaml";
+
+TEST(RowFilterConfigTest, BindValuesKeepTheirYamlTypes) {
+  auto config = config::parse_config(kBindConfig, "/tmp");
+  ASSERT_TRUE(config) << config.error().message;
+  const auto& bind = config->keys.front().bind;
+  ASSERT_EQ(bind.size(), 6u);
+  EXPECT_EQ(std::get<std::int64_t>(bind[0].second), 1);
+  EXPECT_EQ(std::get<double>(bind[1].second), 2.5);
+  EXPECT_EQ(std::get<bool>(bind[2].second), true);
+  EXPECT_EQ(std::get<std::string>(bind[3].second), "support-bot");
+  EXPECT_EQ(std::get<std::string>(bind[4].second), "42") << "a quoted scalar stays a string";
+  EXPECT_EQ(std::get<std::string>(bind[5].second), "it's; --");
+  EXPECT_EQ(config->databases.front().tables.front().row_filter, "project_id <> 5");
+  EXPECT_EQ(config->databases.front().tables.front().row_filter_note, "no internal project");
+}
+
+TEST(RowFilterConfigTest, BadBindValuesAreConfigErrors) {
+  std::string nested = kBindConfig;
+  nested.replace(nested.find("{ i: 1"), 6, "{ i: [1]");
+  auto r = config::parse_config(nested, "/tmp");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("keys[0].bind.i"), std::string::npos) << r.error().message;
+  std::string typo = kBindConfig;
+  typo.replace(typo.find("row_filter:"), 11, "row_fliter:");
+  auto t = config::parse_config(typo, "/tmp");
+  ASSERT_FALSE(t) << "unknown keys stop the start";
+}
+
+TEST(RowFilterStartupTest, AFilterNeedingABindingNeedsKeys) {
+  const auto dir = std::filesystem::temp_directory_path() / ("qg-rowfilter-anon-" + std::to_string(::getpid()));
+  auto config = gateway::demo_config(dir);
+  ASSERT_TRUE(config) << config.error().message;
+  for (auto& t : config->databases.front().tables)
+    if (t.name == "traces") t.row_filter = "project_id = :project_id";
+  config->keys.clear();
+  auto dbs = gateway::open_databases(*config);
+  ASSERT_FALSE(dbs);
+  EXPECT_EQ(dbs.error().code, ErrorCode::ConfigInvalid);
+  EXPECT_NE(dbs.error().message.find("project_id"), std::string::npos) << dbs.error().message;
+  EXPECT_NE(dbs.error().message.find("no keys"), std::string::npos) << dbs.error().message;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace qg
