@@ -328,5 +328,39 @@ TEST(RowFilterOracleTest, PostgresEqualsDeletedRows) {
   EXPECT_GE(t.compared, 150);
 }
 
+// The demo configs' own filter (only complete days: start_time < CURRENT_DATE)
+// admits on both backends and, the demo data lying in the past, keeps every row.
+void expect_demo_filter_keeps_the_past(const catalog::Catalog& filtered, exec::Executor& engine) {
+  ASSERT_TRUE(filtered.find_table("traces")->row_filter);
+  ASSERT_TRUE(filtered.find_table("spans")->row_filter);
+  catalog::Catalog plain = filtered;
+  for (auto& t : plain.tables) t.row_filter.reset();
+  for (const char* sql :
+       {"SELECT count(*), max(start_time) FROM traces", "SELECT count(*), max(start_time) FROM spans"}) {
+    const Outcome got = run(sql, filtered, engine, nullptr);
+    const Outcome all = run(sql, plain, engine, nullptr);
+    ASSERT_TRUE(got.admitted) << got.refusal;
+    ASSERT_TRUE(all.admitted) << all.refusal;
+    EXPECT_EQ(got.rows, all.rows) << sql;
+    EXPECT_FALSE(got.rewrites.empty());
+  }
+}
+
+TEST(RowFilterDemoTest, SqliteDemoConfigKeepsCompleteDays) {
+  const auto dir = make_temp_dir("qg-rowfilter-demo");
+  auto config = gateway::demo_config(dir);
+  ASSERT_TRUE(config) << config.error().message;
+  auto dbs = gateway::open_databases(*config);
+  ASSERT_TRUE(dbs) << dbs.error().message;
+  expect_demo_filter_keeps_the_past(dbs->begin()->second.catalog, *dbs->begin()->second.executor);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RowFilterDemoTest, PostgresDemoConfigKeepsCompleteDays) {
+  QG_REAL_DEMO(demo);
+  ASSERT_TRUE(rewrite::attach_row_filters(demo.catalog, demo.database));
+  expect_demo_filter_keeps_the_past(demo.catalog, *demo.executor);
+}
+
 }  // namespace
 }  // namespace qg::testing
