@@ -40,6 +40,8 @@ constexpr std::array kErrorCodes{
     ErrorCodeInfo{AuthMissing, "auth:missing", 401, "API keys are configured and the request carries no Bearer token."},
     ErrorCodeInfo{AuthInvalid, "auth:invalid", 401, "The Bearer token matches no configured API key."},
     ErrorCodeInfo{AuthForbidden, "auth:forbidden", 403, "The API key may not use the requested database."},
+    ErrorCodeInfo{AuthMissingBinding, "auth:missing-binding", 403,
+                  "A row filter of a table in the statement needs a value the API key does not bind."},
     ErrorCodeInfo{ParseSyntax, "parse:syntax", 422, "The SQL does not parse (PostgreSQL grammar)."},
     ErrorCodeInfo{ParseSqliteSpelling, "parse:sqlite-spelling", 422,
                   "A SQLite-only spelling the portable grammar rejects."},

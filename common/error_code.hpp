@@ -30,6 +30,7 @@ enum class ErrorCode : std::uint8_t {
   AuthMissing,
   AuthInvalid,
   AuthForbidden,
+  AuthMissingBinding,
   // parse:* — the SQL text does not parse
   ParseSyntax,
   ParseSqliteSpelling,

@@ -68,6 +68,16 @@ struct RunOptions {
   // (admit::OutputColumn::timestamp): an engine storing timestamps as text
   // answers them as PostgreSQL prints timestamps. Empty: none.
   std::vector<bool> timestamp_columns;
+  // Values of the statement's parameters (AdmittedStatement::param_names, in
+  // that order): params[n - 1] is bound to `$n` (PostgreSQL) / `?n` (SQLite).
+  // Bound as data, never printed into the SQL. int64, double, text, bool or
+  // null (std::monostate); a Blob or Decimal is refused. PostgreSQL receives
+  // each in text format with no declared type, so it infers the type from
+  // where the parameter stands (project_id = $1 reads $1 as project_id's
+  // type; make_interval(days => $1) as an integer); where nothing gives a
+  // type (SELECT $1) it is text: configured SQL casts there (:x::int8).
+  // SQLite binds the storage class of the value (bool as 0/1).
+  std::vector<Value> params;
 };
 
 class Executor {
@@ -76,7 +86,9 @@ class Executor {
   // The allowlisted tables as the engine has them, overlaid with curation.
   virtual const catalog::Catalog& catalog() const = 0;
   // Prepares under the backstop without stepping: the column names, or the engine's refusal.
-  virtual Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline) = 0;
+  // `params`: as RunOptions::params (PostgreSQL plans with them; SQLite only compiles).
+  virtual Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline,
+                                                  const std::vector<Value>& params = {}) = 0;
   // Runs one statement (already rendered by querygate) and reads its rows.
   virtual Result<Rows> run(const std::string& sql, const RunOptions& options) = 0;
   // True when the database can be opened and answers.

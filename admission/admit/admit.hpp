@@ -5,6 +5,7 @@
 // branches) — a check that skips a position is how past gateways were bypassed.
 // Star expansion happens here because only the resolver knows each relation's
 // columns; each rewrite that fires is reported.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,17 @@ struct SizeBound {
   double g = 0;
   double in = 0;
   bool aggregated = false;
+};
+
+// A named parameter that configured SQL may use (admission/params/params.hpp).
+struct ParamSpec {
+  std::string name;
+  // Lineage: the value is end-user text (a write tool's `untrusted: true`
+  // argument); otherwise it is trusted like a literal the operator wrote.
+  bool untrusted = false;
+  // Size bounds count the value as a literal of this many bytes: whoever binds
+  // it must refuse a longer value.
+  std::int64_t max_bytes = 256;
 };
 
 struct OutputColumn {
@@ -72,8 +84,11 @@ bool boolean_valued(const ast::Expr& e);
 // top of the columns hidden for everybody; they are refused like unknown ones.
 // A statement whose output reads a column with companions (config `requires`)
 // must return each companion in the same row (validation:companion-column).
+// `params`: the parameters configured SQL may use (an ast::Param naming any
+// other, or any ast::Param at all when null, is refused: caller SQL has none).
 Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
                         int max_expression_growth = config::Limits{}.max_expression_growth,
-                        const config::HiddenColumns* hidden = nullptr);
+                        const config::HiddenColumns* hidden = nullptr,
+                        const std::vector<ParamSpec>* params = nullptr);
 
 }  // namespace qg::admit

@@ -44,12 +44,13 @@ struct ExprContext {
 class Admitter {
  public:
   Admitter(const catalog::Catalog& catalog, std::string_view sql, int max_expression_growth,
-           const config::HiddenColumns* hidden)
+           const config::HiddenColumns* hidden, const std::vector<ParamSpec>* params = nullptr)
       : catalog_(catalog),
         dialect_(catalog.dialect),
         sql_(sql),
         max_expression_growth_(max_expression_growth),
-        hidden_(hidden) {}
+        hidden_(hidden),
+        params_(params) {}
 
   Result<std::vector<std::string>> query(ast::Query& q, const Scope* outer, const CteEnv* ctes);
 
@@ -209,6 +210,25 @@ class Admitter {
   std::string_view sql_;
   int max_expression_growth_;
   const config::HiddenColumns* hidden_;  // the calling key's hidden columns (nullptr: none)
+  const std::vector<ParamSpec>* params_;
+  // While a row filter is walked: its parameters (bound from the key's `bind`).
+  const std::vector<std::string>* filter_binds_ = nullptr;
+  // The declaration of a parameter this statement may use (none: refused).
+  // Inside a row filter only the filter's own bind parameters exist.
+  std::optional<ParamSpec> param_spec(std::string_view name) const {
+    if (filter_binds_) {
+      for (const auto& b : *filter_binds_)
+        if (b == name) return ParamSpec{b, false, config::kMaxBindBytes};
+      return std::nullopt;
+    }
+    if (!params_) return std::nullopt;
+    for (const auto& p : *params_)
+      if (p.name == name) return p;
+    return std::nullopt;
+  }
+  // Attaches the table's row filter to a reference of it and walks the filter
+  // in a scope of its own (the table alone, no CTEs, no outer query).
+  Status apply_row_filter(ast::TableRef& ref, const catalog::Table& table);
 };
 
 }  // namespace qg::admit::detail

@@ -220,8 +220,18 @@ struct SqlValue {
   bool operator==(const SqlValue&) const = default;
 };
 
+// A named parameter of configured SQL (admission/params/params.hpp): `:name`
+// in the configuration, `$index` after to_positional. Only SQL whose origin is
+// configuration converts to one; the value is bound by index when the
+// statement runs, never printed. Printed `$index` (PostgreSQL), `?index` (SQLite).
+struct Param {
+  std::string name;
+  int index = 0;  // 1-based; statements renumber so that one name has one index
+  bool operator==(const Param&) const = default;
+};
+
 using ExprNode = std::variant<ColumnRef, Literal, FuncCall, Operator, BoolOp, NullTest, BoolTest, DistinctFrom, NullIf,
-                              InList, Between, Like, Case, Coalesce, MinMax, Cast, SubLink, SqlValue>;
+                              InList, Between, Like, Case, Coalesce, MinMax, Cast, SubLink, SqlValue, Param>;
 
 struct Expr {
   ExprNode node;
@@ -249,7 +259,13 @@ struct TableRef {  // a base table or a CTE name
   // `public.spans`: admitted only when it names the schema the database serves
   // (a qualified name never means a CTE). Empty when unqualified.
   std::string schema;
-  bool operator==(const TableRef& o) const { return name == o.name && alias == o.alias && schema == o.schema; }
+  // The table's row filter (admission/rewrite/row_filters.hpp), attached by
+  // admission to every reference of a filtered table, never by conversion:
+  // printed as (SELECT * FROM name WHERE row_filter) AS alias-or-name.
+  std::optional<Box<Expr>> row_filter;
+  bool operator==(const TableRef& o) const {
+    return name == o.name && alias == o.alias && schema == o.schema && row_filter == o.row_filter;
+  }
 };
 
 struct DerivedTable {  // (SELECT ...) AS alias

@@ -4,6 +4,7 @@
 
 #include "admission/parse/parser.hpp"
 #include "admission/pipeline.hpp"
+#include "gateway/api/bindings.hpp"
 #include "gateway/api/envelope.hpp"
 #include "gateway/api/json_writer.hpp"
 #include "gateway/api/openapi.hpp"
@@ -150,7 +151,7 @@ struct Api::QueryJob {
   QueryRequest request;
   RequestContext context;
   ServedDatabase* served = nullptr;
-  const config::HiddenColumns* hidden = nullptr;  // the key's hidden columns
+  const auth::Key* key = nullptr;  // the caller's (KeyRing outlives every job); nullptr: anonymous
   permits::PermitQueue* queue = nullptr;
   Reply reply;
   permits::Permit permit;  // set when granted; moved into the worker's scope
@@ -316,7 +317,7 @@ void Api::execute_query(QueryRequest request, Caller caller, Reply reply) {
   job->context.cancellation = caller.cancellation ? caller.cancellation : permits::Cancellation::make();
   job->request = std::move(request);
   job->served = *database;
-  job->hidden = caller.key ? &caller.key->hidden_columns : nullptr;
+  job->key = caller.key;
   job->queue = queues_.find(db_name)->second.get();
   job->reply = std::move(reply);
 
@@ -384,9 +385,15 @@ HttpResponse Api::run_query(QueryJob& job) {
   job.record->fingerprint = parse::fingerprint(job.request.sql);
   if (config_.log_sql) job.record->sql = job.request.sql;
   exec::Executor& engine = *job.served->executor;
-  auto statement = admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit, job.hidden);
+  AdmitOptions admit_options;
+  admit_options.hidden = job.key ? &job.key->hidden_columns : nullptr;
+  auto statement =
+      admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit, admit_options);
   if (!statement) return error_response(statement.error());
   job.record->rewrites = statement->rewrites;
+  // Row filters' parameters: from the key's `bind`, never from the request.
+  auto bound = key_bindings(statement->param_names, job.key, job.served->catalog);
+  if (!bound) return refusal_response(bound.error());
 
   exec::Rows rows;
   const auto engine_started = std::chrono::steady_clock::now();
@@ -395,7 +402,7 @@ HttpResponse Api::run_query(QueryJob& job) {
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - engine_started);
   };
   if (job.request.validate_only) {
-    auto columns = engine.prepare(statement->sql, ctx.deadline);
+    auto columns = engine.prepare(statement->sql, ctx.deadline, *bound);
     engine_done();
     if (!columns)
       return error_response(columns.error().code == ErrorCode::LimitDeadline ? deadline_refusal(job, columns.error())
@@ -406,6 +413,7 @@ HttpResponse Api::run_query(QueryJob& job) {
     options.deadline = ctx.deadline;  // what is left of the request's one deadline
     options.cancelled = &ctx.cancellation->flag();
     options.shape = job.record->fingerprint;  // computed above for the log: no second parse
+    options.params = *bound;
     options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
     for (const auto& c : statement->admission.columns) {
       options.boolean_columns.push_back(c.boolean);
@@ -432,7 +440,7 @@ HttpResponse Api::run_query(QueryJob& job) {
   if (config_.limits.refuse_blobs)
     if (auto refused = binary_value_refusal(rows, job.served->catalog.dialect)) return error_response(*refused);
   EnvelopeInput in{job.request.sql, &statement.value(), &rows, &config_.limits, &job.served->catalog};
-  in.hidden = job.hidden;
+  in.hidden = job.key ? &job.key->hidden_columns : nullptr;
   in.validated = job.request.validate_only;
   if (job.served->spotlight) in.spotlight_marker = new_spotlight_marker();
   EnvelopeFacts facts;

@@ -100,6 +100,7 @@ const std::vector<Route>& routes() {
             .errors = codes({AuthMissing,
                              AuthInvalid,
                              AuthForbidden,
+                             AuthMissingBinding,
                              RequestUnsupportedMediaType,
                              RequestBadJson,
                              RequestDuplicateField,

@@ -28,6 +28,7 @@ struct Key {
   Digest hash{};
   std::vector<std::string> databases;
   config::HiddenColumns hidden_columns;  // columns this key may not see (admission and the schema)
+  std::vector<std::pair<std::string, config::BindValue>> bind;  // row-filter parameters (config keys[i].bind)
 };
 
 class KeyRing {
