@@ -168,6 +168,25 @@ TEST(RowFilterVerifyTest, AReferenceWithoutItsFilterIsADefect) {
   EXPECT_TRUE(rewrite::verify_row_filters(q, *c));
 }
 
+// A filter is the operator's SQL: it may read a column hidden from callers (a
+// tenant column the model never sees), and the column stays hidden from them.
+TEST(RowFilterStartupTest, FiltersMayReadHiddenColumns) {
+  auto c = filtered({{"traces", "user_id IS NOT NULL"}});
+  ASSERT_TRUE(c) << c.error().message;
+  ASSERT_TRUE(c->find_table("traces")->find_column("user_id", c->dialect)->hidden)
+      << "the demo hides traces.user_id (config/demo.yaml)";
+  auto st = admit_statement("SELECT count(*) FROM traces", *c, config::Limits{}, std::nullopt);
+  ASSERT_TRUE(st) << st.error().message;
+  EXPECT_NE(st->sql.find("user_id"), std::string::npos) << st->sql;
+  auto direct = admit_statement("SELECT user_id FROM traces", *c, config::Limits{}, std::nullopt);
+  ASSERT_FALSE(direct);
+  EXPECT_NE(direct.error().message.find("does not exist"), std::string::npos) << direct.error().message;
+  auto star = admit_statement("SELECT * FROM traces", *c, config::Limits{}, std::nullopt);
+  ASSERT_TRUE(star) << star.error().message;
+  const auto& cols = star->admission.columns;
+  EXPECT_TRUE(std::none_of(cols.begin(), cols.end(), [](const auto& col) { return col.name == "user_id"; }));
+}
+
 }  // namespace
 }  // namespace qg
 
