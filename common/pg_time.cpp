@@ -589,6 +589,32 @@ Interval subtract(const Value& a, const Value& b) {
   return out;
 }
 
+Interval age(const Value& a, const Value& b) {
+  // PostgreSQL's timestamp_age: field differences, sign flipped so that they are positive, negative
+  // fields borrowed from the next larger one (a month lends the days of the earlier date's month), flipped back.
+  const Civil t1 = civil(a.micros), t2 = civil(b.micros);
+  const bool flip = a.micros < b.micros;
+  const int s = flip ? -1 : 1;
+  long long usec = s * (t1.fsec - t2.fsec), sec = s * (t1.second - t2.second), min = s * (t1.minute - t2.minute),
+            hour = s * (t1.hour - t2.hour), mday = s * (t1.day - t2.day), mon = s * (t1.month - t2.month),
+            year = s * (t1.year - t2.year);
+  while (usec < 0) usec += kMicrosPerSecond, --sec;
+  while (sec < 0) sec += 60, --min;
+  while (min < 0) min += 60, --hour;
+  while (hour < 0) hour += 24, --mday;
+  while (mday < 0) {
+    const Civil& lender = flip ? t1 : t2;
+    mday += days_in_month(lender.year, lender.month);
+    --mon;
+  }
+  while (mon < 0) mon += 12, --year;
+  Interval out;
+  out.months = static_cast<std::int32_t>(s * (year * 12 + mon));
+  out.days = static_cast<std::int32_t>(s * mday);
+  out.micros = s * (((hour * 60 + min) * 60 + sec) * kMicrosPerSecond + usec);
+  return out;
+}
+
 Interval add(const Interval& a, const Interval& b, int sign) {
   return Interval{a.months + sign * b.months, a.days + sign * b.days, a.micros + sign * b.micros};
 }

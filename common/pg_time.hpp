@@ -68,6 +68,8 @@ bool cast(const Value& v, Kind to, Value& out, std::string& error);
 bool add_interval(const Value& t, const Interval& iv, int sign, Value& out, std::string& error);
 Interval subtract(const Value& a, const Value& b);  // timestamp - timestamp: justified to days and time
 Interval add(const Interval& a, const Interval& b, int sign);
+// age(a, b): PostgreSQL's symbolic difference in years, months, days and time.
+Interval age(const Value& a, const Value& b);
 bool multiply(const Interval& iv, double factor, Interval& out, std::string& error);
 bool divide(const Interval& iv, double divisor, Interval& out, std::string& error);
 

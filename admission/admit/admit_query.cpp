@@ -2,6 +2,7 @@
 // expansion, grouping, set operations — and the entry point admit().
 #include <cctype>
 #include <functional>
+#include <utility>
 
 #include "admission/admit/admitter.hpp"
 
@@ -447,6 +448,7 @@ Status Admitter::group_items(std::vector<ast::GroupItem>& items, const ExprConte
 
 Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, const CteEnv* ctes,
                                                   std::vector<ast::SortItem>& order_by, int location) {
+  const bool output = std::exchange(output_select_, false);  // read before FROM admits its subqueries
   // Names of everything this FROM introduces, for the refusal of a reference to a table joined later.
   std::vector<std::string> saved_names = std::move(from_names_);
   from_names_.clear();
@@ -488,6 +490,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
       item.alias = written_name;
     names.push_back(item.alias.empty() ? figure_name(item.expr) : item.alias);
   }
+  if (output) time_output_on_sqlite(s, names, ctx);
   if (s.where)
     if (auto st = expr(*s.where, ctx); !st) return st.error();
   ExprContext with_outputs{&level, ctes, &names};
@@ -553,6 +556,12 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
 }
 
 Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* outer, const CteEnv* ctes) {
+  // The statement's own query (and its set-operation branches) give the answer's rows.
+  if (query_depth_ == 0) output_queries_.insert(&q);
+  struct Depth {
+    int& depth;
+    ~Depth() { --depth; }
+  } depth{++query_depth_};
   CteEnv env{ctes, {}};
   for (std::size_t i = 0; i < q.with.size(); ++i) {
     auto& cte = q.with[i];
@@ -595,6 +604,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
   std::vector<SizeBound> bounds;
   if (auto* s = std::get_if<ast::Select>(&q.body)) {
     Scope level{outer, {}};
+    output_select_ = output_queries_.contains(&q);
     auto r = select(*s, level, visible, q.order_by, q.location);
     if (!r) return std::move(r).error();
     names = std::move(r).value();
@@ -612,6 +622,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       wrap_set_member(set->left, false);
       wrap_set_member(set->right, true);
     }
+    if (output_queries_.contains(&q)) output_queries_.insert({&*set->left, &*set->right});
     auto left = query(*set->left, outer, visible);
     if (!left) return std::move(left).error();
     auto right = query(*set->right, outer, visible);

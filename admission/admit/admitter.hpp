@@ -153,6 +153,11 @@ class Admitter {
   Status now_on_sqlite(ast::Expr& e);
   void time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);
   std::vector<std::optional<pgtime::Kind>> select_kinds(const ast::Select& s, const ExprContext& ctx);
+  // A stored timestamp column in the answer is printed in the one JSON form (2026-01-02T03:04:05.25Z).
+  void time_output_on_sqlite(ast::Select& s, const std::vector<std::string>& names, const ExprContext& ctx);
+  int query_depth_ = 0;
+  std::set<const ast::Query*> output_queries_;  // the statement's query and its set-operation branches
+  bool output_select_ = false;                  // the select() being started gives the answer's rows
   std::map<const ast::Query*, std::vector<std::optional<pgtime::Kind>>> query_kinds_;  // computed time outputs
   std::vector<std::optional<pgtime::Kind>> select_kinds_;                              // the last select()'s items
   std::vector<std::optional<pgtime::Kind>> query_kinds(const ast::Query& q) const {

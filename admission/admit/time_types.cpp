@@ -93,14 +93,19 @@ bool zone_form(std::string_view z) {
          });
 }
 
+// What a stored timestamp column holds, from one stored value: dates, times with a UTC offset
+// (timestamptz), or wall-clock times without one (timestamp: Chinook's, Defog's).
+Kind stored_kind(const catalog::Column& c) {
+  const auto t = rewrite::parse_iso_time(c.timestamp_sample);
+  if (t && !t->has_time) return Kind::Date;
+  return t && !t->offset_minutes ? Kind::Timestamp : Kind::Timestamptz;
+}
+
 }  // namespace
 
 std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& ctx) {
   if (dialect_ != Dialect::Sqlite) return std::nullopt;
-  if (const auto* c = timestamp_column(e, ctx)) {
-    const auto format = rewrite::detect_text_format(c->timestamp_sample);
-    return format && format->date_only ? Kind::Date : Kind::Timestamptz;
-  }
+  if (const auto* c = timestamp_column(e, ctx)) return stored_kind(*c);
   return std::visit(
       [&](const auto& n) -> std::optional<Kind> {
         using T = std::decay_t<decltype(n)>;
@@ -115,7 +120,8 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
           const std::string& f = n.name;
           if (f == "pg_cast") return kind_arg(n, 2);
-          if (f == "pg_ts_diff" || f == "pg_iv_add" || f == "pg_iv_mul" || f == "pg_iv_div") return Kind::Interval;
+          if (f == "pg_ts_diff" || f == "pg_age" || f == "pg_iv_add" || f == "pg_iv_mul" || f == "pg_iv_div")
+            return Kind::Interval;
           if (f == "pg_ts_add") {
             const auto k = kind_arg(n, 3);
             return k == Kind::Date ? std::optional<Kind>(Kind::Timestamp) : k;
@@ -340,6 +346,17 @@ Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
                         pos(f.args[0].location));
     return done(call("pg_extract", {f.args[0], f.args[1], kind_literal(*k)}), "dialect:extract");
   }
+  if (name == "age") {
+    const auto ka = f.args.size() == 2 ? time_kind(f.args[0], ctx) : std::nullopt;
+    const auto kb = f.args.size() == 2 ? time_kind(f.args[1], ctx) : std::nullopt;
+    if (!timestamp_like(ka) || !timestamp_like(kb))
+      return refuse("age() on SQLite is translated for two timestamps or dates",
+                    "FIX: write age(end_time, start_time) with two timestamp columns or casts; for the age until now "
+                    "write age(now(), t).");
+    Kind k = common_kind(*ka, *kb);
+    if (k == Kind::Date) k = Kind::Timestamp;  // age(date, date) reads them as timestamps
+    return done(call("pg_age", {f.args[0], f.args[1], kind_literal(k)}), "dialect:age");
+  }
   if (name == "date_trunc") {
     const auto* field = f.args.empty() ? nullptr : string_literal(f.args[0]);
     const auto k = f.args.size() == 2 ? stamp_kind(f.args[1]) : std::nullopt;
@@ -499,6 +516,22 @@ void Admitter::time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted,
   const int loc = item.expr->location;
   *item.expr = call("pg_time_key", {sorted, kind_literal(*k)}, loc);
   note_rewrite("dialect:time-order");
+}
+
+void Admitter::time_output_on_sqlite(ast::Select& s, const std::vector<std::string>& names, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite) return;
+  for (std::size_t i = 0; i < s.items.size() && i < names.size(); ++i) {
+    auto& item = s.items[i];
+    const catalog::Column* c = timestamp_column(item.expr, ctx);
+    if (!c) continue;
+    const auto stored = rewrite::parse_iso_time(c->timestamp_sample);
+    if (!stored || !stored->has_time) continue;  // dates print as stored; text that is no ISO time stays as it is
+    if (item.alias.empty()) item.alias = names[i];
+    const int loc = item.expr.location;
+    const Kind k = stored_kind(*c);
+    item.expr = call("pg_cast", {std::move(item.expr), kind_literal(k), kind_literal(k)}, loc);
+    note_rewrite("dialect:time-output");
+  }
 }
 
 std::vector<std::optional<pgtime::Kind>> Admitter::select_kinds(const ast::Select& s, const ExprContext& ctx) {

@@ -104,6 +104,18 @@ void pg_ts_add(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   answer(ctx, out);
 }
 
+// pg_age(a, b, kind): age(a, b), both read as `kind`.
+void pg_age(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (any_null(argc, argv, 2)) return sqlite3_result_null(ctx);
+  Kind k;
+  Value a, b;
+  if (!kind_arg(ctx, argv[2], k) || !read(ctx, argv[0], k, a) || !read(ctx, argv[1], k, b)) return;
+  Value out;
+  out.kind = Kind::Interval;
+  out.interval = pgtime::age(a, b);
+  answer(ctx, out);
+}
+
 // pg_iv_add(a, b, sign): a + b or a - b.
 void pg_iv_add(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (any_null(argc, argv, 2)) return sqlite3_result_null(ctx);
@@ -290,6 +302,7 @@ bool register_time_functions(sqlite3* db, int flags) {
   static constexpr Fn kFunctions[] = {
       {"pg_cast", 3, pg_cast},
       {"pg_ts_diff", 3, pg_ts_diff},
+      {"pg_age", 3, pg_age},
       {"pg_ts_add", 4, pg_ts_add},
       {"pg_iv_add", 3, pg_iv_add},
       {"pg_iv_mul", 2, pg_iv_scale<false>},

@@ -62,7 +62,10 @@ class DialectParityTest : public ::testing::Test {
     for (const auto& r : kRows) {
       const std::string common = std::to_string(r.id) + ", " + sql_text(r.grp) + ", " + sql_text(r.name) + ", " +
                                  sql_text(r.attrs) + ", " + r.x + ", " + std::to_string(r.n) + ", ";
-      lite_rows += "INSERT INTO e VALUES (" + common + sql_text(r.start_time) + ", " + sql_text(r.end_time) + ");\n";
+      // UTC instants: stored with their offset, as PostgreSQL's timestamptz (a stored text without one is a
+      // timestamp without time zone).
+      lite_rows += "INSERT INTO e VALUES (" + common + sql_text(std::string(r.start_time) + "+00:00") + ", " +
+                   sql_text(std::string(r.end_time) + "+00:00") + ");\n";
       pg_rows += "INSERT INTO e VALUES (" + common + sql_text(std::string(r.start_time) + "+00") + ", " +
                  sql_text(std::string(r.end_time) + "+00") + ");\n";
     }

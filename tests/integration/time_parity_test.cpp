@@ -52,19 +52,23 @@ class TimeParityTest : public ::testing::Test {
     dir_ = make_temp_dir("qg-time");
     db_ = "time_parity_" + std::to_string(getpid());
     std::string lite_rows, pg_rows;
+    // a and b are instants (SQLite: ISO text with +00:00; PostgreSQL: timestamptz); w is a wall-clock time
+    // (SQLite: ISO text without offset; PostgreSQL: timestamp without time zone), a's text.
     for (const auto& r : kRows) {
       const std::string n = std::to_string(r.n);
-      lite_rows += "INSERT INTO t VALUES (" + std::to_string(r.id) + ", " + quoted(r.a) + ", " + quoted(r.b) + ", " +
-                   quoted(r.d) + ", " + n + ");\n";
-      auto utc = [](const char* s) { return s ? "'" + std::string(s) + "+00'" : std::string("NULL"); };
-      pg_rows += "INSERT INTO t VALUES (" + std::to_string(r.id) + ", " + utc(r.a) + ", " + utc(r.b) + ", " +
-                 quoted(r.d) + ", " + n + ");\n";
+      auto with = [](const char* s, const char* suffix) {
+        return s ? "'" + std::string(s) + suffix + "'" : std::string("NULL");
+      };
+      lite_rows += "INSERT INTO t VALUES (" + std::to_string(r.id) + ", " + with(r.a, "+00:00") + ", " +
+                   with(r.b, "+00:00") + ", " + quoted(r.d) + ", " + n + ", " + quoted(r.a) + ");\n";
+      pg_rows += "INSERT INTO t VALUES (" + std::to_string(r.id) + ", " + with(r.a, "+00") + ", " + with(r.b, "+00") +
+                 ", " + quoted(r.d) + ", " + n + ", " + quoted(r.a) + ");\n";
     }
     sqlite3* lite = nullptr;
     ASSERT_EQ(sqlite3_open((dir_ / "t.db").c_str(), &lite), SQLITE_OK);
     const std::string lite_sql =
-        "CREATE TABLE t (id INTEGER PRIMARY KEY, a TIMESTAMP, b TIMESTAMP, d DATE, n REAL);\nBEGIN;\n" + lite_rows +
-        "COMMIT;";
+        "CREATE TABLE t (id INTEGER PRIMARY KEY, a TIMESTAMP, b TIMESTAMP, d DATE, n REAL, w TIMESTAMP);\nBEGIN;\n" +
+        lite_rows + "COMMIT;";
     ASSERT_EQ(sqlite3_exec(lite, lite_sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(lite);
     sqlite3_close(lite);
     {
@@ -79,7 +83,7 @@ class TimeParityTest : public ::testing::Test {
       pqxx::work tx(owner);
       tx.exec(
           "SET TimeZone = 'UTC'; CREATE TABLE t (id integer PRIMARY KEY, a timestamptz, b timestamptz, d date, n "
-          "double precision);\n" +
+          "double precision, w timestamp);\n" +
           pg_rows + "GRANT USAGE ON SCHEMA public TO qg_reader; GRANT SELECT ON t TO qg_reader;");
       tx.commit();
     }
@@ -198,6 +202,14 @@ TEST_F(TimeParityTest, IntervalsAddToTimestampsByPostgresCalendarRules) {
   expect_same("SELECT id, a + (b - a) FROM t ORDER BY id");
 }
 
+TEST_F(TimeParityTest, AgeIsPostgresSymbolicDifference) {
+  expect_same("SELECT id, age(b, a), age(a, b), age(d, CAST('2023-03-31' AS date)), age(a, d) FROM t ORDER BY id",
+              "dialect:age");
+  expect_same(
+      "SELECT age(TIMESTAMPTZ '2026-03-01T00:00:00Z', TIMESTAMPTZ '2026-01-31T12:00:00Z'), age(TIMESTAMPTZ "
+      "'2026-01-31T12:00:00Z', TIMESTAMPTZ '2026-03-01T00:00:00Z'), age(DATE '2024-02-29', DATE '2023-02-28')");
+}
+
 TEST_F(TimeParityTest, IntervalArithmeticFollowsPostgres) {
   expect_same(
       "SELECT id, (b - a) * 2, (b - a) / 3, -(b - a), (b - a) + INTERVAL '1 mon', (b - a) - INTERVAL '2 "
@@ -304,6 +316,25 @@ TEST_F(TimeParityTest, AtTimeZoneIsDaylightSavingCorrect) {
       "SELECT id, EXTRACT(hour FROM a AT TIME ZONE 'America/Los_Angeles'), date_trunc('day', b AT TIME ZONE "
       "'Europe/Berlin') FROM t ORDER BY id");
   expect_refused(*sqlite_, "SELECT a AT TIME ZONE 'PST' FROM t", "America/Los_Angeles");
+}
+
+TEST_F(TimeParityTest, StoredTimesAnswerInTheOneJsonForm) {
+  // SQLite stores '2026-02-01 11:30:00.25'; both answer 2026-02-01T11:30:00.25Z (dates as stored: YYYY-MM-DD).
+  expect_same("SELECT * FROM t ORDER BY id", "dialect:time-output");
+  expect_same("SELECT id, a FROM t ORDER BY a NULLS FIRST, id");
+  expect_same("SELECT min(a), max(b), min(d) FROM t");
+  expect_same("SELECT a FROM t UNION SELECT b FROM t ORDER BY 1");
+  expect_same("SELECT x.a FROM (SELECT a FROM t WHERE a IS NOT NULL) AS x ORDER BY x.a DESC");
+}
+
+TEST_F(TimeParityTest, StoredTextWithoutOffsetIsATimestampWithoutTimeZone) {
+  expect_same(
+      "SELECT id, w, w + INTERVAL '1 mon', w - CAST(a AS timestamp), date_trunc('day', w), EXTRACT(epoch FROM "
+      "w), to_char(w, 'YYYY-MM-DD HH24:MI:SS.US') FROM t ORDER BY id");
+  expect_same(
+      "SELECT id, w AT TIME ZONE 'America/Los_Angeles', w AT TIME ZONE 'Europe/Berlin', CAST(w AS "
+      "timestamptz) FROM t ORDER BY id");
+  expect_same("SELECT id FROM t WHERE w + INTERVAL '1 hour' > a ORDER BY id");
 }
 
 TEST_F(TimeParityTest, UntranslatedFormsAreRefusedWithFixesThatRun) {
