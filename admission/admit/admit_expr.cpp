@@ -370,7 +370,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = construct(Construct::IsDistinctFrom, loc); !s) return s;
           if (auto s = check_precedence(e); !s) return s;
           if (auto s = expr(*n.left, ctx); !s) return s;
-          return expr(*n.right, ctx);
+          if (auto s = expr(*n.right, ctx); !s) return s;
+          return time_comparison_on_sqlite({&*n.left, &*n.right}, ctx, loc);
         } else if constexpr (std::is_same_v<T, ast::NullIf>) {
           if (auto s = expr(*n.left, ctx); !s) return s;
           return expr(*n.right, ctx);
@@ -501,6 +502,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = expr(**n.test, ctx); !s) return s;
           auto cols = query(*n.query, ctx.scope, ctx.ctes);
           if (!cols) return std::move(cols).error();
+          if (n.test) return time_subquery_on_sqlite(**n.test, *n.query, ctx, loc);
           return {};
         } else if constexpr (std::is_same_v<T, ast::SqlValue>) {
           if (n.kind == ast::SqlValueKind::LocalTime || n.kind == ast::SqlValueKind::LocalTimestamp)

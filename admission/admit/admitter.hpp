@@ -148,6 +148,8 @@ class Admitter {
   bool computed_time(const ast::Expr& e, const ExprContext& ctx);  // a time kind that is not a stored column
   Status time_operator_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   Status time_comparison_on_sqlite(std::vector<ast::Expr*> operands, const ExprContext& ctx, int location);
+  // x IN / op ANY / op ALL (subquery) where a side is a computed time: compared as text by SQLite.
+  Status time_subquery_on_sqlite(const ast::Expr& test, const ast::Query& q, const ExprContext& ctx, int location);
   Status time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   Status time_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   Status now_on_sqlite(ast::Expr& e);

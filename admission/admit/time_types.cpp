@@ -306,6 +306,22 @@ Status Admitter::time_comparison_on_sqlite(std::vector<ast::Expr*> operands, con
   return {};
 }
 
+Status Admitter::time_subquery_on_sqlite(const ast::Expr& test, const ast::Query& q, const ExprContext& ctx,
+                                         int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const auto inner = query_kinds(q);
+  const std::optional<Kind> inner_kind = inner.empty() ? std::nullopt : inner.front();
+  const bool outer_computed = computed_time(test, ctx);
+  if (!inner_kind && !outer_computed) return {};
+  if (inner_kind && outer_computed && time_kind(test, ctx) == inner_kind) return {};  // one text per value on both
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    "a computed time compared with a subquery's values: SQLite would compare their texts, which "
+                    "differ for the same time",
+                    "FIX: compare inside the subquery, e.g. EXISTS (SELECT 1 FROM t2 WHERE t2.y = x), where = "
+                    "compares the times.",
+                    pos(location));
+}
+
 Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   if (dialect_ != Dialect::Sqlite) return {};
   auto& f = std::get<ast::FuncCall>(e.node);

@@ -266,6 +266,13 @@ TEST_F(TimeParityTest, DateTruncTruncatesLikePostgresWeeksOnMonday) {
               "dialect:time-min-max");
   expect_same("SELECT id FROM t WHERE date_trunc('day', a) = '2026-03-08' ORDER BY id");
   expect_same("SELECT id FROM t WHERE date_trunc('month', a) BETWEEN '2026-01-01' AND d ORDER BY id");
+  expect_same("SELECT id FROM t WHERE date_trunc('day', a) IS DISTINCT FROM CAST(d AS timestamptz) ORDER BY id");
+  expect_same("SELECT id FROM t WHERE date_trunc('day', a) IN (SELECT date_trunc('day', b) FROM t) ORDER BY id");
+  expect_same("SELECT id FROM t WHERE date_trunc('day', a) IN ('2026-03-08', '2024-02-29') ORDER BY id");
+  expect_refused(*sqlite_, "SELECT id FROM t WHERE a IN (SELECT date_trunc('day', b) FROM t)", "EXISTS");
+  expect_same(
+      "SELECT id FROM t AS u WHERE EXISTS (SELECT 1 FROM t WHERE date_trunc('day', t.b) = "
+      "date_trunc('day', u.a)) ORDER BY id");
 }
 
 TEST_F(TimeParityTest, ToCharPrintsTheCommonPatternsAndRefusesTheRest) {
