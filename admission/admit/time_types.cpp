@@ -524,7 +524,21 @@ Status Admitter::time_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool&
 }
 
 void Admitter::time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx) {
-  if (dialect_ != Dialect::Sqlite || !computed_time(sorted, ctx)) return;
+  if (dialect_ != Dialect::Sqlite) return;
+  // An output column time_output_on_sqlite printed from a stored column sorts by the stored text, as the
+  // column itself does (and its index can serve): written qualified, so that SQLite does not read the name
+  // as the output column.
+  if (const auto* f = std::get_if<ast::FuncCall>(&sorted.node); f && f->name == "pg_cast" && f->args.size() == 3) {
+    const auto* ref = std::get_if<ast::ColumnRef>(&f->args[0].node);
+    auto relation = ref && !ref->star ? resolve_column(*ref, sorted.location, ctx) : Result<const Relation*>(nullptr);
+    if (ref && relation && *relation && (*relation)->table && !(*relation)->name.empty() &&
+        timestamp_column(f->args[0], ctx) && kind_arg(*f, 1) == kind_arg(*f, 2)) {
+      const int loc = item.expr->location;
+      *item.expr = ast::make_expr(ast::ColumnRef{(*relation)->name, ref->column, false}, loc);
+      return;
+    }
+  }
+  if (!computed_time(sorted, ctx)) return;
   const auto k = time_kind(sorted, ctx);
   // Dates, times and timestamps without zone sort as their text; an interval does not, nor a timestamptz
   // whose fraction is absent ('…:01Z' sorts after '…:01.5Z').
