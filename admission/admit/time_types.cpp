@@ -555,7 +555,10 @@ void Admitter::time_output_on_sqlite(ast::Select& s, const std::vector<std::stri
     const catalog::Column* c = timestamp_column(item.expr, ctx);
     if (!c) continue;
     const auto stored = rewrite::parse_iso_time(c->timestamp_sample);
-    if (!stored || !stored->has_time) continue;  // dates print as stored; text that is no ISO time stays as it is
+    // Only instants (stored with a UTC offset, printed ...Z): dates print as stored, and a wall-clock text
+    // without offset is left as stored (Spider's and KaggleDBQA's 'YYYY-MM-DD HH:MM:SS', compared as stored
+    // by the fidelity gate); text that is no ISO time stays as it is.
+    if (!stored || !stored->has_time || !stored->offset_minutes) continue;
     if (item.alias.empty()) item.alias = names[i];
     const int loc = item.expr.location;
     const Kind k = stored_kind(*c);
