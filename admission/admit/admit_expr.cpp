@@ -253,6 +253,7 @@ Status Admitter::sort_items(std::vector<ast::SortItem>& items, const ExprContext
   for (auto& i : items) {
     if (auto s = expr(*i.expr, ctx); !s) return s;
     nulls_order_on_sqlite(i, *i.expr, ctx);
+    time_sort_on_sqlite(i, *i.expr, ctx);
   }
   return {};
 }
@@ -273,6 +274,19 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           return big_number_literal(n, loc);
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
           if (auto s = function(n, loc, ctx); !s) return s;
+          const std::string called = n.name;
+          if (auto s = time_function_on_sqlite(e, ctx); !s) return s;
+          if (dialect_ == Dialect::Sqlite)
+            if (const auto* row = capability::find_function(called);
+                row && row->sqlite.verdict == capability::Verdict::Rewrite &&
+                std::get<ast::FuncCall>(e.node).name == called)
+              return make_error(ErrorCode::CapabilityNotOnSqlite,
+                                "this form of " + called + "() is not translated on SQLite",
+                                "FIX: write " + called +
+                                    "() with literal fields and formats and a timestamp, date "
+                                    "or interval argument, as PostgreSQL documents it.",
+                                pos(loc));
+          if (!std::holds_alternative<ast::FuncCall>(e.node)) return check_size(e, ctx);
           if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
           date_literal_on_sqlite(n);
           float_round_on_sqlite(e, ctx);  // `n` may die here
@@ -314,9 +328,28 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = expr(**n.left, ctx); !s) return s;
           }
           if (auto s = expr(*n.right, ctx); !s) return s;
+          {
+            bool replaced = false;
+            if (auto s = time_operator_on_sqlite(e, ctx, replaced); !s) return s;
+            if (replaced) return check_size(e, ctx);  // `n` died
+          }
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
           if (n.op == "||" && n.left) {
+            // A computed time as text: PostgreSQL's text output (a stored column's: time_as_text_on_sqlite).
+            for (ast::Expr* side : {&**n.left, &*n.right})
+              if (dialect_ == Dialect::Sqlite && computed_time(*side, ctx)) {
+                const auto k = time_kind(*side, ctx);
+                const int side_loc = side->location;
+                ast::FuncCall printed;
+                printed.name = "pg_cast";
+                printed.args = {
+                    std::move(*side),
+                    ast::make_expr(ast::Literal{ast::LiteralKind::String, std::string(pgtime::kind_name(*k))}),
+                    ast::make_expr(ast::Literal{ast::LiteralKind::String, "text"})};
+                *side = ast::make_expr(std::move(printed), side_loc);
+                note_rewrite("dialect:time-as-text");
+              }
             numeric_literal_as_text(**n.left);
             numeric_literal_as_text(*n.right);
             if (auto s = time_as_text_on_sqlite(**n.left, ctx, loc); !s) return s;
@@ -326,6 +359,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = check_size(e, ctx); !s) return s;
           static constexpr std::string_view kComparisons[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
           if (n.left && std::find(std::begin(kComparisons), std::end(kComparisons), n.op) != std::end(kComparisons)) {
+            if (auto s = time_comparison_on_sqlite({&**n.left, &*n.right}, ctx, loc); !s) return s;
             if (auto s = time_literal(**n.left, *n.right, ctx); !s) return s;
             if (auto s = time_literal(*n.right, **n.left, ctx); !s) return s;
             if (auto s = json_text_comparison(**n.left, *n.right, loc); !s) return s;
@@ -350,13 +384,19 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = construct(Construct::IsDistinctFrom, loc); !s) return s;
           if (auto s = check_precedence(e); !s) return s;
           if (auto s = expr(*n.left, ctx); !s) return s;
-          return expr(*n.right, ctx);
+          if (auto s = expr(*n.right, ctx); !s) return s;
+          return time_comparison_on_sqlite({&*n.left, &*n.right}, ctx, loc);
         } else if constexpr (std::is_same_v<T, ast::NullIf>) {
           if (auto s = expr(*n.left, ctx); !s) return s;
           return expr(*n.right, ctx);
         } else if constexpr (std::is_same_v<T, ast::InList>) {
           if (auto s = expr(*n.arg, ctx); !s) return s;
           if (auto s = exprs(n.items, ctx); !s) return s;
+          {
+            std::vector<ast::Expr*> operands{&*n.arg};
+            for (auto& item : n.items) operands.push_back(&item);
+            if (auto s = time_comparison_on_sqlite(operands, ctx, loc); !s) return s;
+          }
           for (auto& item : n.items) {
             if (auto s = time_literal(*n.arg, item, ctx); !s) return s;
             if (auto s = json_text_comparison(*n.arg, item, loc); !s) return s;
@@ -369,6 +409,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = expr(*n.arg, ctx); !s) return s;
           if (auto s = expr(*n.low, ctx); !s) return s;
           if (auto s = expr(*n.high, ctx); !s) return s;
+          if (auto s = time_comparison_on_sqlite({&*n.arg, &*n.low, &*n.high}, ctx, loc); !s) return s;
           if (auto s = time_literal(*n.arg, *n.low, ctx); !s) return s;
           if (auto s = time_literal(*n.arg, *n.high, ctx); !s) return s;
           if (auto s = text_literal_as_number(*n.low, *n.arg, ctx, loc); !s) return s;
@@ -442,6 +483,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                 std::string(cell.note), pos(loc));
           if (auto s = numeric_text_cast(n, loc); !s) return s;
           if (auto s = expr(*n.arg, ctx); !s) return s;
+          {
+            bool replaced = false;
+            if (auto s = time_cast_on_sqlite(e, ctx, replaced); !s) return s;
+            if (replaced) return {};  // `n` died
+          }
           if (auto s = cast_on_sqlite(n, ctx, loc); !s) return s;
           if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
           if (dialect_ == Dialect::Sqlite && n.type.name == "text" && n.type.modifiers.empty()) {
@@ -470,11 +516,13 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = expr(**n.test, ctx); !s) return s;
           auto cols = query(*n.query, ctx.scope, ctx.ctes);
           if (!cols) return std::move(cols).error();
+          if (n.test) return time_subquery_on_sqlite(**n.test, *n.query, ctx, loc);
           return {};
         } else if constexpr (std::is_same_v<T, ast::SqlValue>) {
           if (n.kind == ast::SqlValueKind::LocalTime || n.kind == ast::SqlValueKind::LocalTimestamp)
             return construct(Construct::LocalTime, loc);
           if (n.kind == ast::SqlValueKind::CurrentTime) return construct(Construct::CurrentTime, loc);
+          if (n.kind == ast::SqlValueKind::CurrentTimestamp && dialect_ == Dialect::Sqlite) return now_on_sqlite(e);
           return {};
         } else if constexpr (std::is_same_v<T, ast::Param>) {
           // Only configured SQL converts to a Param, and only with its parameters declared.

@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 #include <type_traits>
+#include <utility>
 
 #include "admission/admit/admitter.hpp"
 #include "admission/ast/walk.hpp"
@@ -305,6 +306,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
                 r.ambiguous = it->ambiguous;
                 r.timestamps = it->timestamps;
                 r.literal_text = it->literal_text;
+                r.time_kinds = it->time_kinds;
                 found = true;
                 break;
               }
@@ -372,6 +374,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.reads = output_reads(*n.query, r.columns.size());
           r.timestamps = query_times(*n.query);
           r.literal_text = literal_texts(*n.query);
+          r.time_kinds = query_kinds(*n.query);
           r.bounds = bounds_of(*n.query);
           r.generated_rows = query_generated_.contains(&*n.query);
           if (n.alias && !n.alias->columns.empty())
@@ -572,7 +575,9 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     if (auto st = expr(item.expr, ctx); !st) return st.error();
     // A virtual column, or an expression a dialect rewrite replaced (CAST(start_time AS text) on SQLite),
     // keeps the name PostgreSQL gives what was written.
-    if (item.alias.empty() && item.expr.node.index() != written_kind) item.alias = written_name;
+    // (Also a call a dialect rewrite renamed: date_trunc(...) → pg_date_trunc(...) on SQLite.)
+    if (item.alias.empty() && (item.expr.node.index() != written_kind || figure_name(item.expr) != written_name))
+      item.alias = written_name;
     names.push_back(item.alias.empty() ? figure_name(item.expr) : item.alias);
   }
   if (s.where)
@@ -608,11 +613,22 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
           note_rewrite("column-names");
         }
         nulls_order_on_sqlite(item, target.expr, ctx);
+        time_sort_on_sqlite(item, target.expr, ctx);
         continue;  // the output column: nothing to resolve or substitute
+      }
+    }
+    // ORDER BY <ordinal> of a computed time that does not sort as its text: by the time's key.
+    if (const auto k = ast::integer_value(*item.expr); k && std::holds_alternative<ast::Literal>(item.expr->node) &&
+                                                       *k >= 1 && static_cast<std::size_t>(*k) <= s.items.size()) {
+      time_sort_on_sqlite(item, s.items[static_cast<std::size_t>(*k - 1)].expr, ctx);
+      if (!std::holds_alternative<ast::Literal>(item.expr->node)) {
+        nulls_order_on_sqlite(item, *item.expr, ctx);
+        continue;
       }
     }
     if (auto st = expr(*item.expr, with_outputs); !st) return st.error();
     nulls_order_on_sqlite(item, *item.expr, with_outputs);
+    time_sort_on_sqlite(item, *item.expr, with_outputs);
   }
   if (auto st = check_grouping(s, level, order_by, names, location); !st) return st.error();
   // Lineage once every name is resolved and every substitution done.
@@ -624,12 +640,17 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   for (const auto& item : s.items) select_reads_.push_back(reads_of(item.expr, ctx));
   select_times_.clear();
   for (const auto& item : s.items) select_times_.push_back(timestamp_column(item.expr, ctx));
+  select_kinds_ = select_kinds(s, ctx);
   select_bounds_.clear();
   for (const auto& item : s.items) select_bounds_.push_back(bound_of(item.expr, ctx, nullptr));
   return names;
 }
 
 Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* outer, const CteEnv* ctes) {
+  struct Depth {
+    int& depth;
+    ~Depth() { --depth; }
+  } depth{++query_depth_};
   CteEnv env{ctes, {}};
   for (std::size_t i = 0; i < q.with.size(); ++i) {
     auto& cte = q.with[i];
@@ -676,7 +697,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous),
                                   query_times(*cte.query), bounds_of(*cte.query),
                                   query_generated_.contains(&*cte.query), literal_texts(*cte.query),
-                                  output_reads(*cte.query, width)});
+                                  output_reads(*cte.query, width), query_kinds(*cte.query)});
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
@@ -684,6 +705,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
   std::vector<Lineage> lineage;
   std::vector<Reads> reads;
   std::vector<const catalog::Column*> times;
+  std::vector<std::optional<pgtime::Kind>> kinds;
   std::vector<SizeBound> bounds;
   if (auto* s = std::get_if<ast::Select>(&q.body)) {
     Scope level{outer, {}};
@@ -693,6 +715,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     lineage = select_lineage_;
     reads = select_reads_;
     times = select_times_;
+    kinds = select_kinds_;
     bounds = select_bounds_;
     if (generates_rows(*s, level)) query_generated_.insert(&q);
   } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
@@ -725,6 +748,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     const auto right_times = query_times(*set->right);
     for (std::size_t i = 0; i < times.size(); ++i)
       times[i] = common_time_column({times[i], i < right_times.size() ? right_times[i] : nullptr});
+    // A computed time kind only when both branches give one of the same kind.
+    kinds = query_kinds(*set->left);
+    const auto right_kinds = query_kinds(*set->right);
+    for (std::size_t i = 0; i < kinds.size(); ++i)
+      if (i >= right_kinds.size() || right_kinds[i] != kinds[i]) kinds[i] = std::nullopt;
     bounds = widest_bounds(bounds_of(*set->left), bounds_of(*set->right));
     set_literals_on_sqlite(*set, names.size());
     if (query_generated_.contains(&*set->left) || query_generated_.contains(&*set->right)) query_generated_.insert(&q);
@@ -760,6 +788,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
   query_reads_[&q] = std::move(reads);
   query_lineage_[&q] = std::move(lineage);
   query_times_[&q] = std::move(times);
+  query_kinds_[&q] = std::move(kinds);
   query_bounds_[&q] = std::move(bounds);
   return names;
 }

@@ -13,6 +13,7 @@
 #include "admission/admit/admit.hpp"
 #include "admission/admit/scope.hpp"
 #include "admission/capability/capability.hpp"
+#include "common/pg_time.hpp"
 
 namespace qg::admit::detail {
 
@@ -151,6 +152,26 @@ class Admitter {
   // order into a sort item that could meet a NULL. `sorted` is what the item
   // sorts by (the select item when it names an output column).
   void nulls_order_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);
+  // PostgreSQL's time family on SQLite (time_types.cpp): the kind of an expression (a stored timestamp
+  // column, or a computed time, date or interval), and the translations that replace `e` in place.
+  std::optional<pgtime::Kind> time_kind(const ast::Expr& e, const ExprContext& ctx);
+  bool computed_time(const ast::Expr& e, const ExprContext& ctx);  // a time kind that is not a stored column
+  Status time_operator_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
+  Status time_comparison_on_sqlite(std::vector<ast::Expr*> operands, const ExprContext& ctx, int location);
+  // x IN / op ANY / op ALL (subquery) where a side is a computed time: compared as text by SQLite.
+  Status time_subquery_on_sqlite(const ast::Expr& test, const ast::Query& q, const ExprContext& ctx, int location);
+  Status time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  Status time_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
+  Status now_on_sqlite(ast::Expr& e);
+  void time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);
+  std::vector<std::optional<pgtime::Kind>> select_kinds(const ast::Select& s, const ExprContext& ctx);
+  int query_depth_ = 0;
+  std::map<const ast::Query*, std::vector<std::optional<pgtime::Kind>>> query_kinds_;  // computed time outputs
+  std::vector<std::optional<pgtime::Kind>> select_kinds_;                              // the last select()'s items
+  std::vector<std::optional<pgtime::Kind>> query_kinds(const ast::Query& q) const {
+    auto it = query_kinds_.find(&q);
+    return it == query_kinds_.end() ? std::vector<std::optional<pgtime::Kind>>{} : it->second;
+  }
   // The one expression whose JSON text (`x -> 'k'`) may be used as is here: the left operand of
   // another arrow, a NULL test, an argument of a SQLite json function.
   const ast::Expr* json_text_allowed_ = nullptr;

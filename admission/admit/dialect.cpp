@@ -723,6 +723,11 @@ bool Admitter::integer_valued(const ast::Expr& e, const ExprContext& ctx) {
             return true;
           if (n.args.size() == 1 && std::find(std::begin(kSame), std::end(kSame), n.name) != std::end(kSame))
             return integer_valued(n.args[0], ctx);
+          // EXTRACT / date_part of a whole-number field (admit/time_types.cpp's translation).
+          if (n.name == "pg_extract" && !n.args.empty()) {
+            const auto* field = literal(n.args[0], ast::LiteralKind::String);
+            return field && pgtime::extract_field_whole(field->text);
+          }
           // strftime's fields are whole numbers, except %f (fractional seconds) and %J (Julian day).
           if (n.name == "strftime" && !n.args.empty()) {
             const auto* format = literal(n.args[0], ast::LiteralKind::String);

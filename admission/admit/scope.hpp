@@ -7,6 +7,7 @@
 
 #include "admission/admit/admit.hpp"
 #include "admission/catalog/catalog.hpp"
+#include "common/pg_time.hpp"
 
 namespace qg::admit::detail {
 
@@ -50,6 +51,8 @@ struct Relation {
   // Per column of a derived table, CTE or VALUES list: every value is a text literal (PostgreSQL types
   // such a column text, so comparing it with a timestamp is its error).
   std::vector<bool> literal_text;
+  // Per column of a derived table or CTE: the kind of a computed time it passes on (time_types.cpp).
+  std::vector<std::optional<pgtime::Kind>> time_kinds;
   // Per column of a derived table, CTE or VALUES list: how long its values can
   // be (size_bound.cpp). Empty for a base table (stored values).
   std::vector<SizeBound> bounds;
@@ -86,8 +89,9 @@ struct CteBinding {
   std::vector<const catalog::Column*> timestamps;  // as in Relation
   std::vector<SizeBound> bounds;
   bool generated_rows = false;
-  std::vector<bool> literal_text;  // as in Relation
-  std::vector<Reads> reads;        // as in Relation
+  std::vector<bool> literal_text;                            // as in Relation
+  std::vector<Reads> reads;                                  // as in Relation
+  std::vector<std::optional<pgtime::Kind>> time_kinds = {};  // as in Relation
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.

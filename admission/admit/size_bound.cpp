@@ -329,8 +329,8 @@ SizeBound Admitter::call_bound(const ast::FuncCall& f, const ExprContext& ctx, S
     case Growth::Escape:
       return times(sum_from(0), 6);
     case Growth::Format: {
-      // to_char(value, format) / strftime(format, time, modifiers...): the format decides the length.
-      const std::size_t format = f.name == "to_char" ? 1 : 0;
+      // to_char(value, format) (pg_to_char on SQLite) / strftime(format, time, ...): the format decides the length.
+      const std::size_t format = f.name == "to_char" || f.name == "pg_to_char" ? 1 : 0;
       if (f.args.size() <= format) return fixed();
       SizeBound b = times(arg(format), 16);
       b.k += kFixedBytes;

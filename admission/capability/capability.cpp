@@ -114,7 +114,6 @@ constexpr std::string_view kNoSqliteJsonb =
     "FIX: on SQLite, JSON lives in TEXT columns: write json_extract(col, '$.key') or col ->> '$.key'.";
 constexpr std::string_view kPgOnlyDate =
     "FIX: on SQLite, use strftime('%Y-%m-%d %H:00:00', t) to truncate, or date(t) / datetime(t).";
-constexpr std::string_view kPgOnlyToChar = "FIX: on SQLite, use strftime(format, t), e.g. strftime('%Y-%m', t).";
 constexpr std::string_view kPgOnlyAggArray = "FIX: on SQLite, use json_group_array(x) or group_concat(x, ',').";
 constexpr std::string_view kPgPercentile =
     "FIX: on SQLite, write percentile(x, p) with p in 0..100 (p = 50 is the median), or median(x).";
@@ -125,6 +124,9 @@ constexpr std::string_view kSqliteOnlyJson =
 constexpr std::string_view kSqliteOnlyJsonValid =
     "FIX: on PostgreSQL, cast the text with CAST(x AS jsonb) (invalid JSON is an error), then use -> / ->>.";
 constexpr std::string_view kSqliteOnlyGroupConcat = "FIX: on PostgreSQL, write string_agg(x, ',').";
+constexpr std::string_view kPgTimeCast = "FIX: on PostgreSQL, cast instead: CAST(t AS timestamptz).";
+constexpr std::string_view kPgTimeArithmetic =
+    "FIX: on PostgreSQL, write the operators: end_time - start_time, start_time + CAST('1 hour' AS interval).";
 constexpr std::string_view kSqliteOnlyStrftime =
     "FIX: on PostgreSQL, write to_char(t, 'YYYY-MM-DD') or date_trunc('day', t).";
 constexpr std::string_view kSqliteOnlyIif = "FIX: on PostgreSQL, write CASE WHEN c THEN a ELSE b END.";
@@ -189,6 +191,11 @@ constexpr FunctionCapability sqlite_only(std::string_view n, FunctionKind k, Ret
 constexpr FunctionCapability pg_only(std::string_view n, FunctionKind k, Returns r, Growth g,
                                      std::string_view sqlite_fix) {
   return {n, k, r, g, refuse(sqlite_fix), admit()};
+}
+// Admitted on PostgreSQL, translated on SQLite by the rewrite `name` (admission reports it).
+constexpr FunctionCapability sqlite_rewrite(std::string_view n, FunctionKind k, Returns r, Growth g,
+                                            std::string_view rewrite_name) {
+  return {n, k, r, g, rewrite(rewrite_name), admit()};
 }
 // Refused on both backends, each with its own spelling.
 constexpr FunctionCapability neither(std::string_view n, FunctionKind k, Returns r, std::string_view sqlite_fix,
@@ -325,7 +332,8 @@ constexpr std::array kFunctions{
     pg_only("reverse", Scalar, Text, Growth::Within,
             "FIX: on SQLite, test the end of the text without reversing it: x LIKE '%suffix' or substr(x, length(x) - "
             "n + 1)."),
-    pg_only("to_char", Scalar, Text, Growth::Format, kPgOnlyToChar),
+    // Translated on SQLite for timestamps and dates (admit/time_types.cpp); number formats are refused there.
+    sqlite_rewrite("to_char", Scalar, Text, Growth::Format, "dialect:to_char"),
     pg_only("to_date", Scalar, Text, Growth::Fixed,
             "FIX: on SQLite, dates are ISO-8601 text: compare the text, or write date(x) for 'YYYY-MM-DD' text."),
     pg_only("regexp_replace", Scalar, Text, Growth::RegexpReplace,
@@ -366,20 +374,34 @@ constexpr std::array kFunctions{
                 "FIX: on PostgreSQL, subtract timestamps, or write date_part('epoch', t) / 86400 for days."),
     sqlite_only("unixepoch", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write date_part('epoch', t)."),
     sqlite_only("strftime", Scalar, Text, Growth::Format, kSqliteOnlyStrftime),
-    pg_only("date_trunc", Scalar, Text, Growth::Fixed, kPgOnlyDate),
-    pg_only("extract", Scalar, Number, Growth::Fixed,
-            "FIX: on SQLite, write CAST(strftime('%Y', t) AS INTEGER) (%m month, %d day, %H hour, %s epoch seconds)."),
-    pg_only("date_part", Scalar, Number, Growth::Fixed,
-            "FIX: on SQLite, write CAST(strftime('%Y', t) AS INTEGER) (or %m, %d, %H)."),
-    pg_only("age", Scalar, Text, Growth::Fixed, "FIX: on SQLite, subtract julianday(a) - julianday(b)."),
-    pg_only("now", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write CURRENT_TIMESTAMP or datetime('now')."),
+    // PostgreSQL's time family is translated on SQLite into the pg_* functions below (admit/time_types.cpp).
+    sqlite_rewrite("date_trunc", Scalar, Text, Growth::Fixed, "dialect:date_trunc"),
+    sqlite_rewrite("extract", Scalar, Number, Growth::Fixed, "dialect:extract"),
+    sqlite_rewrite("date_part", Scalar, Number, Growth::Fixed, "dialect:extract"),
+    sqlite_rewrite("age", Scalar, Text, Growth::Fixed, "dialect:age"),
+    sqlite_rewrite("now", Scalar, Text, Growth::Fixed, "dialect:now"),
     pg_only("to_timestamp", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write datetime(x, 'unixepoch')."),
     pg_only("make_date", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write date(printf('%04d-%02d-%02d', y, m, d))."),
     pg_only("date_bin", Scalar, Text, Growth::Fixed, kPgOnlyDate),
-    // x AT TIME ZONE z is timezone(z, x). SQLite has no time zones.
-    pg_only("timezone", Scalar, Text, Growth::Fixed,
-            "FIX: on SQLite, times are UTC: compare and group in UTC, or shift by a fixed offset with datetime(t, "
-            "'+02:00') (exact only for a zone without daylight saving time)."),
+    // x AT TIME ZONE z is timezone(z, x): on SQLite pg_timezone, with the tz database (DST-correct).
+    sqlite_rewrite("timezone", Scalar, Text, Growth::Fixed, "dialect:at-time-zone"),
+    // Registered on SQLite connections (executors/sqlite/sqlite_time.cpp): the translations of the time
+    // family call them; PostgreSQL has the operators and functions themselves.
+    sqlite_only("pg_cast", Scalar, Text, Growth::Fixed, kPgTimeCast),
+    sqlite_only("pg_ts_diff", Scalar, Text, Growth::Fixed, kPgTimeArithmetic),
+    sqlite_only("pg_ts_add", Scalar, Text, Growth::Fixed, kPgTimeArithmetic),
+    sqlite_only("pg_age", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write age(end_time, start_time)."),
+    sqlite_only("pg_iv_add", Scalar, Text, Growth::Fixed, kPgTimeArithmetic),
+    sqlite_only("pg_iv_mul", Scalar, Text, Growth::Fixed, kPgTimeArithmetic),
+    sqlite_only("pg_iv_div", Scalar, Text, Growth::Fixed, kPgTimeArithmetic),
+    sqlite_only("pg_date_diff", Scalar, Number, Growth::Fixed, kPgTimeArithmetic),
+    sqlite_only("pg_date_add", Scalar, Text, Growth::Fixed, kPgTimeArithmetic),
+    sqlite_only("pg_extract", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write date_part('year', t)."),
+    sqlite_only("pg_date_trunc", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write date_trunc('day', t)."),
+    sqlite_only("pg_to_char", Scalar, Text, Growth::Format, "FIX: on PostgreSQL, write to_char(t, 'YYYY-MM')."),
+    sqlite_only("pg_timezone", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write timezone('UTC', t)."),
+    sqlite_only("pg_time_key", Scalar, Number, Growth::Fixed, kPgTimeCast),
+    sqlite_only("pg_from_key", Scalar, Text, Growth::Fixed, kPgTimeCast),
     // ---- JSON
     sqlite_only("json", Scalar, Text, Growth::Within, kSqliteOnlyJsonValid),
     sqlite_only("json_extract", Scalar, Text, Growth::Within, kSqliteOnlyJson),
@@ -514,9 +536,6 @@ constexpr std::array kOperators{
     OperatorCapability{"::", Text, Growth::Refused, refuse(kJsonPgArrow), refuse(kJsonPgArrow)},
 };
 
-constexpr std::string_view kSqliteNoTimeType =
-    "FIX: SQLite has no date/time types: times are ISO-8601 text; compare the text directly, or use date(t), "
-    "datetime(t), strftime(fmt, t), julianday(t).";
 constexpr std::string_view kSqliteNoBool = "FIX: on SQLite, write (x <> 0) or CASE WHEN ... THEN 1 ELSE 0 END.";
 constexpr std::string_view kSqliteNoLen = "FIX: on SQLite, cast to TEXT and cut with substr(x, 1, n).";
 constexpr std::string_view kPgOnlyJsonType = "FIX: on SQLite, JSON is TEXT: write json(x) to normalise it.";
@@ -532,11 +551,11 @@ constexpr std::array kCasts{
     CastCapability{"varchar", Text, refuse(kSqliteNoLen), admit()},
     CastCapability{"bpchar", Text, refuse(kSqliteNoLen), admit()},
     CastCapability{"bool", Boolean, refuse(kSqliteNoBool), admit()},
-    CastCapability{"date", Text, refuse(kSqliteNoTimeType), admit()},
-    CastCapability{"timestamp", Text, refuse(kSqliteNoTimeType), admit()},
-    CastCapability{"timestamptz", Text, refuse(kSqliteNoTimeType), admit()},
-    CastCapability{"time", Text, refuse(kSqliteNoTimeType), admit()},
-    CastCapability{"interval", Text, refuse(kSqliteNoTimeType), admit()},
+    CastCapability{"date", Text, rewrite("dialect:time-cast"), admit()},
+    CastCapability{"timestamp", Text, rewrite("dialect:time-cast"), admit()},
+    CastCapability{"timestamptz", Text, rewrite("dialect:time-cast"), admit()},
+    CastCapability{"time", Text, rewrite("dialect:time-cast"), admit()},
+    CastCapability{"interval", Text, rewrite("dialect:time-cast"), admit()},
     CastCapability{"json", Text, refuse(kPgOnlyJsonType), admit()},
     CastCapability{"jsonb", Text, refuse(kPgOnlyJsonType), admit()},
     CastCapability{"uuid", Text,

@@ -13,4 +13,9 @@ namespace qg::exec::sqlite {
 // Returns false when SQLite refused a registration.
 bool register_functions(sqlite3* db);
 
+// PostgreSQL's time, date and interval functions (sqlite_time.cpp): pg_cast,
+// pg_ts_diff, pg_ts_add, pg_iv_*, pg_date_*, pg_extract, pg_to_char,
+// pg_timezone, pg_time_key, pg_from_key. Called by register_functions.
+bool register_time_functions(sqlite3* db, int flags);
+
 }  // namespace qg::exec::sqlite

@@ -1,0 +1,558 @@
+// PostgreSQL's time family on SQLite, typed at admission (issue #12). The one
+// place that knows which expressions are timestamps, dates, times or
+// intervals (time_kind) and that translates what PostgreSQL computes with them
+// into calls of the functions querygate registers on SQLite connections
+// (executors/sqlite/sqlite_time.cpp, semantics in common/pg_time.cpp):
+//   timestamp - timestamp, timestamp ± interval, date ± integer, interval
+//   arithmetic, CAST to date/timestamp/timestamptz/time/interval, EXTRACT and
+//   date_part, date_trunc, to_char, now() / CURRENT_TIMESTAMP, AT TIME ZONE /
+//   timezone(), comparisons, ORDER BY, min/max.
+// Each translation is reported as a `dialect:` rewrite; what cannot be made
+// exact is refused with a FIX. PostgreSQL runs all of this natively: nothing
+// here changes a PostgreSQL statement.
+//
+// On SQLite a stored timestamp column keeps its stored text (its kind is
+// timestamptz, or date when it stores dates); a computed value is text in
+// querygate's JSON form, which the registered functions read back.
+#include <algorithm>
+#include <cctype>
+
+#include "admission/admit/admitter.hpp"
+#include "admission/rewrite/time_literals.hpp"
+#include "common/pg_time.hpp"
+
+namespace qg::admit::detail {
+namespace {
+
+using pgtime::Kind;
+
+const ast::Literal* string_literal(const ast::Expr& e) {
+  const auto* l = std::get_if<ast::Literal>(&e.node);
+  return l && l->kind == ast::LiteralKind::String ? l : nullptr;
+}
+
+bool null_literal(const ast::Expr& e) {
+  const auto* l = std::get_if<ast::Literal>(&e.node);
+  return l && l->kind == ast::LiteralKind::Null;
+}
+
+ast::Expr text(std::string s) {
+  return ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(s)});
+}
+
+ast::Expr integer(long long v) {
+  return ast::make_expr(ast::Literal{ast::LiteralKind::Integer, std::to_string(v)});
+}
+
+ast::Expr kind_literal(Kind k) {
+  return text(std::string(pgtime::kind_name(k)));
+}
+
+ast::Expr call(std::string name, std::vector<ast::Expr> args, int location = -1) {
+  ast::FuncCall f;
+  f.name = std::move(name);
+  f.args = std::move(args);
+  return ast::make_expr(std::move(f), location);
+}
+
+bool timestamp_like(std::optional<Kind> k) {
+  return k && (*k == Kind::Timestamptz || *k == Kind::Timestamp || *k == Kind::Date);
+}
+
+// The kind two timestamp-like operands meet in (PostgreSQL's implicit casts: date → timestamp → timestamptz).
+Kind common_kind(Kind a, Kind b) {
+  if (a == Kind::Timestamptz || b == Kind::Timestamptz) return Kind::Timestamptz;
+  if (a == Kind::Timestamp || b == Kind::Timestamp) return Kind::Timestamp;
+  return Kind::Date;
+}
+
+std::string words(std::optional<Kind> k) {
+  return k ? std::string(pgtime::type_words(*k)) : std::string("a value that is not a time");
+}
+
+// The literal text of a translated call's kind argument.
+std::optional<Kind> kind_arg(const ast::FuncCall& f, std::size_t i) {
+  if (i >= f.args.size()) return std::nullopt;
+  const auto* l = string_literal(f.args[i]);
+  return l ? pgtime::kind_from_name(l->text) : std::nullopt;
+}
+
+// A zone AT TIME ZONE reads exactly here: UTC/GMT, a POSIX offset (+02, -05:30), or an Area/Location name.
+bool zone_form(std::string_view z) {
+  std::string u(z);
+  for (auto& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (u == "UTC" || u == "GMT" || u == "Z" || u == "ETC/UTC") return true;
+  if (!z.empty() && (z[0] == '+' || z[0] == '-')) {
+    const std::string_view rest = z.substr(1);
+    if (rest.size() == 2) return std::all_of(rest.begin(), rest.end(), [](char c) { return std::isdigit(c); });
+    return rest.size() == 5 && std::isdigit(rest[0]) && std::isdigit(rest[1]) && rest[2] == ':' &&
+           std::isdigit(rest[3]) && std::isdigit(rest[4]);
+  }
+  return z.find('/') != std::string_view::npos && std::all_of(z.begin(), z.end(), [](char c) {
+           return std::isalnum(c) || c == '/' || c == '_' || c == '-' || c == '+';
+         });
+}
+
+// What a stored timestamp column holds, from one stored value: dates, times with a UTC offset
+// (timestamptz), or wall-clock times without one (timestamp: Chinook's, Defog's).
+Kind stored_kind(const catalog::Column& c) {
+  const auto t = rewrite::parse_iso_time(c.timestamp_sample);
+  if (t && !t->has_time) return Kind::Date;
+  return t && !t->offset_minutes ? Kind::Timestamp : Kind::Timestamptz;
+}
+
+}  // namespace
+
+std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite) return std::nullopt;
+  if (const auto* c = timestamp_column(e, ctx)) return stored_kind(*c);
+  return std::visit(
+      [&](const auto& n) -> std::optional<Kind> {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::ColumnRef>) {
+          if (n.star) return std::nullopt;
+          auto relation = resolve_column(n, e.location, ctx);
+          if (!relation || !*relation || (*relation)->table) return std::nullopt;
+          const Relation& r = **relation;
+          for (std::size_t i = 0; i < r.columns.size() && i < r.time_kinds.size(); ++i)
+            if (same(r.columns[i], n.column)) return r.time_kinds[i];
+          return std::nullopt;
+        } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
+          const std::string& f = n.name;
+          if (f == "pg_cast") return kind_arg(n, 2);
+          if (f == "pg_ts_diff" || f == "pg_age" || f == "pg_iv_add" || f == "pg_iv_mul" || f == "pg_iv_div")
+            return Kind::Interval;
+          if (f == "pg_ts_add") {
+            const auto k = kind_arg(n, 3);
+            return k == Kind::Date ? std::optional<Kind>(Kind::Timestamp) : k;
+          }
+          if (f == "pg_date_add") return Kind::Date;
+          if (f == "pg_date_trunc" || f == "pg_from_key") return kind_arg(n, f == "pg_from_key" ? 1 : 2);
+          if (f == "pg_timezone") {
+            const auto k = kind_arg(n, 2);
+            if (!k) return std::nullopt;
+            return *k == Kind::Timestamp ? Kind::Timestamptz : Kind::Timestamp;
+          }
+          if (f == "date" && n.args.size() == 1) return Kind::Date;
+          static constexpr std::string_view kPassOn[] = {"min",         "max",        "lag",      "lead",
+                                                         "first_value", "last_value", "nth_value"};
+          if (!n.star && !n.args.empty() && std::find(std::begin(kPassOn), std::end(kPassOn), f) != std::end(kPassOn))
+            return time_kind(n.args.front(), ctx);
+          return std::nullopt;
+        } else if constexpr (std::is_same_v<T, ast::SqlValue>) {
+          if (n.kind == ast::SqlValueKind::CurrentDate) return Kind::Date;
+          if (n.kind == ast::SqlValueKind::CurrentTimestamp) return Kind::Timestamptz;
+          return std::nullopt;
+        } else if constexpr (std::is_same_v<T, ast::Coalesce>) {
+          std::optional<Kind> k;
+          for (const auto& a : n.args) {
+            if (null_literal(a)) continue;
+            const auto ak = time_kind(a, ctx);
+            if (!ak || (k && *k != *ak)) return std::nullopt;
+            k = ak;
+          }
+          return k;
+        } else if constexpr (std::is_same_v<T, ast::Case>) {
+          std::optional<Kind> k;
+          auto branch = [&](const ast::Expr& r) {
+            if (null_literal(r)) return true;
+            const auto rk = time_kind(r, ctx);
+            if (!rk || (k && *k != *rk)) return false;
+            k = rk;
+            return true;
+          };
+          for (const auto& w : n.whens)
+            if (!branch(*w.result)) return std::nullopt;
+          if (n.otherwise && !branch(**n.otherwise)) return std::nullopt;
+          return k;
+        } else if constexpr (std::is_same_v<T, ast::NullIf>) {
+          return time_kind(*n.left, ctx);
+        } else {
+          return std::nullopt;
+        }
+      },
+      e.node);
+}
+
+bool Admitter::computed_time(const ast::Expr& e, const ExprContext& ctx) {
+  return time_kind(e, ctx).has_value() && timestamp_column(e, ctx) == nullptr;
+}
+
+Status Admitter::time_operator_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced) {
+  replaced = false;
+  if (dialect_ != Dialect::Sqlite) return {};
+  auto& op = std::get<ast::Operator>(e.node);
+  static constexpr std::string_view kArithmetic[] = {"+", "-", "*", "/", "%"};
+  if (std::find(std::begin(kArithmetic), std::end(kArithmetic), op.op) == std::end(kArithmetic)) return {};
+  const int loc = e.location;
+  const auto kr = time_kind(*op.right, ctx);
+  if (!op.left) {
+    if (!kr) return {};
+    if (op.op == "-" && *kr == Kind::Interval) {
+      e = call("pg_iv_mul", {std::move(*op.right), integer(-1)}, loc);
+      replaced = true;
+      note_rewrite("dialect:interval-arithmetic");
+      return {};
+    }
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "prefix " + op.op + " on " + words(kr) + " is PostgreSQL's error (\"operator does not exist\")",
+                      "FIX: negate an interval with -x or x * -1; a time has no sign.", pos(loc));
+  }
+  const auto kl = time_kind(**op.left, ctx);
+  if (!kl && !kr) return {};
+  ast::Expr& L = **op.left;
+  ast::Expr& R = *op.right;
+  auto number = [&](const ast::Expr& x) { return lineage(x, ctx).kind == ValueKind::Number; };
+  auto done = [&](ast::Expr out, std::string_view rewrite) {
+    out.location = loc;
+    e = std::move(out);
+    replaced = true;
+    note_rewrite(rewrite);
+    return Status{};
+  };
+  auto refuse = [&](const std::string& why, const std::string& fix) {
+    return make_error(ErrorCode::ValidationUnsupported, why, fix, pos(loc));
+  };
+  const std::string what = words(kl) + " " + op.op + " " + words(kr);
+  const bool untyped_left = !kl && string_literal(L), untyped_right = !kr && string_literal(R);
+  if (untyped_left || untyped_right)
+    return refuse(what +
+                      " with an untyped text literal: PostgreSQL picks the literal's type from the operator, "
+                      "which querygate does not guess",
+                  "FIX: write the literal's type: INTERVAL '1 day' for a duration, TIMESTAMPTZ "
+                  "'2026-01-01T00:00:00Z' for an instant, DATE '2026-01-01' for a day.");
+  if (op.op == "-" && timestamp_like(kl) && timestamp_like(kr)) {
+    if (*kl == Kind::Date && *kr == Kind::Date) return done(call("pg_date_diff", {L, R}), "dialect:date-minus-date");
+    return done(call("pg_ts_diff", {L, R, kind_literal(common_kind(*kl, *kr))}), "dialect:timestamp-minus-timestamp");
+  }
+  if ((op.op == "+" || op.op == "-") && timestamp_like(kl) && kr == Kind::Interval)
+    return done(call("pg_ts_add", {L, R, integer(op.op == "+" ? 1 : -1), kind_literal(*kl)}),
+                "dialect:timestamp-plus-interval");
+  if (op.op == "+" && kl == Kind::Interval && timestamp_like(kr))
+    return done(call("pg_ts_add", {R, L, integer(1), kind_literal(*kr)}), "dialect:timestamp-plus-interval");
+  if ((op.op == "+" || op.op == "-") && kl == Kind::Date && !kr && integer_valued(R, ctx) && number(R))
+    return done(call("pg_date_add", {L, R, integer(op.op == "+" ? 1 : -1)}), "dialect:date-plus-integer");
+  if (op.op == "+" && kr == Kind::Date && !kl && integer_valued(L, ctx) && number(L))
+    return done(call("pg_date_add", {R, L, integer(1)}), "dialect:date-plus-integer");
+  if ((op.op == "+" || op.op == "-") && kl == Kind::Interval && kr == Kind::Interval)
+    return done(call("pg_iv_add", {L, R, integer(op.op == "+" ? 1 : -1)}), "dialect:interval-arithmetic");
+  if (op.op == "*" && kl == Kind::Interval && !kr && number(R))
+    return done(call("pg_iv_mul", {L, R}), "dialect:interval-arithmetic");
+  if (op.op == "*" && kr == Kind::Interval && !kl && number(L))
+    return done(call("pg_iv_mul", {R, L}), "dialect:interval-arithmetic");
+  if (op.op == "/" && kl == Kind::Interval && !kr && number(R))
+    return done(call("pg_iv_div", {L, R}), "dialect:interval-arithmetic");
+  return refuse(what +
+                    " is not translated on SQLite (PostgreSQL's types: timestamp - timestamp is an interval, "
+                    "timestamp ± interval a timestamp, date ± integer a date, interval * number an interval)",
+                "FIX: write one of those forms, e.g. end_time - start_time, start_time + INTERVAL '1 hour', "
+                "date_part('epoch', end_time - start_time) for seconds.");
+}
+
+Status Admitter::time_comparison_on_sqlite(std::vector<ast::Expr*> operands, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  bool computed = false;
+  std::optional<Kind> kind;
+  std::vector<std::optional<Kind>> kinds;
+  for (ast::Expr* x : operands) {
+    kinds.push_back(time_kind(*x, ctx));
+    computed = computed || computed_time(*x, ctx);
+  }
+  if (!computed) return {};  // stored columns and literals: time_literal() rewrites the literals
+  std::optional<Kind> some;
+  for (const auto& k : kinds) some = some ? some : k;
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    const auto k = kinds[i];
+    if (!k) {
+      if (string_literal(*operands[i]) || null_literal(*operands[i])) continue;
+      return make_error(ErrorCode::ValidationUnsupported,
+                        "a " + words(some) +
+                            " is compared with a value that is not a time: PostgreSQL refuses that (\"operator does "
+                            "not exist\"), SQLite would compare texts",
+                        some == Kind::Interval
+                            ? "FIX: compare with an interval, e.g. x > INTERVAL '1 second', or compare the seconds: "
+                              "date_part('epoch', x) > 1."
+                            : "FIX: compare with a time, e.g. x > TIMESTAMPTZ '2026-01-01T00:00:00Z', or cast the "
+                              "other side: CAST(y AS timestamptz).",
+                        pos(location));
+    }
+    const bool compatible = !kind || (timestamp_like(kind) && timestamp_like(k)) || (*kind == *k);
+    if (!compatible)
+      return make_error(
+          ErrorCode::ValidationUnsupported,
+          words(kind) + " compared with " + words(k) + " is PostgreSQL's error (\"operator does not exist\")",
+          "FIX: compare values of one type, e.g. two timestamps, or date_part('epoch', x) with a number of "
+          "seconds.",
+          pos(location));
+    kind = timestamp_like(k) && timestamp_like(kind) && kind ? common_kind(*kind, *k) : *k;
+  }
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    ast::Expr& x = *operands[i];
+    if (null_literal(x)) continue;
+    const Kind k = kinds[i] ? *kinds[i] : *kind;
+    if (const auto* lit = string_literal(x)) {
+      pgtime::Value v;
+      std::string error;
+      if (!pgtime::parse(lit->text, k, v, error))
+        return make_error(ErrorCode::ValidationTimestampLiteral, "'" + lit->text + "': " + error,
+                          "FIX: write an ISO-8601 " + std::string(pgtime::type_words(k)) +
+                              (k == Kind::Interval ? ", e.g. '1 day 02:00:00'." : ", e.g. '2026-12-08T14:30:00Z'."),
+                          pos(x.location));
+    }
+    const int loc = x.location;
+    x = call("pg_time_key", {std::move(x), kind_literal(k)}, loc);
+  }
+  note_rewrite("dialect:time-compare");
+  return {};
+}
+
+Status Admitter::time_subquery_on_sqlite(const ast::Expr& test, const ast::Query& q, const ExprContext& ctx,
+                                         int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const auto inner = query_kinds(q);
+  const std::optional<Kind> inner_kind = inner.empty() ? std::nullopt : inner.front();
+  const bool outer_computed = computed_time(test, ctx);
+  if (!inner_kind && !outer_computed) return {};
+  if (inner_kind && outer_computed && time_kind(test, ctx) == inner_kind) return {};  // one text per value on both
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    "a computed time compared with a subquery's values: SQLite would compare their texts, which "
+                    "differ for the same time",
+                    "FIX: compare inside the subquery, e.g. EXISTS (SELECT 1 FROM t2 WHERE t2.y = x), where = "
+                    "compares the times.",
+                    pos(location));
+}
+
+Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  auto& f = std::get<ast::FuncCall>(e.node);
+  const int loc = e.location;
+  auto done = [&](ast::Expr out, std::string_view rewrite) {
+    out.location = loc;
+    e = std::move(out);
+    note_rewrite(rewrite);
+    return Status{};
+  };
+  auto refuse = [&](const std::string& why, const std::string& fix) {
+    return make_error(ErrorCode::CapabilityNotOnSqlite, why, fix, pos(loc));
+  };
+  // The time argument's kind; a date where a timestamp is wanted is its midnight UTC (PostgreSQL's cast to
+  // timestamptz in a UTC session).
+  auto stamp_kind = [&](const ast::Expr& x) -> std::optional<Kind> {
+    const auto k = time_kind(x, ctx);
+    if (k == Kind::Date) return Kind::Timestamptz;
+    return k;
+  };
+  const std::string& name = f.name;
+  if (name == "now" && f.args.empty() && !f.over) return now_on_sqlite(e);
+  if ((name == "extract" || name == "date_part") && f.args.size() == 2) {
+    const auto* field = string_literal(f.args[0]);
+    const auto k = time_kind(f.args[1], ctx);
+    if (!field || !k)
+      return refuse(name +
+                        "(): on SQLite the field must be a literal and the value a timestamp, date, time or "
+                        "interval querygate can type",
+                    "FIX: write date_part('year', t) with t a timestamp column, a CAST(x AS timestamptz), or an "
+                    "interval such as end_time - start_time.");
+    if (!pgtime::extract_field_known(field->text, *k))
+      return make_error(ErrorCode::ValidationUnsupported,
+                        "unit \"" + field->text + "\" not supported for type " + std::string(pgtime::type_words(*k)),
+                        "FIX: use a field of that type: year, quarter, month, week, day, dow, isodow, doy, hour, "
+                        "minute, second, milliseconds, microseconds, epoch (hours and smaller for times and "
+                        "intervals).",
+                        pos(f.args[0].location));
+    return done(call("pg_extract", {f.args[0], f.args[1], kind_literal(*k)}), "dialect:extract");
+  }
+  if (name == "age") {
+    const auto ka = f.args.size() == 2 ? time_kind(f.args[0], ctx) : std::nullopt;
+    const auto kb = f.args.size() == 2 ? time_kind(f.args[1], ctx) : std::nullopt;
+    if (!timestamp_like(ka) || !timestamp_like(kb))
+      return refuse("age() on SQLite is translated for two timestamps or dates",
+                    "FIX: write age(end_time, start_time) with two timestamp columns or casts; for the age until now "
+                    "write age(now(), t).");
+    Kind k = common_kind(*ka, *kb);
+    if (k == Kind::Date) k = Kind::Timestamp;  // age(date, date) reads them as timestamps
+    return done(call("pg_age", {f.args[0], f.args[1], kind_literal(k)}), "dialect:age");
+  }
+  if (name == "date_trunc") {
+    const auto* field = f.args.empty() ? nullptr : string_literal(f.args[0]);
+    const auto k = f.args.size() == 2 ? stamp_kind(f.args[1]) : std::nullopt;
+    if (f.args.size() != 2 || !field || !timestamp_like(k))
+      return refuse("date_trunc() on SQLite is translated for date_trunc('<literal field>', <timestamp or date>)",
+                    f.args.size() == 3 ? "FIX: truncate the local time instead: date_trunc('day', t AT TIME ZONE "
+                                         "'Europe/Berlin')."
+                                       : "FIX: write date_trunc('day', t) with t a timestamp column or "
+                                         "CAST(x AS timestamptz).");
+    if (!pgtime::trunc_field_known(field->text))
+      return make_error(ErrorCode::ValidationUnsupported,
+                        "unit \"" + field->text + "\" not recognized for type " + std::string(pgtime::type_words(*k)),
+                        "FIX: truncate to microseconds, milliseconds, second, minute, hour, day, week, month, "
+                        "quarter, year, decade, century or millennium.",
+                        pos(f.args[0].location));
+    return done(call("pg_date_trunc", {f.args[0], f.args[1], kind_literal(*k)}), "dialect:date_trunc");
+  }
+  if (name == "to_char" && f.args.size() == 2) {
+    const auto* format = string_literal(f.args[1]);
+    const auto k = stamp_kind(f.args[0]);
+    if (!timestamp_like(k))
+      return refuse("to_char() on SQLite is translated for timestamps and dates",
+                    "FIX: on SQLite, format a number with printf('%.2f', x); cast text times first: "
+                    "to_char(CAST(x AS timestamptz), 'YYYY-MM').");
+    if (!format)
+      return refuse("to_char() on SQLite needs its format as a literal",
+                    "FIX: write the format as a literal, e.g. to_char(t, 'YYYY-MM-DD').");
+    if (const std::string bad = pgtime::unsupported_pattern(format->text); !bad.empty())
+      return refuse("the to_char pattern " + bad + " is not translated on SQLite",
+                    "FIX: use YYYY, MM, DD, HH24, HH12, MI, SS, MS, US, AM, Mon, Month, Dy, Day, Q, WW, IW, IYYY, "
+                    "DDD, D, ID, J (FM to drop padding) and put literal words in double quotes, e.g. to_char(t, "
+                    "'YYYY-MM-DD\"T\"HH24:MI').");
+    return done(call("pg_to_char", {f.args[0], f.args[1], kind_literal(*k)}), "dialect:to_char");
+  }
+  if (name == "timezone" && f.args.size() == 2) {
+    const auto* zone = string_literal(f.args[0]);
+    auto k = time_kind(f.args[1], ctx);
+    if (!k && string_literal(f.args[1])) k = Kind::Timestamptz;  // PostgreSQL's pick for an untyped literal
+    if (k == Kind::Date) k = Kind::Timestamptz;
+    if (!zone || !zone_form(zone->text) || (k != Kind::Timestamptz && k != Kind::Timestamp))
+      return refuse(
+          "AT TIME ZONE on SQLite is translated for a timestamp and a literal zone: 'UTC', a POSIX "
+          "offset such as '+02' (PostgreSQL reads it as 2 hours WEST of UTC) or a tz database name such "
+          "as 'Europe/Berlin'",
+          "FIX: write t AT TIME ZONE 'America/Los_Angeles' with t a timestamp column or CAST(x AS "
+          "timestamptz).");
+    if (string_literal(f.args[1])) {
+      pgtime::Value v;
+      std::string error;
+      if (!pgtime::parse(string_literal(f.args[1])->text, *k, v, error))
+        return make_error(ErrorCode::ValidationTimestampLiteral, error,
+                          "FIX: write an ISO-8601 time, e.g. '2026-12-08T14:30:00Z'.", pos(f.args[1].location));
+    }
+    return done(call("pg_timezone", {f.args[0], f.args[1], kind_literal(*k)}), "dialect:at-time-zone");
+  }
+  // Aggregates and window functions over computed times.
+  if (f.args.size() == 1 && !f.star) {
+    const auto k = time_kind(f.args[0], ctx);
+    if (!k) return {};
+    if ((name == "sum" || name == "avg" || name == "total") && computed_time(f.args[0], ctx))
+      return refuse(name + "() of " + words(k) + " is not translated on SQLite",
+                    "FIX: aggregate the seconds instead: " + name + "(date_part('epoch', x)).");
+    if ((name == "min" || name == "max") && computed_time(f.args[0], ctx)) {
+      if (*k == Kind::Interval)
+        return refuse(name + "() of an interval is not translated on SQLite (intervals do not sort as text)",
+                      "FIX: take the " + name + " of the seconds: " + name +
+                          "(date_part('epoch', x)), or ORDER BY "
+                          "x LIMIT 1.");
+      ast::Expr arg = std::move(f.args[0]);
+      const int arg_loc = arg.location;
+      f.args[0] = call("pg_time_key", {std::move(arg), kind_literal(*k)}, arg_loc);
+      ast::Expr inner = std::move(e);
+      inner.location = loc;
+      return done(call("pg_from_key", {std::move(inner), kind_literal(*k)}), "dialect:time-min-max");
+    }
+  }
+  return {};
+}
+
+Status Admitter::now_on_sqlite(ast::Expr& e) {
+  // One instant per statement, UTC: SQLite reads 'now' once per statement.
+  const int loc = e.location;
+  e = call("pg_cast",
+           {call("strftime", {text("%Y-%m-%dT%H:%M:%fZ"), text("now")}), text("text"), kind_literal(Kind::Timestamptz)},
+           loc);
+  note_rewrite("dialect:now");
+  return {};
+}
+
+Status Admitter::time_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced) {
+  replaced = false;
+  if (dialect_ != Dialect::Sqlite) return {};
+  auto& c = std::get<ast::Cast>(e.node);
+  const int loc = e.location;
+  const auto to = pgtime::kind_from_name(c.type.name);
+  const auto from = time_kind(*c.arg, ctx);
+  if (!to) {
+    static constexpr std::string_view kNumbers[] = {"int2", "int4", "int8", "float4", "float8", "numeric"};
+    if (std::find(std::begin(kNumbers), std::end(kNumbers), c.type.name) != std::end(kNumbers) &&
+        computed_time(*c.arg, ctx))
+      return make_error(ErrorCode::ValidationUnsupported,
+                        "a cast of " + words(from) + " to " + c.type.name + " is PostgreSQL's error (\"cannot cast\")",
+                        "FIX: for a number of seconds write date_part('epoch', x).", pos(loc));
+    // CAST(<computed time> AS text): PostgreSQL's text output (stored columns: time_as_text_on_sqlite).
+    if ((c.type.name == "text" || c.type.name == "varchar") && c.type.modifiers.empty() && computed_time(*c.arg, ctx)) {
+      e = call("pg_cast", {std::move(*c.arg), kind_literal(*from), text("text")}, loc);
+      replaced = true;
+      note_rewrite("dialect:time-as-text");
+    }
+    return {};
+  }
+  if (!c.type.modifiers.empty() && *to != Kind::Interval)
+    return make_error(
+        ErrorCode::CapabilityNotOnSqlite, "a cast to " + c.type.name + " with a precision is not translated on SQLite",
+        "FIX: drop the precision, e.g. CAST(x AS timestamptz), and truncate with date_trunc('second', x).", pos(loc));
+  if (*to == Kind::Interval && !c.type.modifiers.empty() &&
+      !(c.type.modifiers.size() == 1 && c.type.modifiers[0] == 0x7FFF))
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "an interval with fields (INTERVAL '...' DAY) is not translated on SQLite",
+                      "FIX: write the unit in the text instead: INTERVAL '3 days'.", pos(loc));
+  std::string from_name;
+  if (from) {
+    from_name = std::string(pgtime::kind_name(*from));
+  } else if (const auto* lit = string_literal(*c.arg)) {
+    pgtime::Value v;
+    std::string error;
+    if (!pgtime::parse(lit->text, *to, v, error))
+      return make_error(ErrorCode::ValidationTimestampLiteral, "'" + lit->text + "': " + error,
+                        *to == Kind::Interval ? "FIX: write the interval as '<number> <unit>' pairs or HH:MM:SS, e.g. "
+                                                "INTERVAL '1 day 02:30:00' or INTERVAL '90 minutes'."
+                                              : "FIX: write an ISO-8601 value, e.g. '2026-12-08' or "
+                                                "'2026-12-08T14:30:00Z'.",
+                        pos(c.arg->location));
+    from_name = "text";
+  } else if (lineage(*c.arg, ctx).kind == ValueKind::Number) {
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "a number cannot be cast to " + std::string(pgtime::type_words(*to)) + " (PostgreSQL's error)",
+                      *to == Kind::Interval ? "FIX: multiply an interval: x * INTERVAL '1 second'."
+                                            : "FIX: for seconds since 1970 write to_timestamp(x) on PostgreSQL, or "
+                                              "TIMESTAMPTZ '1970-01-01T00:00:00Z' + x * INTERVAL '1 second'.",
+                      pos(loc));
+  } else {
+    from_name = "text";  // text read with PostgreSQL's input rules; an unreadable value is the engine's error
+  }
+  e = call("pg_cast", {std::move(*c.arg), text(from_name), kind_literal(*to)}, loc);
+  replaced = true;
+  note_rewrite("dialect:time-cast");
+  return {};
+}
+
+void Admitter::time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite) return;
+  // pg_cast(stored column, k, k) — the column printed in its own kind — sorts by the stored text, as the
+  // column itself does (and its index can serve): written qualified, so that SQLite does not read the name
+  // as the output column.
+  if (const auto* f = std::get_if<ast::FuncCall>(&sorted.node); f && f->name == "pg_cast" && f->args.size() == 3) {
+    const auto* ref = std::get_if<ast::ColumnRef>(&f->args[0].node);
+    auto relation = ref && !ref->star ? resolve_column(*ref, sorted.location, ctx) : Result<const Relation*>(nullptr);
+    if (ref && relation && *relation && (*relation)->table && !(*relation)->name.empty() &&
+        timestamp_column(f->args[0], ctx) && kind_arg(*f, 1) == kind_arg(*f, 2)) {
+      const int loc = item.expr->location;
+      *item.expr = ast::make_expr(ast::ColumnRef{(*relation)->name, ref->column, false}, loc);
+      return;
+    }
+  }
+  if (!computed_time(sorted, ctx)) return;
+  const auto k = time_kind(sorted, ctx);
+  // Dates, times and timestamps without zone sort as their text; an interval does not, nor a timestamptz
+  // whose fraction is absent ('…:01Z' sorts after '…:01.5Z').
+  if (k != Kind::Interval && k != Kind::Timestamptz) return;
+  const int loc = item.expr->location;
+  *item.expr = call("pg_time_key", {sorted, kind_literal(*k)}, loc);
+  note_rewrite("dialect:time-order");
+}
+
+std::vector<std::optional<pgtime::Kind>> Admitter::select_kinds(const ast::Select& s, const ExprContext& ctx) {
+  std::vector<std::optional<Kind>> out;
+  for (const auto& item : s.items)
+    out.push_back(computed_time(item.expr, ctx) ? time_kind(item.expr, ctx) : std::nullopt);
+  return out;
+}
+
+}  // namespace qg::admit::detail
