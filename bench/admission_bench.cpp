@@ -13,14 +13,16 @@
 //     statement of the bucket; counters p50_us / p99_us over all iterations,
 //     statements = distinct statements in the bucket.
 //   admission_bench --spider DIR [--defog DIR] --workload OUTDIR
-//     Writes, for bench/distinct.sh, OUTDIR/spider.yaml (one gateway config
-//     serving every Spider database with a runnable, admitted statement, all
-//     its tables allowlisted) and OUTDIR/spider.bodies (one /v1/query JSON body
-//     per line, every such statement once); with --defog also defog.yaml and
-//     defog.bodies (PostgreSQL, role qg_reader). Prints the counts; no timing.
+//     Writes, for bench/distinct.sh, OUTDIR/spider-dev.yaml (one gateway
+//     config serving every Spider database under DIR/database, all their
+//     tables allowlisted) and OUTDIR/spider-dev.bodies (one /v1/query JSON body
+//     per line, every runnable statement once, the ones admission refuses
+//     included: they are real traffic too, answered 422 with a FIX); with
+//     --defog also defog.yaml and defog.bodies (PostgreSQL, role qg_reader).
+//     Prints the counts; no timing.
 //
-// Statements admission refuses are counted and left out of both (their cost
-// is not the admitted path's); the counts are printed to stderr.
+// The timed runs admit only the statements admission admits (a refusal stops
+// early and is not the admitted path's cost); the counts go to stderr.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -54,13 +56,18 @@ struct Statement {
   std::string db_id;
   std::string sql;
   std::size_t tokens = 0;
+  bool admitted = false;  // refused ones are only in the --workload bodies
 };
 
 struct Corpus {
   std::string name;
   std::vector<Statement> statements;
-  // For --workload: db_id → (SQLite path or DSN, allowlisted tables).
-  std::map<std::string, std::pair<std::string, std::vector<std::string>>> databases;
+  // For --workload: db_id → its SQLite path or DSN, schema (PostgreSQL) and allowlisted tables.
+  struct Database {
+    std::string where, schema;
+    std::vector<std::string> tables;
+  };
+  std::map<std::string, Database> databases;
   int refused = 0, not_runnable = 0, db_missing = 0;
 };
 
@@ -105,16 +112,26 @@ Corpus load_spider_corpus(const fs::path& dir) {
       continue;
     }
     const auto& catalog = (*executor)->catalog();
-    if (!qg::admit_statement(q.sql, catalog, kLimits, std::nullopt)) {
-      ++c.refused;
-      continue;
-    }
-    c.statements.push_back({&catalog, q.db_id, q.sql, fidelity::tokenize(q.sql).size()});
+    const bool admitted = static_cast<bool>(qg::admit_statement(q.sql, catalog, kLimits, std::nullopt));
+    if (!admitted) ++c.refused;
+    c.statements.push_back({&catalog, q.db_id, q.sql, fidelity::tokenize(q.sql).size(), admitted});
     if (!c.databases.contains(q.db_id)) {
       auto tables = d->tables();
-      c.databases[q.db_id] = {fs::absolute(q.db_path).string(), tables ? *tables : std::vector<std::string>{}};
+      c.databases[q.db_id] = {fs::absolute(q.db_path).string(), "", tables ? *tables : std::vector<std::string>{}};
     }
   }
+  // The gateway serves every database of the Spider folder (163), as the
+  // issue's workload has it, not only the dev split's.
+  if (std::error_code ec; fs::is_directory(dir / "database", ec))
+    for (const auto& entry : fs::directory_iterator(dir / "database")) {
+      const auto db_id = entry.path().filename().string();
+      const auto file = entry.path() / (db_id + ".sqlite");
+      if (c.databases.contains(db_id) || !fs::exists(file)) continue;
+      auto opened = fidelity::DirectSqlite::open(file);
+      if (!opened) continue;
+      auto tables = opened->tables();
+      if (tables && !tables->empty()) c.databases[db_id] = {fs::absolute(file).string(), "", *tables};
+    }
   return c;
 }
 
@@ -145,17 +162,18 @@ Corpus load_defog_corpus(const fs::path& dir) {
       continue;
     }
     const auto& catalog = (*executor)->catalog();
-    if (!qg::admit_statement(q.sql, catalog, kLimits, std::nullopt)) {
-      ++c.refused;
-      continue;
-    }
-    c.statements.push_back({&catalog, q.db_id, q.sql, fidelity::tokenize(q.sql).size()});
+    const bool admitted = static_cast<bool>(qg::admit_statement(q.sql, catalog, kLimits, std::nullopt));
+    if (!admitted) ++c.refused;
+    c.statements.push_back({&catalog, q.db_id, q.sql, fidelity::tokenize(q.sql).size(), admitted});
     if (!c.databases.contains(q.db_id)) {
       auto direct = fidelity::DirectPostgres::open(q.pg_dsn);
-      std::vector<std::string> tables;
+      Corpus::Database db{q.pg_dsn, "", {}};
       if (direct)
-        if (auto found = (*direct)->tables()) tables = found->tables;
-      c.databases[q.db_id] = {q.pg_dsn, tables};
+        if (auto found = (*direct)->tables()) {
+          db.schema = found->schema;
+          db.tables = found->tables;
+        }
+      c.databases[q.db_id] = db;
     }
   }
   return c;
@@ -164,11 +182,12 @@ Corpus load_defog_corpus(const fs::path& dir) {
 // One gateway config (JSON, which YAML reads) and one body per line.
 void write_workload(const Corpus& c, const fs::path& out, bool postgres) {
   boost::json::object databases;
-  for (const auto& [db_id, where] : c.databases) {
+  for (const auto& [db_id, entry] : c.databases) {
     boost::json::object tables;
-    for (const auto& t : where.second) tables[t] = boost::json::object{};
+    for (const auto& t : entry.tables) tables[t] = boost::json::object{};
     boost::json::object db{{"backend", postgres ? "postgres" : "sqlite"}, {"queue_depth", 256}, {"tables", tables}};
-    db[postgres ? "dsn" : "path"] = where.first;
+    db[postgres ? "dsn" : "path"] = entry.where;
+    if (!entry.schema.empty()) db["schema"] = entry.schema;
     databases[db_id] = db;
   }
   std::ofstream(out / (c.name + ".yaml"))
@@ -197,7 +216,7 @@ void register_corpus(const Corpus& c) {
   for (const auto& b : kBuckets) {
     std::vector<const Statement*> picked;
     for (const auto& s : c.statements)
-      if (s.tokens >= b.lo && s.tokens <= b.hi) picked.push_back(&s);
+      if (s.admitted && s.tokens >= b.lo && s.tokens <= b.hi) picked.push_back(&s);
     if (picked.empty()) continue;
     benchmark::RegisterBenchmark(("admit/" + c.name + "/" + b.name).c_str(), [picked](benchmark::State& state) {
       std::vector<double> us;
@@ -240,9 +259,10 @@ int main(int argc, char** argv) {
   if (!spider.empty()) corpora.push_back(load_spider_corpus(spider));
   if (!defog.empty()) corpora.push_back(load_defog_corpus(defog));
   for (const auto& c : corpora)
-    std::cerr << "corpus " << c.name << ": admitted=" << c.statements.size() << " databases=" << c.databases.size()
-              << " refused=" << c.refused << " not_runnable=" << c.not_runnable << " db_missing=" << c.db_missing
-              << "\n";
+    std::cerr << "corpus " << c.name << ": statements=" << c.statements.size()
+              << " admitted=" << c.statements.size() - static_cast<std::size_t>(c.refused)
+              << " databases=" << c.databases.size() << " refused=" << c.refused << " not_runnable=" << c.not_runnable
+              << " db_missing=" << c.db_missing << "\n";
 
   if (!workload.empty()) {
     fs::create_directories(workload);
