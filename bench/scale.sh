@@ -54,7 +54,7 @@ rss0=$(rss_kb)
   --body "$(json_body 'SELECT id, name, kind, status FROM spans WHERE id = 4242')" >"$WORK/scale.out" &
 client=$!
 for _ in $(seq 1 2400); do
-  grep -q '^idle_ready' "$WORK/scale.out" && break
+  grep -qs '^idle_ready' "$WORK/scale.out" && break
   kill -0 "$client" 2>/dev/null || break
   sleep 0.05
 done
@@ -144,12 +144,12 @@ for _ in $(seq 1 5); do
   curl -s -o "$WORK/wide.json" -w '%{time_starttransfer} %{time_total} %{size_download} %{http_code}\n' \
     "http://127.0.0.1:$PORT/v1/query" -H 'Content-Type: application/json' -d "$body" >>"$WORK/wide_times"
 done
-rows=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d.get("rows", [])), len(d.get("columns", [])), d.get("truncated"))' "$WORK/wide.json")
+rows=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d.get("rows", [])), "rows,", len(d.get("columns", [])), "columns" + (", truncated" if d.get("truncated") else ""))' "$WORK/wide.json")
 read -r ttfb ttlb bytes code <<<"$(sort -k2 -n "$WORK/wide_times" |
   awk '{ f[NR] = $1 * 1000; l[NR] = $2 * 1000; b = $3; c = $4 } END { m = int((NR + 1) / 2); printf "%.1f %.1f %d %s", f[m], l[m], b, c }')"
 echo "### (c) 5 000 rows × 10 columns"
 echo
-echo "| status | rows, columns, truncated | bytes | first byte ms | last byte ms (median of 5) | RSS before MiB | peak RSS MiB |"
+echo "| status | answer | bytes | first byte ms | last byte ms (median of 5) | RSS before MiB | peak RSS MiB |"
 echo "|---:|---|---:|---:|---:|---:|---:|"
 echo "| $code | $rows | $bytes | $ttfb | $ttlb | $((rss0 / 1024)) | $(($(hwm_kb) / 1024)) |"
 record_target scale_rows "last byte $ttlb ms (first $ttfb ms), $bytes bytes, status $code; peak RSS $(($(hwm_kb) / 1024)) MiB"
