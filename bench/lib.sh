@@ -120,7 +120,8 @@ start_gateway() {  # $1 = config
     2>"$WORK/gateway.log" &
   GATEWAY_PID=$!
   for _ in $(seq 1 300); do
-    PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/gateway.log")
+    # (the log may not exist yet: the background shell opens it)
+    PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/gateway.log" 2>/dev/null || true)
     [[ -n "$PORT" ]] && return 0
     kill -0 "$GATEWAY_PID" 2>/dev/null || break
     sleep 0.05

@@ -89,8 +89,9 @@ for permits in 4 8; do
     RENDERED_POINT=$(applied_sql "$POINT")
     RENDERED_ROWS=$(applied_sql "$ROWS")
     # Below saturation, as for SQLite: 32 connections offering about half of
-    # what saturated the gateway at 32 connections.
-    read -r sat _ <<<"${GW[4,point,32]}"
+    # what saturated the gateway at 32 connections (or at the last
+    # concurrency measured, when QG_BENCH_CONNS leaves 32 out).
+    read -r sat _ <<<"${GW[4,point,32]:-${GW[4,point,${CONNS[-1]}]}}"
     PACE_MS=$(awk -v r="$sat" 'BEGIN { p = 32 * 1000 / (0.5 * r); printf "%d", (p < 1 ? 1 : p + 0.5) }')
     PACED=$(QG_BODY="$(json_body "$POINT")" QG_PACE_MS=$PACE_MS wrk -t2 -c32 -d"${RUN_SECONDS}s" --latency \
       -s "$BENCH/paced.lua" "http://127.0.0.1:$PORT/v1/query")

@@ -219,11 +219,11 @@ if part bare; then
   BARE_PID=$!
   CLEANUP+=("kill $BARE_PID 2>/dev/null; wait $BARE_PID 2>/dev/null")
   for _ in $(seq 1 100); do
-    BARE_PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/bare.log")
+    BARE_PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/bare.log" 2>/dev/null || true)
     [[ -n "$BARE_PORT" ]] && break
     sleep 0.05
   done
-  [[ -n "$BARE_PORT" ]] || { echo "bare_beast did not start: $(cat "$WORK/bare.log")" >&2; exit 1; }
+  [[ -n "$BARE_PORT" ]] || { echo "bare_beast did not start: $(cat "$WORK/bare.log" 2>/dev/null || true)" >&2; exit 1; }
   echo "bare_beast: one I/O thread (as the gateway's), keep-alive, every POST answered with a fixed JSON body of"
   echo "$ANSWER_BYTES bytes (the gateway's answer to \`$POINT\`); wrk with the same script and body."
   echo

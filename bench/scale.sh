@@ -94,7 +94,7 @@ t0=$(date +%s%N)
 GATEWAY_PID=$!
 PORT=""
 for _ in $(seq 1 6000); do
-  PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/gateway.log")
+  PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/gateway.log" 2>/dev/null || true)
   [[ -n "$PORT" ]] && break
   kill -0 "$GATEWAY_PID" 2>/dev/null || break
   sleep 0.01
