@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Admission alone, per statement (bench/run.sh runs it; it also runs alone).
-# Argument 1: seconds per benchmark (Google Benchmark's --benchmark_min_time;
+# Argument 1: seconds per benchmark (Google Benchmark's --benchmark_min_time,
+# or QG_BENCH_ADMISSION_MIN_TIME;
 # default 5). bench/admission_bench (linking the gateway's admission library)
 # admits the runnable, admitted Spider dev gold queries (and, with
 # QG_TEST_PG_HOST / QG_TEST_PG_PORT naming the test cluster, the Defog gold
@@ -29,7 +30,7 @@ if ((${#args[@]} == 0)); then
   record_target admission_us "SKIPPED: no corpus under $DATA"
   exit 0
 fi
-"$BUILD/bench/admission_bench" "${args[@]}" --benchmark_min_time="$RUN_SECONDS" --benchmark_format=json \
+"$BUILD/bench/admission_bench" "${args[@]}" --benchmark_min_time="${QG_BENCH_ADMISSION_MIN_TIME:-$RUN_SECONDS}" --benchmark_format=json \
   >"$WORK/admission.json" 2>"$WORK/corpus.txt"
 sed 's/^/- /' "$WORK/corpus.txt"
 echo "- load average: $(load_average); each benchmark runs at least $RUN_SECONDS s, cycling through its statements"

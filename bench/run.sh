@@ -40,6 +40,8 @@ fi
 RUN_SECONDS=${1:-5}
 PARTS=${QG_BENCH_PARTS:-sqlite bare postgres dbhub distinct admission scale}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
+# How long the run has taken so far, on stderr (the smoke's budget).
+elapsed() { echo "bench: ${SECONDS} s so far, after the $1 part" >&2; }
 
 bench_init sqlite
 export QG_BENCH_TARGETS=${QG_BENCH_TARGETS:-$WORK/targets.tsv}
@@ -195,6 +197,7 @@ $(awk '/Requests\/sec/ {printf "%.0f", $2}' <<< "$out") req/s (pause $PACE_MS ms
   stop_gateway
 fi
 
+part sqlite && elapsed sqlite
 if part bare; then
   echo
   echo "## The gateway against a bare Boost.Beast server (point query)"
@@ -245,25 +248,31 @@ if part bare; then
   echo "bare_beast RSS: $(( $(rss_kb "$BARE_PID") / 1024 )) MiB."
   kill "$BARE_PID"; wait "$BARE_PID" 2>/dev/null || true
 fi
+part bare && elapsed bare
 if part postgres; then
   echo
   "$BENCH/run-postgres.sh" "$RUN_SECONDS"
 fi
+part postgres && elapsed postgres
 if part dbhub; then
   echo
   "$BENCH/dbhub.sh" "$RUN_SECONDS"
 fi
+part dbhub && elapsed dbhub
 if part distinct; then
   echo
   "$BENCH/distinct.sh" "$RUN_SECONDS"
 fi
+part distinct && elapsed distinct
 if part admission; then
   echo
   "$BENCH/admission.sh" "$RUN_SECONDS"
 fi
+part admission && elapsed admission
 if part scale; then
   echo
   "$BENCH/scale.sh" "$RUN_SECONDS"
 fi
+part scale && elapsed scale
 echo
 print_targets "$QG_BENCH_TARGETS"

@@ -29,9 +29,11 @@ fi
 command -v npm >/dev/null || echo "*** bench smoke: DBHub will be SKIPPED (npm is not installed)" >&2
 
 start=$(date +%s)
-QG_BENCH_PARTS=$parts QG_BENCH_CONNS=8 QG_BENCH_IDLE=200 QG_BENCH_TARGETS="$OUT/targets.tsv" \
+QG_BENCH_PARTS=$parts QG_BENCH_CONNS=8 QG_BENCH_IDLE=200 QG_BENCH_ADMISSION_MIN_TIME=0.05 QG_BENCH_TARGETS="$OUT/targets.tsv" \
   "$BENCH/run.sh" 1 >"$OUT/report.md" 2>"$OUT/stderr" || {
-  echo "bench smoke FAILED: bench/run.sh exited with $?" >&2
+  echo "bench smoke FAILED: bench/run.sh exited with $?; its output ends with:" >&2
+  tail -15 "$OUT/report.md" >&2
+  echo "--- stderr (tail) ---" >&2
   tail -40 "$OUT/stderr" >&2
   exit 1
 }
