@@ -166,9 +166,23 @@ json_body() {  # $1 = sql, $2 = extra JSON fields (optional)
 }
 
 # The SQL the gateway actually runs (limit injection etc.), for the direct runs.
+# A few tries: right after start-up on a busy machine the first answer may be
+# a 503 (a PostgreSQL connection still being opened); the last answer is shown
+# when none is a 200.
 applied_sql() {  # $1 = sql, $2 = extra JSON fields (optional)
-  curl -sf "http://127.0.0.1:$PORT/v1/query" -H 'Content-Type: application/json' -d "$(json_body "$1" "${2:-}")" |
-    python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("applied", {}).get("sql") or sys.argv[1])' "$1"
+  local answer try
+  for try in 1 2 3 4 5; do
+    answer=$(curl -s -w '\n%{http_code}' "http://127.0.0.1:$PORT/v1/query" -H 'Content-Type: application/json' \
+      -d "$(json_body "$1" "${2:-}")" || true)
+    [[ "${answer##*$'\n'}" == 200 ]] && break
+    sleep 0.5
+  done
+  if [[ "${answer##*$'\n'}" != 200 ]]; then
+    echo "applied_sql: no 200 for \`$1\` after $try tries; last answer: $answer" >&2
+    return 1
+  fi
+  python3 -c 'import json,sys; d=json.loads(sys.argv[2]); print(d.get("applied", {}).get("sql") or sys.argv[1])' \
+    "$1" "${answer%$'\n'*}"
 }
 
 # "in_use / queued" of database $1 from /readyz.

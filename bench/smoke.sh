@@ -37,6 +37,7 @@ QG_BENCH_PARTS=$parts QG_BENCH_CONNS=8 QG_BENCH_IDLE=200 QG_BENCH_ADMISSION_MIN_
   tail -40 "$OUT/stderr" >&2
   exit 1
 }
+grep '^bench: ' "$OUT/stderr" >&2 || true
 echo "bench/run.sh took $(($(date +%s) - start)) s" >&2
 
 failed=0
