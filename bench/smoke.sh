@@ -7,14 +7,20 @@
 # ctest runs it as bench_smoke (label bench-smoke) on the build it belongs to
 # (QG_BENCH_BUILD, QG_BENCH_SKIP_BUILD=1); alone it builds build-bench/ first.
 # Parts that need what is not there are skipped loudly, not failed: DBHub
-# without npm, PostgreSQL when not root (initdb of the private cluster, port
-# 5497), Defog without QG_TEST_PG_HOST/QG_TEST_PG_PORT. Exit 77 (skipped) when
+# without npm, PostgreSQL when not root (initdb of a private cluster on a free
+# port), Defog without QG_TEST_PG_HOST/QG_TEST_PG_PORT. Exit 77 (skipped) when
 # wrk is missing and cannot be installed (not root).
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
 OUT=$(mktemp -d /tmp/qg-bench-smoke-XXXXXX)
-trap 'rm -rf "$OUT"' EXIT
+# The PostgreSQL part's private cluster: a free port and a folder of this run's
+# own, so two smokes (two ctest runs on one machine) never share one. bench/
+# run-postgres.sh stops it at the end; its folder goes here.
+QG_BENCH_PG_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+QG_BENCH_PG_DIR=/tmp/qg-bench-smoke-pg-$QG_BENCH_PG_PORT
+export QG_BENCH_PG_PORT QG_BENCH_PG_DIR
+trap 'rm -rf "$OUT" "$QG_BENCH_PG_DIR"' EXIT
 if ! command -v wrk >/dev/null && ((EUID != 0)); then
   echo "bench smoke SKIPPED: wrk is not installed and only root may install it" >&2
   exit 77
