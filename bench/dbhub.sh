@@ -28,6 +28,7 @@ echo "## DBHub $VERSION vs. querygate (SQLite demo, point query)"
 echo
 if ! command -v npm >/dev/null; then
   echo "Skipped: npm is not installed."
+  record_target dbhub_ratio "SKIPPED: npm is not installed"
   exit 0
 fi
 if [[ ! -f "$DIR/node_modules/@bytebase/dbhub/dist/index.js" ]]; then
@@ -36,6 +37,7 @@ if [[ ! -f "$DIR/node_modules/@bytebase/dbhub/dist/index.js" ]]; then
   if ! (cd "$DIR" && { [[ -f package.json ]] || npm init -y >/dev/null; } &&
     npm install --no-audit --no-fund --save-exact "@bytebase/dbhub@$VERSION" >&2); then
     echo "Skipped: \`npm install @bytebase/dbhub@$VERSION\` failed (no network?)."
+    record_target dbhub_ratio "SKIPPED: npm install @bytebase/dbhub@$VERSION failed"
     exit 0
   fi
 fi
@@ -173,4 +175,6 @@ for conns in 8 32; do
   echo "At $conns connections querygate answered $(awk -v q="${QG_RPS[$conns]}" -v d="${DBHUB_RPS[$conns]}" \
     'BEGIN { printf "%.1f", (d > 0 ? q / d : 0) }')× as many requests per second as DBHub."
 done
+record_target dbhub_ratio "$(for conns in 8 32; do awk -v q="${QG_RPS[$conns]}" -v d="${DBHUB_RPS[$conns]}" -v c="$conns" \
+  'BEGIN { printf "%.1f× at %d connections (%d / %d req/s); ", (d > 0 ? q / d : 0), c, q, d }'; done | sed 's/; $//')"
 echo "Threads: DBHub (Node) $DBHUB_THREADS, querygate $QG_THREADS."

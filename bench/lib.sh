@@ -36,10 +36,60 @@ need_wrk() {
   fi
 }
 
+# Concurrencies of the throughput runs (the smoke passes fewer).
+read -r -a CONNS <<<"${QG_BENCH_CONNS:-1 8 32 64}"
+
+# QG_BENCH_SKIP_BUILD=1 (bench/smoke.sh under ctest): the targets were built
+# with the build folder $QG_BENCH_BUILD already; only check they are there.
 build_targets() {  # target names
+  if [[ -n "${QG_BENCH_SKIP_BUILD:-}" ]]; then
+    local t
+    for t in "$@"; do
+      [[ -x "$BUILD/$t" || -x "$BUILD/bench/$t" ]] || {
+        echo "$t is not built in $BUILD" >&2
+        exit 1
+      }
+    done
+    return 0
+  fi
   echo "building $* (Release) in $BUILD" >&2
   cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DQG_BUILD_TESTS=OFF >/dev/null
   cmake --build "$BUILD" -j"$(nproc)" --target "$@" >/dev/null
+}
+
+# The issue-16 targets: each part records the figure it measured for one
+# (record_target KEY "text"), bench/run.sh prints them as one table at the end
+# (print_targets) and bench/smoke.sh checks every part recorded its keys. The
+# rows: key, target, what is measured. One list, here.
+TARGET_ROWS=(
+  "dbhub_ratio|≥ 25× DBHub 0.21.2 (SQLite point query, same run)|req/s querygate ÷ DBHub at 8 and 32 connections"
+  "bare_ratio_32|≥ 40 % of a bare Beast server at 32 connections|SQLite point query req/s ÷ bare_beast req/s"
+  "paced_p99_32|p99 ≤ 2 ms at 32 connections below saturation|SQLite point query, paced to half the saturated rate"
+  "pg_ratio_8|≥ 50 % of pgbench -S at 8 connections|PostgreSQL point query req/s ÷ pgbench -S TPS, same server"
+  "pg_gateway_cpu|gateway CPU ≤ 80 µs per request|PostgreSQL point query, 8 connections, /proc"
+  "pg_server_cpu|server CPU per statement ≤ 1.5× the bare statement's|through the gateway vs direct_postgres bare"
+  "distinct_spider|report req/s, p50, p99|all runnable Spider dev gold queries, one gateway (SQLite)"
+  "distinct_defog|report req/s, p50, p99|Defog gold queries (PostgreSQL)"
+  "admission_us|parse → admit → render ≤ 50 µs median, ≤ 200 µs p99|admission_bench over both corpora"
+  "scale_idle|report RSS and the active clients' p99|10 000 idle keep-alive connections + 32 active"
+  "scale_tables|report start-up time and /v1/schema latency|1 000 tables (one generated SQLite file)"
+  "scale_rows|report time to last byte and peak RSS|a 5 000-row × 10-column result"
+)
+record_target() {  # $1 = key, $2 = the measured figure(s), as text
+  [[ -n "${QG_BENCH_TARGETS:-}" ]] && printf '%s\t%s\n' "$1" "$2" >>"$QG_BENCH_TARGETS"
+  return 0
+}
+print_targets() {  # $1 = the file record_target wrote
+  local row key target what measured
+  echo "## Against the targets of issue 16"
+  echo
+  echo "| target | measured | what |"
+  echo "|---|---|---|"
+  for row in "${TARGET_ROWS[@]}"; do
+    IFS='|' read -r key target what <<<"$row"
+    measured=$(awk -F'\t' -v k="$key" '$1 == k { v = $2 } END { print v }' "$1" 2>/dev/null)
+    echo "| $target | ${measured:-not measured in this run} | $what |"
+  done
 }
 
 load_average() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -70,7 +120,8 @@ start_gateway() {  # $1 = config
     2>"$WORK/gateway.log" &
   GATEWAY_PID=$!
   for _ in $(seq 1 300); do
-    PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/gateway.log")
+    # (the log may not exist yet: the background shell opens it)
+    PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/gateway.log" 2>/dev/null || true)
     [[ -n "$PORT" ]] && return 0
     kill -0 "$GATEWAY_PID" 2>/dev/null || break
     sleep 0.05
@@ -115,9 +166,23 @@ json_body() {  # $1 = sql, $2 = extra JSON fields (optional)
 }
 
 # The SQL the gateway actually runs (limit injection etc.), for the direct runs.
+# A few tries: right after start-up on a busy machine the first answer may be
+# a 503 (a PostgreSQL connection still being opened); the last answer is shown
+# when none is a 200.
 applied_sql() {  # $1 = sql, $2 = extra JSON fields (optional)
-  curl -sf "http://127.0.0.1:$PORT/v1/query" -H 'Content-Type: application/json' -d "$(json_body "$1" "${2:-}")" |
-    python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("applied", {}).get("sql") or sys.argv[1])' "$1"
+  local answer try
+  for try in 1 2 3 4 5; do
+    answer=$(curl -s -w '\n%{http_code}' "http://127.0.0.1:$PORT/v1/query" -H 'Content-Type: application/json' \
+      -d "$(json_body "$1" "${2:-}")" || true)
+    [[ "${answer##*$'\n'}" == 200 ]] && break
+    sleep 0.5
+  done
+  if [[ "${answer##*$'\n'}" != 200 ]]; then
+    echo "applied_sql: no 200 for \`$1\` after $try tries; last answer: $answer" >&2
+    return 1
+  fi
+  python3 -c 'import json,sys; d=json.loads(sys.argv[2]); print(d.get("applied", {}).get("sql") or sys.argv[1])' \
+    "$1" "${answer%$'\n'*}"
 }
 
 # "in_use / queued" of database $1 from /readyz.

@@ -56,7 +56,6 @@ write_config "$WORK/overload.yaml" "queue_depth: 8"
 
 POINT="SELECT id, name, kind, status FROM spans WHERE id = 4242"
 ROWS="SELECT id, trace_id, name, kind, status, start_time FROM spans ORDER BY id LIMIT 100"
-CONNS=(1 8 32 64)
 
 echo "## PostgreSQL"
 echo
@@ -90,8 +89,9 @@ for permits in 4 8; do
     RENDERED_POINT=$(applied_sql "$POINT")
     RENDERED_ROWS=$(applied_sql "$ROWS")
     # Below saturation, as for SQLite: 32 connections offering about half of
-    # what saturated the gateway at 32 connections.
-    read -r sat _ <<<"${GW[4,point,32]}"
+    # what saturated the gateway at 32 connections (or at the last
+    # concurrency measured, when QG_BENCH_CONNS leaves 32 out).
+    read -r sat _ <<<"${GW[4,point,32]:-${GW[4,point,${CONNS[-1]}]}}"
     PACE_MS=$(awk -v r="$sat" 'BEGIN { p = 32 * 1000 / (0.5 * r); printf "%d", (p < 1 ? 1 : p + 0.5) }')
     PACED=$(QG_BODY="$(json_body "$POINT")" QG_PACE_MS=$PACE_MS wrk -t2 -c32 -d"${RUN_SECONDS}s" --latency \
       -s "$BENCH/paced.lua" "http://127.0.0.1:$PORT/v1/query")
@@ -152,8 +152,11 @@ rm -f "$WORK"/pgbench_log.*
 # the gateway and the PostgreSQL server (all its processes). From /proc CPU
 # times, so it holds even when other jobs share the cores.
 CPU_ROWS=()
+declare -A CPU_US  # CPU_US[label] = "client gateway server" µs per request
 cpu_row() {  # $1 = label, $2 = requests completed
   local n=$2
+  CPU_US[$1]=$(awk -v n="$n" -v c="$CPU_CLIENT_MS" -v g="$CPU_GATEWAY_MS" -v p="$CPU_PG_MS" '
+    BEGIN { us = (n > 0 ? 1000 / n : 0); printf "%.1f %.1f %.1f", c * us, g * us, p * us }')
   CPU_ROWS+=("| $1 | $(awk -v n="$n" -v s="$RUN_SECONDS" -v c="$CPU_CLIENT_MS" -v g="$CPU_GATEWAY_MS" -v p="$CPU_PG_MS" '
     BEGIN { us = (n > 0 ? 1000 / n : 0)
             printf "%.0f | %.0f | %s | %.0f | %.0f | %.2f", n / s, c * us, (g > 0 ? sprintf("%.0f", g * us) : "-"), p * us,
@@ -251,6 +254,26 @@ echo "CPU times from /proc (clock ticks of 1/$CLK_TCK s; the server's include it
 echo "postmaster's cutime/cstime). The client is wrk, direct_postgres or pgbench; \`cores busy\` is all three"
 echo "together over the run (the machine has $(nproc))."
 echo
+
+echo "### Against issue 16's PostgreSQL targets (point query, 8 connections, 4 permits)"
+echo
+read -r g8 _ <<<"${GW[4,point,8]:-0}"
+read -r s8 _ <<<"${PGB[simple,8]:-0}"
+read -r _ gw_cpu gw_pg <<<"${CPU_US[gateway, 4 permits (wrk)]}"
+read -r _ _ bare_pg <<<"${CPU_US[direct_postgres --mode bare]}"
+if [[ -n "${GW[4,point,8]:-}" ]]; then
+  ratio="$(pct "$g8" "$s8") ($g8 req/s ÷ $s8 TPS)"
+else
+  ratio="not measured (8 is not in QG_BENCH_CONNS)"
+fi
+server="$(awk -v a="$gw_pg" -v b="$bare_pg" 'BEGIN { printf "%.2f×", (b > 0 ? a / b : 0) }') ($gw_pg µs through the gateway, $bare_pg µs bare)"
+echo "- through the gateway ÷ \`pgbench -S\`: **$ratio** (target ≥ 50 %)"
+echo "- gateway CPU per request: **$gw_cpu µs** (target ≤ 80 µs)"
+echo "- server CPU per statement, through the gateway ÷ the bare statement: **$server** (target ≤ 1.5×)"
+echo
+record_target pg_ratio_8 "$ratio"
+record_target pg_gateway_cpu "$gw_cpu µs"
+record_target pg_server_cpu "$server"
 
 # ---------------------------------------------------------------------------
 # 6. Overload.

@@ -11,9 +11,20 @@
 #      statement that takes tens of milliseconds and asks for a 250 ms deadline:
 #      200/429/504 counts that add up to the requests completed, permits back to
 #      zero afterwards, and resident memory sampled every second over two rounds.
-# Then, unless QG_BENCH_PARTS (default "sqlite postgres dbhub") leaves them out:
+# Then, unless QG_BENCH_PARTS (default "sqlite bare postgres dbhub distinct
+# admission scale") leaves them out:
+#   bare                   bench/bare_beast (a bare Boost.Beast server, fixed JSON answer of the
+#                          point query's size) against the gateway's point query, same run;
 #   bench/run-postgres.sh  the same on PostgreSQL, against pgbench -S (own cluster, port 5497);
-#   bench/dbhub.sh         DBHub 0.21.2 over its MCP HTTP transport vs. querygate, same point query.
+#   bench/dbhub.sh         DBHub 0.21.2 over its MCP HTTP transport vs. querygate, same point query;
+#   bench/distinct.sh      distinct statements: every runnable Spider dev gold query (one gateway
+#                          serving their SQLite databases) and the Defog gold queries (PostgreSQL);
+#   admission              bench/admission_bench (Google Benchmark): parse → admit → render per
+#                          statement over the same corpora, by statement size;
+#   bench/scale.sh         10 000 idle connections + 32 active, 1 000 tables, a 5 000 × 10 result.
+# The run ends with a table of issue 16's targets and what this run measured
+# for each (print_targets in lib.sh). QG_BENCH_CONNS (default "1 8 32 64")
+# sets the concurrencies of the throughput runs.
 # `bench/run.sh --soak [SECONDS]` runs only the soak (bench/soak.sh, default 600 s).
 # QG_BENCH_QUIET_LOAD=1.5 first waits (up to QG_BENCH_QUIET_WAIT s, default 2400)
 # for the 1-minute load average to drop below 1.5.
@@ -27,12 +38,22 @@ if [[ "${1:-}" == --soak ]]; then
   exec "$BENCH/soak.sh" "${2:-600}"
 fi
 RUN_SECONDS=${1:-5}
-PARTS=${QG_BENCH_PARTS:-sqlite postgres dbhub}
+PARTS=${QG_BENCH_PARTS:-sqlite bare postgres dbhub distinct admission scale}
 part() { [[ " $PARTS " == *" $1 "* ]]; }
+# How long the run has taken so far, on stderr (the smoke's budget).
+elapsed() { echo "bench: ${SECONDS} s so far, after the $1 part" >&2; }
 
 bench_init sqlite
+export QG_BENCH_TARGETS=${QG_BENCH_TARGETS:-$WORK/targets.tsv}
 need_wrk
-build_targets querygate direct_sqlite direct_postgres
+targets=(querygate)
+part sqlite && targets+=(direct_sqlite)
+part bare && targets+=(bare_beast)
+part postgres && targets+=(direct_postgres)
+part admission && targets+=(admission_bench)
+part distinct && targets+=(admission_bench)
+part scale && targets+=(conn_scale)
+build_targets "${targets[@]}"
 wait_for_quiet
 
 "$BUILD/querygate" demo-db "$WORK/demo.db" >/dev/null
@@ -67,9 +88,10 @@ echo "- wrk: $(wrk -v 2>&1 | head -1 | cut -d' ' -f1-2); SQLite $(python3 -c 'im
 echo "- $RUN_SECONDS s per measurement; wrk and the gateway share the same cores"
 echo
 
+POINT="SELECT id, name, kind, status FROM spans WHERE id = 4242"
+declare -A GW_POINT  # GW_POINT[conns] = "req/s p50 p99" of the point query, for the bare part
 if part sqlite; then
   start_gateway "$WORK/throughput.yaml"
-  POINT="SELECT id, name, kind, status FROM spans WHERE id = 4242"
   ROWS="SELECT id, trace_id, name, kind, status, start_time FROM spans ORDER BY id LIMIT 100"
 
   echo "## Throughput and latency (gateway vs. direct SQLite)"
@@ -80,7 +102,7 @@ if part sqlite; then
     sql=$POINT; [[ $name == rows100 ]] && sql=$ROWS
     body=$(json_body "$sql")
     rendered=$(applied_sql "$sql")
-    for conns in 1 8 32 64; do
+    for conns in "${CONNS[@]}"; do
       threads=2; [[ $conns -lt 2 ]] && threads=1
       out=$(QG_BODY="$body" wrk -t"$threads" -c"$conns" -d"${RUN_SECONDS}s" --latency -s "$BENCH/query.lua" \
             "http://127.0.0.1:$PORT/v1/query")
@@ -95,14 +117,15 @@ if part sqlite; then
       dp99=$(sed -n 's/.*p99_ms=\([0-9.]*\).*/\1/p' <<< "$direct")
       ratio=$(awk -v d="$drps" -v g="$rps" 'BEGIN { printf "%.1f", (g > 0 ? d / g : 0) }')
       echo "| $name | $conns | $rps | $p50 | $p99 | $non2xx | $drps | $dp50 | $dp99 | $ratio |"
-      if [[ $name == point && $conns == 32 ]]; then SATURATED_32=$rps; fi
+      if [[ $name == point ]]; then GW_POINT[$conns]="$rps $p50 $p99"; SATURATED=$rps; fi
     done
   done
   echo
 
   # Below saturation: each of 32 connections waits between requests so that
-  # together they offer about half of what saturated the gateway above.
-  PACE_MS=$(awk -v r="$SATURATED_32" 'BEGIN { p = 32 * 1000 / (0.5 * r); printf "%d", (p < 1 ? 1 : p + 0.5) }')
+  # together they offer about half of what saturated the gateway above (at
+  # 32 connections, or at the last concurrency measured).
+  PACE_MS=$(awk -v r="$SATURATED" 'BEGIN { p = 32 * 1000 / (0.5 * r); printf "%d", (p < 1 ? 1 : p + 0.5) }')
   out=$(QG_BODY="$(json_body "$POINT")" QG_PACE_MS=$PACE_MS wrk -t2 -c32 -d"${RUN_SECONDS}s" --latency \
         -s "$BENCH/paced.lua" "http://127.0.0.1:$PORT/v1/query")
   echo "Below saturation (point query, 32 connections, each pausing $PACE_MS ms between requests):" \
@@ -110,6 +133,8 @@ if part sqlite; then
        "p50 $(to_ms "$(awk '$1 == "50%" {print $2}' <<< "$out")") ms," \
        "p90 $(to_ms "$(awk '$1 == "90%" {print $2}' <<< "$out")") ms," \
        "p99 $(to_ms "$(awk '$1 == "99%" {print $2}' <<< "$out")") ms."
+  record_target paced_p99_32 "p99 $(to_ms "$(awk '$1 == "99%" {print $2}' <<< "$out")") ms at \
+$(awk '/Requests\/sec/ {printf "%.0f", $2}' <<< "$out") req/s (pause $PACE_MS ms; saturated: $SATURATED req/s)"
   # The request log draws a random request id unless the caller sends one; the
   # same point query with X-Request-Id set shows what drawing it costs.
   with_id=""
@@ -172,11 +197,82 @@ if part sqlite; then
   stop_gateway
 fi
 
+part sqlite && elapsed sqlite
+if part bare; then
+  echo
+  echo "## The gateway against a bare Boost.Beast server (point query)"
+  echo
+  if ((${#GW_POINT[@]} == 0)); then  # the sqlite part did not run: measure the gateway here
+    start_gateway "$WORK/throughput.yaml"
+    for conns in "${CONNS[@]}"; do
+      threads=2; [[ $conns -lt 2 ]] && threads=1
+      out=$(QG_BODY="$(json_body "$POINT")" wrk -t"$threads" -c"$conns" -d"${RUN_SECONDS}s" --latency \
+            -s "$BENCH/query.lua" "http://127.0.0.1:$PORT/v1/query")
+      read -r rps p50 p99 _ <<< "$(wrk_stats "$out")"
+      GW_POINT[$conns]="$rps $p50 $p99"
+    done
+    stop_gateway
+  fi
+  # The bare server answers with a body as long as the gateway's answer to the point query.
+  start_gateway "$WORK/throughput.yaml"
+  ANSWER_BYTES=$(curl -s "http://127.0.0.1:$PORT/v1/query" -H 'Content-Type: application/json' \
+                 -d "$(json_body "$POINT")" | wc -c)
+  stop_gateway
+  "$BUILD/bench/bare_beast" --port 0 --threads 1 --body-bytes "$ANSWER_BYTES" > "$WORK/bare.log" 2>&1 &
+  BARE_PID=$!
+  CLEANUP+=("kill $BARE_PID 2>/dev/null; wait $BARE_PID 2>/dev/null")
+  for _ in $(seq 1 100); do
+    BARE_PORT=$(sed -n 's/.*listening on http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$WORK/bare.log" 2>/dev/null || true)
+    [[ -n "$BARE_PORT" ]] && break
+    sleep 0.05
+  done
+  [[ -n "$BARE_PORT" ]] || { echo "bare_beast did not start: $(cat "$WORK/bare.log" 2>/dev/null || true)" >&2; exit 1; }
+  echo "bare_beast: one I/O thread (as the gateway's), keep-alive, every POST answered with a fixed JSON body of"
+  echo "$ANSWER_BYTES bytes (the gateway's answer to \`$POINT\`); wrk with the same script and body."
+  echo
+  echo "| conns | gateway req/s | p50 ms | p99 ms | bare req/s | p50 ms | p99 ms | gateway / bare |"
+  echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for conns in "${CONNS[@]}"; do
+    threads=2; [[ $conns -lt 2 ]] && threads=1
+    out=$(QG_BODY="$(json_body "$POINT")" wrk -t"$threads" -c"$conns" -d"${RUN_SECONDS}s" --latency \
+          -s "$BENCH/query.lua" "http://127.0.0.1:$BARE_PORT/v1/query")
+    read -r brps bp50 bp99 _ <<< "$(wrk_stats "$out")"
+    read -r grps gp50 gp99 <<< "${GW_POINT[$conns]}"
+    ratio=$(awk -v g="$grps" -v b="$brps" 'BEGIN { printf "%.0f %%", (b > 0 ? 100 * g / b : 0) }')
+    echo "| $conns | $grps | $gp50 | $gp99 | $brps | $bp50 | $bp99 | $ratio |"
+    last="$ratio ($grps / $brps req/s) at $conns connections"
+    [[ $conns == 32 ]] && record_target bare_ratio_32 "$last"
+  done
+  [[ " ${CONNS[*]} " == *" 32 "* ]] || record_target bare_ratio_32 "$last (32 not in QG_BENCH_CONNS)"
+  echo
+  echo "bare_beast RSS: $(( $(rss_kb "$BARE_PID") / 1024 )) MiB."
+  kill "$BARE_PID"; wait "$BARE_PID" 2>/dev/null || true
+fi
+part bare && elapsed bare
 if part postgres; then
   echo
   "$BENCH/run-postgres.sh" "$RUN_SECONDS"
 fi
+part postgres && elapsed postgres
 if part dbhub; then
   echo
   "$BENCH/dbhub.sh" "$RUN_SECONDS"
 fi
+part dbhub && elapsed dbhub
+if part distinct; then
+  echo
+  "$BENCH/distinct.sh" "$RUN_SECONDS"
+fi
+part distinct && elapsed distinct
+if part admission; then
+  echo
+  "$BENCH/admission.sh" "$RUN_SECONDS"
+fi
+part admission && elapsed admission
+if part scale; then
+  echo
+  "$BENCH/scale.sh" "$RUN_SECONDS"
+fi
+part scale && elapsed scale
+echo
+print_targets "$QG_BENCH_TARGETS"
