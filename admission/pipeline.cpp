@@ -4,14 +4,44 @@
 
 #include <simdjson.h>
 
+#include "admission/ast/tree_walk.hpp"
 #include "admission/convert/convert.hpp"
+#include "admission/params/params.hpp"
 #include "admission/parse/parser.hpp"
 #include "admission/render/render.hpp"
 
 namespace qg {
 
-Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::Catalog& catalog,
-                                          const config::Limits& limits, std::optional<std::int64_t> requested_limit) {
+std::vector<std::string> number_params(ast::Query& query) {
+  std::vector<std::string> names;
+  ast::walk_tree(
+      query,
+      [&](ast::Expr& e) {
+        auto* p = std::get_if<ast::Param>(&e.node);
+        if (!p) return;
+        auto it = std::find(names.begin(), names.end(), p->name);
+        if (it == names.end()) it = names.insert(names.end(), p->name);
+        p->index = static_cast<int>(it - names.begin()) + 1;
+      },
+      [](ast::FromItem&) {});
+  return names;
+}
+
+Result<AdmittedStatement> admit_statement(std::string_view caller_sql, const catalog::Catalog& catalog,
+                                          const config::Limits& limits, std::optional<std::int64_t> requested_limit,
+                                          const AdmitOptions& options) {
+  const bool configured = options.origin == Origin::Configuration;
+  std::string positional_text;
+  std::vector<std::string> positional_names;
+  std::string_view sql = caller_sql;
+  if (configured) {
+    auto positional = params::to_positional(caller_sql);
+    if (!positional) return std::move(positional).error();
+    positional_text = std::move(positional->text);
+    positional_names = std::move(positional->names);
+    sql = positional_text;
+  }
+  const std::vector<admit::ParamSpec>* specs = configured ? &options.params : nullptr;
   if (sql.size() > static_cast<std::size_t>(limits.max_sql_bytes))
     return make_error(ErrorCode::LimitSqlTooLong,
                       "the SQL text is " + std::to_string(sql.size()) + " bytes; the limit is " +
@@ -31,11 +61,11 @@ Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::C
         "FIX: send the statement as UTF-8 text; write non-ASCII characters as they are, not as raw bytes.");
   auto json = parse::parse_to_json(sql);
   if (!json) return std::move(json).error();
-  auto tree = convert::convert_statement(*json, sql);
+  auto tree = convert::convert_statement(*json, sql, configured ? &positional_names : nullptr);
   if (!tree) return std::move(tree).error();
   ast::Query query = std::move(tree).value();
 
-  auto admission = admit::admit(query, catalog, sql, limits.max_expression_growth);
+  auto admission = admit::admit(query, catalog, sql, limits.max_expression_growth, specs);
   if (!admission) return std::move(admission).error();
 
   const std::int64_t cap = std::clamp<std::int64_t>(requested_limit.value_or(limits.default_rows), 1, limits.max_rows);
@@ -43,13 +73,14 @@ Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::C
   out.limit = rewrite::inject_limit(query, cap);
 
   // Re-check: the rewritten tree must admit again, untouched, before it is printed.
-  auto recheck = admit::admit(query, catalog, {}, limits.max_expression_growth);
+  auto recheck = admit::admit(query, catalog, {}, limits.max_expression_growth, specs);
   if (!recheck)
     return make_error(ErrorCode::Internal,
                       "a rewrite produced a tree that admission refuses: " + recheck.error().message);
   if (!recheck->rewrites.empty())
     return make_error(ErrorCode::Internal, "rewrites are not idempotent: " + recheck->rewrites.front());
 
+  out.param_names = number_params(query);
   auto rendered = render::render(query, catalog.dialect);
   if (!rendered) return std::move(rendered).error();
   out.sql = std::move(rendered).value();

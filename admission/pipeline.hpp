@@ -17,8 +17,24 @@
 
 namespace qg {
 
+// Where the SQL text comes from. Only configuration may write named
+// parameters (`:name`, admission/params/params.hpp); the caller's SQL with a
+// placeholder is refused (validation:placeholder).
+enum class Origin : std::uint8_t { Caller, Configuration };
+
+struct AdmitOptions {
+  Origin origin = Origin::Caller;
+  // Configuration only: the parameters the SQL may use (each `:name` must be
+  // declared here; see admit::ParamSpec for lineage and size bounds).
+  std::vector<admit::ParamSpec> params;
+};
+
 struct AdmittedStatement {
-  std::string sql;             // rendered for the backend
+  std::string sql;  // rendered for the backend
+  // The names of the statement's parameters in `$` order: `$n` / `?n` is
+  // param_names[n - 1]. Bind their values in this order
+  // (exec::RunOptions::params). Empty for caller SQL.
+  std::vector<std::string> param_names;
   admit::Admission admission;  // output columns, rewrites that fired
   rewrite::LimitDecision limit;
   std::vector<std::string> rewrites;  // every rewrite that fired, admission's and the limit's
@@ -26,6 +42,11 @@ struct AdmittedStatement {
 
 // `requested_limit` is the request's "limit" field (absent: limits.default_rows).
 Result<AdmittedStatement> admit_statement(std::string_view sql, const catalog::Catalog& catalog,
-                                          const config::Limits& limits, std::optional<std::int64_t> requested_limit);
+                                          const config::Limits& limits, std::optional<std::int64_t> requested_limit,
+                                          const AdmitOptions& options = {});
+
+// Numbers the tree's parameters 1, 2, ... by first appearance (one name, one
+// number) and returns the names in that order.
+std::vector<std::string> number_params(ast::Query& query);
 
 }  // namespace qg

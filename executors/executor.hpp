@@ -60,6 +60,16 @@ struct RunOptions {
   // it for the log). It fixes the shape of the printed SQL for this database,
   // so PostgreSQL's plan gate caches its verdicts by it. Empty: computed here.
   std::string shape;
+  // Values of the statement's parameters (AdmittedStatement::param_names, in
+  // that order): params[n - 1] is bound to `$n` (PostgreSQL) / `?n` (SQLite).
+  // Bound as data, never printed into the SQL. int64, double, text, bool or
+  // null (std::monostate); a Blob or Decimal is refused. PostgreSQL receives
+  // each in text format with no declared type, so it infers the type from
+  // where the parameter stands (project_id = $1 reads $1 as project_id's
+  // type; make_interval(days => $1) as an integer); where nothing gives a
+  // type (SELECT $1) it is text: configured SQL casts there (:x::int8).
+  // SQLite binds the storage class of the value (bool as 0/1).
+  std::vector<Value> params;
 };
 
 class Executor {

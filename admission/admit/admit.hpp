@@ -5,6 +5,7 @@
 // branches) — a check that skips a position is how past gateways were bypassed.
 // Star expansion happens here because only the resolver knows each relation's
 // columns; each rewrite that fires is reported.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,17 @@ struct SizeBound {
   bool aggregated = false;
 };
 
+// A named parameter that configured SQL may use (admission/params/params.hpp).
+struct ParamSpec {
+  std::string name;
+  // Lineage: the value is end-user text (a write tool's `untrusted: true`
+  // argument); otherwise it is trusted like a literal the operator wrote.
+  bool untrusted = false;
+  // Size bounds count the value as a literal of this many bytes: whoever binds
+  // it must refuse a longer value.
+  std::int64_t max_bytes = 256;
+};
+
 struct OutputColumn {
   std::string name;
   // The value can carry text from a column declared untrusted (end-user text),
@@ -53,7 +65,10 @@ struct Admission {
 // used only to tell how a name was spelled (quoted or not) in refusals.
 // An expression whose value can grow more than `max_expression_growth` times
 // (limits.max_expression_growth) is refused with limit:expression-size.
+// `params`: the parameters configured SQL may use (an ast::Param naming any
+// other, or any ast::Param at all when null, is refused: caller SQL has none).
 Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
-                        int max_expression_growth = config::Limits{}.max_expression_growth);
+                        int max_expression_growth = config::Limits{}.max_expression_growth,
+                        const std::vector<ParamSpec>* params = nullptr);
 
 }  // namespace qg::admit

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "admission/admit/admitter.hpp"
+#include "admission/ast/walk.hpp"
 
 namespace qg::admit::detail {
 
@@ -462,6 +463,16 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             return construct(Construct::LocalTime, loc);
           if (n.kind == ast::SqlValueKind::CurrentTime) return construct(Construct::CurrentTime, loc);
           return {};
+        } else if constexpr (std::is_same_v<T, ast::Param>) {
+          // Only configured SQL converts to a Param, and only with its parameters declared.
+          if (param_spec(n.name)) return {};
+          return make_error(params_ ? ErrorCode::ConfigInvalid : ErrorCode::ValidationPlaceholder,
+                            "parameter :" + n.name + " has no declared value here",
+                            params_ ? "FIX: declare :" + n.name + " where this SQL is configured, or remove it."
+                                    : "FIX: write the value into the statement as a literal, e.g. WHERE id = 42.",
+                            pos(loc));
+        } else {
+          static_assert(ast::detail::kNoChildWalk<T>, "admit: every expression node kind needs its own branch");
         }
       },
       e.node);

@@ -640,8 +640,8 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
 }  // namespace detail
 
 Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
-                        int max_expression_growth) {
-  detail::Admitter admitter(catalog, sql, max_expression_growth);
+                        int max_expression_growth, const std::vector<ParamSpec>* params) {
+  detail::Admitter admitter(catalog, sql, max_expression_growth, params);
   auto names = admitter.query(query, nullptr, nullptr);
   if (!names) return std::move(names).error();
   Admission out;

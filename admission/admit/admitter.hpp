@@ -43,8 +43,13 @@ struct ExprContext {
 
 class Admitter {
  public:
-  Admitter(const catalog::Catalog& catalog, std::string_view sql, int max_expression_growth)
-      : catalog_(catalog), dialect_(catalog.dialect), sql_(sql), max_expression_growth_(max_expression_growth) {}
+  Admitter(const catalog::Catalog& catalog, std::string_view sql, int max_expression_growth,
+           const std::vector<ParamSpec>* params = nullptr)
+      : catalog_(catalog),
+        dialect_(catalog.dialect),
+        sql_(sql),
+        max_expression_growth_(max_expression_growth),
+        params_(params) {}
 
   Result<std::vector<std::string>> query(ast::Query& q, const Scope* outer, const CteEnv* ctes);
 
@@ -194,6 +199,14 @@ class Admitter {
   Dialect dialect_;
   std::string_view sql_;
   int max_expression_growth_;
+  const std::vector<ParamSpec>* params_;
+  // The declaration of a parameter this statement may use (nullptr: none).
+  const ParamSpec* param_spec(std::string_view name) const {
+    if (!params_) return nullptr;
+    for (const auto& p : *params_)
+      if (p.name == name) return &p;
+    return nullptr;
+  }
 };
 
 }  // namespace qg::admit::detail

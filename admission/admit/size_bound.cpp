@@ -212,6 +212,11 @@ SizeBound Admitter::bound_of(const ast::Expr& e, const ExprContext& ctx, SizePro
           const auto bytes = static_cast<double>(n.text.size());
           if (n.kind == ast::LiteralKind::Numeric) return {number_literal_bytes(n.text, dialect_), 0, bytes};
           return {bytes, 0, bytes};
+        } else if constexpr (std::is_same_v<T, ast::Param>) {
+          // A literal of the longest value the parameter may be bound to.
+          const auto* spec = param_spec(n.name);
+          const double bytes = spec ? static_cast<double>(spec->max_bytes) : INFINITY;
+          return {bytes, 0, bytes};
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
           return call_bound(n, ctx, problem);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {

@@ -217,8 +217,18 @@ struct SqlValue {
   bool operator==(const SqlValue&) const = default;
 };
 
+// A named parameter of configured SQL (admission/params/params.hpp): `:name`
+// in the configuration, `$index` after to_positional. Only SQL whose origin is
+// configuration converts to one; the value is bound by index when the
+// statement runs, never printed. Printed `$index` (PostgreSQL), `?index` (SQLite).
+struct Param {
+  std::string name;
+  int index = 0;  // 1-based; statements renumber so that one name has one index
+  bool operator==(const Param&) const = default;
+};
+
 using ExprNode = std::variant<ColumnRef, Literal, FuncCall, Operator, BoolOp, NullTest, BoolTest, DistinctFrom, NullIf,
-                              InList, Between, Like, Case, Coalesce, MinMax, Cast, SubLink, SqlValue>;
+                              InList, Between, Like, Case, Coalesce, MinMax, Cast, SubLink, SqlValue, Param>;
 
 struct Expr {
   ExprNode node;

@@ -66,7 +66,7 @@ void for_each_child(E& e, F&& f) {
         } else if constexpr (std::is_same_v<T, SubLink>) {
           if (n.test) f(**n.test);
         } else if constexpr (std::is_same_v<T, ColumnRef> || std::is_same_v<T, Literal> ||
-                             std::is_same_v<T, SqlValue>) {
+                             std::is_same_v<T, SqlValue> || std::is_same_v<T, Param>) {
           // leaves
         } else {
           static_assert(detail::kNoChildWalk<T>, "for_each_child: every expression node kind needs its own branch");

@@ -362,7 +362,8 @@ Result<ast::Query> Converter::statement(element root) {
 
 }  // namespace detail
 
-Result<ast::Query> convert_statement(std::string_view json, std::string_view sql) {
+Result<ast::Query> convert_statement(std::string_view json, std::string_view sql,
+                                     const std::vector<std::string>* param_names) {
   // One parser per thread: simdjson parsers reuse their buffers and are not thread-safe.
   thread_local simdjson::dom::parser parser;
   simdjson::padded_string padded(json);
@@ -375,7 +376,7 @@ Result<ast::Query> convert_statement(std::string_view json, std::string_view sql
                         0);
     return make_error(ErrorCode::Internal, std::string("parse tree JSON: ") + simdjson::error_message(err));
   }
-  detail::Converter converter(sql);
+  detail::Converter converter(sql, param_names);
   return converter.statement(root);
 }
 

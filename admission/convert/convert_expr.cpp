@@ -532,6 +532,15 @@ Result<ast::Expr> Converter::expr(element e) {
             "\") and check GET /v1/schema for the real column names.",
         pos(loc));
   }
+  if (kind == "ParamRef" && param_names_) {
+    if (auto s = only_fields(o, {"number", "location"}, "a parameter", loc); !s) return s.error();
+    const auto number = int_field(o, "number");
+    if (number < 1 || static_cast<std::size_t>(number) > param_names_->size())
+      return make_error(ErrorCode::ConfigInvalid, "parameter $" + std::to_string(number) + " has no name",
+                        "FIX: write :name parameters in configured SQL.", pos(loc));
+    return ast::make_expr(ast::Param{(*param_names_)[static_cast<std::size_t>(number - 1)], static_cast<int>(number)},
+                          loc);
+  }
   if (kind == "ParamRef")
     return make_error(ErrorCode::ValidationPlaceholder,
                       "a bind placeholder ($" + std::to_string(int_field(o, "number")) +

@@ -42,7 +42,8 @@ std::string sql_words(std::string_view node_kind);
 
 class Converter {
  public:
-  explicit Converter(std::string_view sql) : sql_(sql) {}
+  explicit Converter(std::string_view sql, const std::vector<std::string>* param_names = nullptr)
+      : sql_(sql), param_names_(param_names) {}
   Result<ast::Query> statement(element root);
 
   // Each returns the AST node or the refusal.
@@ -93,6 +94,7 @@ class Converter {
   int matching_paren(int open);
 
   std::string_view sql_;
+  const std::vector<std::string>* param_names_;  // configured SQL only
   int depth_ = 0;
   std::vector<int> paren_match_;  // for each '(' byte, the ')' that closes it (computed on first use)
 };

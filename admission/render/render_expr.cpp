@@ -321,6 +321,12 @@ struct ExprPrinter {
     p.word(")");
   }
 
+  // Bound by index when the statement runs (exec::RunOptions::params); one name, one index.
+  void operator()(const ast::Param& v) const {
+    if (v.index < 1) return p.fail("a parameter without its position");
+    p.word((p.sqlite() ? "?" : "$") + std::to_string(v.index));
+  }
+
   void operator()(const ast::SqlValue& v) const {
     using K = ast::SqlValueKind;
     switch (v.kind) {

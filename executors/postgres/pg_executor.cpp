@@ -5,7 +5,10 @@
 // seen for the first time costs one more: EXPLAIN for the plan gate.
 #include "executors/postgres/pg_executor.hpp"
 
+#include <charconv>
+#include <cmath>
 #include <iostream>
+#include <optional>
 #include <unordered_map>
 
 #include <pqxx/pqxx>
@@ -120,6 +123,70 @@ auto guarded(Fn&& fn) -> decltype(fn()) {
   }
 }
 
+// The statement's parameter values as the extended protocol's text format,
+// with no declared type (PostgreSQL infers each from where it stands; see
+// RunOptions::params). Null is a null pointer.
+class BoundParams {
+ public:
+  BoundParams() = default;
+  BoundParams(BoundParams&&) = default;  // the strings stay where pointers_ points (a vector's move keeps its buffer)
+  BoundParams(const BoundParams&) = delete;
+  BoundParams& operator=(const BoundParams&) = delete;
+  BoundParams& operator=(BoundParams&&) = delete;
+  static Result<BoundParams> of(const std::vector<Value>& values) {
+    BoundParams out;
+    out.texts_.reserve(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      std::optional<std::string> text;
+      bool refused = false;
+      std::visit(
+          [&](const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::monostate>) {
+              // null
+            } else if constexpr (std::is_same_v<T, std::int64_t>) {
+              text = std::to_string(v);
+            } else if constexpr (std::is_same_v<T, double>) {
+              if (!std::isfinite(v)) {
+                refused = true;
+              } else {
+                char buf[64];
+                auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
+                if (ec != std::errc())
+                  refused = true;
+                else
+                  text = std::string(buf, end);
+              }
+            } else if constexpr (std::is_same_v<T, std::string>) {
+              if (v.find('\0') != std::string::npos)
+                refused = true;  // PostgreSQL text holds no NUL
+              else
+                text = v;
+            } else if constexpr (std::is_same_v<T, bool>) {
+              text = v ? "true" : "false";
+            } else if constexpr (std::is_same_v<T, Blob> || std::is_same_v<T, Decimal>) {
+              refused = true;
+            } else {
+              static_assert(sizeof(T) == 0, "BoundParams: every value kind needs its own branch");
+            }
+          },
+          values[i]);
+      if (refused)
+        return make_error(ErrorCode::ValidationUnsupported,
+                          "parameter " + std::to_string(i + 1) + " has a value PostgreSQL cannot take as a parameter",
+                          "FIX: pass an integer, a finite number, text without NUL characters, a boolean or null.");
+      out.texts_.push_back(std::move(text));
+    }
+    for (const auto& t : out.texts_) out.pointers_.push_back(t ? t->c_str() : nullptr);
+    return out;
+  }
+  auto dynamic() const { return pqxx::prepare::make_dynamic_params(pointers_); }
+
+ private:
+  std::vector<std::optional<std::string>> texts_;
+  std::vector<const char*> pointers_;
+};
+
 class PostgresExecutor final : public Executor {
  public:
   PostgresExecutor(catalog::Catalog found, std::unique_ptr<Pool> pool, pg::PlanPolicy policy,
@@ -185,6 +252,8 @@ class PostgresExecutor final : public Executor {
 
   Result<Rows> attempt_once(Pool::Lease& lease, const std::string& sql, const std::string& gated,
                             const RunOptions& options, bool want_estimate, bool& started) {
+    auto bound = BoundParams::of(options.params);
+    if (!bound) return bound.error();
     const auto budget = std::chrono::duration_cast<std::chrono::milliseconds>(options.deadline - Clock::now());
     if (budget.count() <= 0) return deadline_error();
     const bool cancellable = options.cancelled != nullptr;
@@ -196,19 +265,19 @@ class PostgresExecutor final : public Executor {
           const std::string shape = options.shape.empty() ? parse::fingerprint(gated) : "caller:" + options.shape;
           std::optional<double> estimate;
           if (shape.empty() || !plan_cache_.admitted(shape)) {
-            auto gate = check_plan(tx, gated);
+            auto gate = check_plan(tx, gated, *bound);
             if (!gate) return gate.error();
             estimate = gate->estimated_rows;
             if (!shape.empty() && !pg::has_text_aggregate(*gate, policy_)) plan_cache_.remember_admitted(shape);
           }
           if (cancellable) lease.slot().watch(options.cancelled);
           started = true;
-          const pqxx::result r = tx.exec_params(sql);
+          const pqxx::result r = tx.exec_params(sql, bound->dynamic());
           lease.slot().unwatch();
           Rows rows = read_rows(r, options.max_rows);
           const bool truncated = options.max_rows > 0 && static_cast<std::int64_t>(r.size()) >= options.max_rows;
           if (truncated && want_estimate) {
-            if (!estimate) estimate = estimate_rows(tx, gated);
+            if (!estimate) estimate = estimate_rows(tx, gated, *bound);
             rows.estimated_rows = estimate;
           }
           return rows;
@@ -237,8 +306,9 @@ class PostgresExecutor final : public Executor {
     }
   }
 
-  Result<pg::PlanFacts> check_plan(pqxx::nontransaction& tx, const std::string& sql) {
-    const pqxx::result r = tx.exec_params("EXPLAIN (FORMAT JSON, VERBOSE) " + sql);
+  Result<pg::PlanFacts> check_plan(pqxx::nontransaction& tx, const std::string& sql, const BoundParams& bound) {
+    // With the values bound, so the plan is the one the statement gets (and the planner sees the filter).
+    const pqxx::result r = tx.exec_params("EXPLAIN (FORMAT JSON, VERBOSE) " + sql, bound.dynamic());
     if (r.empty()) return make_error(ErrorCode::Internal, "EXPLAIN returned no plan");
     auto facts = pg::read_plan(r[0][0].c_str());
     if (!facts) return facts.error();
@@ -254,8 +324,8 @@ class PostgresExecutor final : public Executor {
     return facts;
   }
 
-  std::optional<double> estimate_rows(pqxx::nontransaction& tx, const std::string& sql) {
-    const pqxx::result r = tx.exec_params("EXPLAIN (FORMAT JSON) " + sql);
+  std::optional<double> estimate_rows(pqxx::nontransaction& tx, const std::string& sql, const BoundParams& bound) {
+    const pqxx::result r = tx.exec_params("EXPLAIN (FORMAT JSON) " + sql, bound.dynamic());
     if (r.empty()) return std::nullopt;
     auto facts = pg::read_plan(r[0][0].c_str());
     return facts ? facts->estimated_rows : std::nullopt;

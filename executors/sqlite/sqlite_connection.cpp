@@ -98,8 +98,9 @@ Result<std::unique_ptr<Connection>> open_connection(const SqliteOptions& options
 void seal(Connection& conn, const Policy& policy) {
   conn.backstop.policy = &policy;
   install_authorizer(conn.db.get(), conn.backstop);
-  // Rendered SQL never has placeholders (introspection, done by now, did).
-  sqlite3_limit(conn.db.get(), SQLITE_LIMIT_VARIABLE_NUMBER, 0);
+  // Rendered SQL has placeholders only for the named parameters of configured
+  // SQL (row filters, tools), bound by index; a handful, never thousands.
+  sqlite3_limit(conn.db.get(), SQLITE_LIMIT_VARIABLE_NUMBER, kMaxStatementParams);
 }
 
 }  // namespace qg::exec::sqlite

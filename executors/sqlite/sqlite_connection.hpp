@@ -9,6 +9,9 @@
 
 namespace qg::exec::sqlite {
 
+// The most parameters one statement may bind (SQLITE_LIMIT_VARIABLE_NUMBER after seal).
+inline constexpr int kMaxStatementParams = 100;
+
 struct Connection {
   DbHandle db;
   Backstop backstop;  // the callbacks hold its address: Connection lives behind a unique_ptr and never moves
@@ -20,8 +23,7 @@ struct Connection {
 Result<std::unique_ptr<Connection>> open_connection(const SqliteOptions& options);
 
 // Ends the start-up phase: installs the authorizer for `policy` (which must
-// outlive the connection) and takes away bound parameters, which only
-// introspection used.
+// outlive the connection) and caps bound parameters at kMaxStatementParams.
 void seal(Connection& conn, const Policy& policy);
 
 }  // namespace qg::exec::sqlite

@@ -171,6 +171,7 @@ class SqliteExecutor final : public Executor {
       Connection& conn = **lease;
       auto stmt = compile(conn, sql, options.deadline, options.cancelled);
       if (!stmt) return stmt.error();
+      if (auto s = bind(stmt->get(), options.params); !s) return s.error();
       return read_rows(conn, stmt->get(), options.max_rows, sql);
     });
   }
@@ -213,6 +214,41 @@ class SqliteExecutor final : public Executor {
                         "the engine backstop denied a statement that is not a plain read-only query",
                         "FIX: send one read-only SELECT");
     return stmt;
+  }
+
+  // Binds the statement's parameters by index (?n is params[n - 1]); their
+  // number must be the statement's exactly.
+  static Status bind(sqlite3_stmt* stmt, const std::vector<Value>& params) {
+    if (sqlite3_bind_parameter_count(stmt) != static_cast<int>(params.size()))
+      return make_error(ErrorCode::Internal, "the statement has " + std::to_string(sqlite3_bind_parameter_count(stmt)) +
+                                                 " parameters but " + std::to_string(params.size()) +
+                                                 " values were given");
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const int index = static_cast<int>(i) + 1;
+      const int rc = std::visit(
+          [&](const auto& v) -> int {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::monostate>)
+              return sqlite3_bind_null(stmt, index);
+            else if constexpr (std::is_same_v<T, std::int64_t>)
+              return sqlite3_bind_int64(stmt, index, v);
+            else if constexpr (std::is_same_v<T, double>)
+              return sqlite3_bind_double(stmt, index, v);
+            else if constexpr (std::is_same_v<T, std::string>)
+              return sqlite3_bind_text64(stmt, index, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
+            else if constexpr (std::is_same_v<T, bool>)
+              return sqlite3_bind_int64(stmt, index, v ? 1 : 0);
+            else if constexpr (std::is_same_v<T, Blob> || std::is_same_v<T, Decimal>)
+              return SQLITE_MISMATCH;
+            else
+              static_assert(sizeof(T) == 0, "bind: every value kind needs its own branch");
+          },
+          params[i]);
+      if (rc != SQLITE_OK)
+        return make_error(ErrorCode::Internal, "cannot bind parameter " + std::to_string(index) + " (SQLite code " +
+                                                   std::to_string(rc) + ")");
+    }
+    return {};
   }
 
   // Steps until done or `max_rows` rows are read. Stopping early is not an
