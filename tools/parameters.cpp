@@ -317,6 +317,8 @@ std::string type_names() {
 }
 
 boost::json::value to_json(const Value& value) {
+  // A double as its shortest spelling reads back (0, not 0E0).
+  if (std::holds_alternative<double>(value)) return boost::json::parse(value_json(value));
   return std::visit([](const auto& v) { return boost::json::value(v); }, value);
 }
 
