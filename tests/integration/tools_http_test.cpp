@@ -204,6 +204,10 @@ TEST_F(ToolsHttpTest, AToolsOnlyKeyGetsToolsNotSql) {
   EXPECT_EQ(code(other), "auth:forbidden");
   EXPECT_NE(fix(other).find("spans_named"), std::string::npos);
   EXPECT_EQ(query("SELECT 1 AS one", kOneToolToken).status, 200);
+  // Counted as statements of their database, under the route's template (a bounded label).
+  const std::string metrics = http(port(), "GET", "/metrics").body;
+  EXPECT_NE(metrics.find(R"(route="/v1/tools/{name}",status="200")"), std::string::npos) << metrics.substr(0, 2000);
+  EXPECT_EQ(metrics.find("/v1/tools/spans_named"), std::string::npos);
   // No key at all: 401 before anything else.
   EXPECT_EQ(http(port(), "POST", "/v1/tools/spans_named", "{}").status, 401);
 }

@@ -221,6 +221,41 @@ TEST(ToolParameters, SpecsThatCannotWorkStopTheConfig) {
   EXPECT_NE(config_error("      d: { type: date, default: '2024-02-30' }\n").find("is not a date"), std::string::npos);
 }
 
+TEST(ToolParameters, ToolsAndKeysAreCheckedAcrossTheFile) {
+  auto config = parse_tools("  t:\n    database: demoo\n    sql: SELECT 1\n");
+  ASSERT_FALSE(config.has_value());
+  EXPECT_NE(config.error().message.find("'tools.t.database' names 'demoo'"), std::string::npos)
+      << config.error().message;
+  EXPECT_NE(config.error().message.find("did you mean 'demo'"), std::string::npos) << config.error().message;
+  config = parse_tools("  t-1:\n    database: demo\n    sql: SELECT 1\n");
+  ASSERT_FALSE(config.has_value());
+  EXPECT_NE(config.error().message.find("not an identifier"), std::string::npos);
+  config = parse_tools("  t:\n    database: demo\n");
+  ASSERT_FALSE(config.has_value());
+  EXPECT_NE(config.error().message.find("'tools.t.sql' is required"), std::string::npos) << config.error().message;
+  config = parse_tools("  t:\n    database: demo\n    sql: SELECT 1\n    descripton: x\n");
+  ASSERT_FALSE(config.has_value());
+  EXPECT_NE(config.error().message.find("did you mean 'description'"), std::string::npos) << config.error().message;
+
+  const std::string key = "keys:\n  - { name: k, sha256: " + std::string(64, 'a') + ", databases: [demo], sql: false, ";
+  const std::string tools = "tools:\n  cost: { database: demo, sql: SELECT 1 }\n";
+  const std::string base = "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n";
+  auto keyed = config::parse_config(base + key + "tools: [cost] }\n" + tools, "/srv");
+  ASSERT_TRUE(keyed.has_value()) << keyed.error().message;
+  EXPECT_FALSE(keyed->keys.at(0).sql);
+  EXPECT_EQ(keyed->keys.at(0).tools, std::vector<std::string>{"cost"});
+  keyed = config::parse_config(base + key + "tools: [costs] }\n" + tools, "/srv");
+  ASSERT_FALSE(keyed.has_value());
+  EXPECT_NE(keyed.error().message.find("'keys[0].tools' names 'costs'"), std::string::npos) << keyed.error().message;
+  EXPECT_NE(keyed.error().message.find("did you mean 'cost'"), std::string::npos) << keyed.error().message;
+  // Without `tools`, a key may call every tool on its databases; `sql` defaults to true.
+  keyed = config::parse_config(
+      base + "keys:\n  - { name: k, sha256: " + std::string(64, 'a') + ", databases: [demo] }\n", "/srv");
+  ASSERT_TRUE(keyed.has_value()) << keyed.error().message;
+  EXPECT_TRUE(keyed->keys.at(0).sql);
+  EXPECT_FALSE(keyed->keys.at(0).tools.has_value());
+}
+
 TEST(ToolParameters, JsonSchemaFollowsTheSpecs) {
   const Parameters p = specs(std::string(kDays) +
                              "      project: { type: string, values_from: 'SELECT name FROM projects' }\n"
