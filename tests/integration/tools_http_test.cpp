@@ -160,6 +160,11 @@ TEST_F(ToolsHttpTest, BadArgumentsAre422WithTheAllowedValuesAndNothingRuns) {
   // Not an object; a field twice; an unknown tool.
   EXPECT_EQ(code(tool("spans_named", R"(["a"])")), "request:bad-json");
   EXPECT_EQ(code(tool("spans_named", R"({"name": "a", "name": "b"})")), "request:duplicate-field");
+  // Only one path segment names a tool.
+  for (const char* path : {"/v1/tools/", "/v1/tools/spans_named/x"}) {
+    auto r = http(port(), "POST", path, "{}", auth(kFullToken));
+    EXPECT_EQ(r.status, 404) << path << " " << r.body;
+  }
   auto unknown = tool("spans_name", R"({"name": "a"})");
   EXPECT_EQ(unknown.status, 404);
   EXPECT_NE(fix(unknown).find("did you mean 'spans_named'?"), std::string::npos) << unknown.body;
@@ -250,6 +255,10 @@ TEST_F(ToolsHttpTest, ToolsAreListedAsOperationsAndMcpTools) {
   const auto names = [&](const char* token) {
     auto opened = http(port(), "POST", "/mcp", init, auth(token) + "Accept: application/json, text/event-stream\r\n");
     EXPECT_EQ(opened.status, 200) << opened.body;
+    // A tools-only key is told to use the curated tools, not SQL.
+    EXPECT_EQ(json::parse(opened.body).at("result").at("instructions").as_string().starts_with("Curated"),
+              token == kToolsOnlyToken)
+        << opened.body;
     const auto at = opened.headers.find("Mcp-Session-Id: ");
     const std::string sid = opened.headers.substr(at + 16, 32);
     auto list = http(port(), "POST", "/mcp", R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})",
