@@ -1,6 +1,7 @@
 #include "admission/pipeline.hpp"
 
 #include <algorithm>
+#include <iostream>
 
 #include <simdjson.h>
 
@@ -9,6 +10,7 @@
 #include "admission/params/params.hpp"
 #include "admission/parse/parser.hpp"
 #include "admission/render/render.hpp"
+#include "admission/rewrite/row_filters.hpp"
 
 namespace qg {
 
@@ -80,6 +82,11 @@ Result<AdmittedStatement> admit_statement(std::string_view caller_sql, const cat
   if (!recheck->rewrites.empty())
     return make_error(ErrorCode::Internal, "rewrites are not idempotent: " + recheck->rewrites.front());
 
+  // Fail closed: every reference to a filtered table carries its row filter.
+  if (auto verified = rewrite::verify_row_filters(query, catalog); !verified) {
+    std::cerr << "querygate: " << verified.error().message << "\n";
+    return std::move(verified).error();
+  }
   out.param_names = number_params(query);
   auto rendered = render::render(query, catalog.dialect);
   if (!rendered) return std::move(rendered).error();

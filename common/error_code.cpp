@@ -42,6 +42,8 @@ constexpr std::array kErrorCodes{
     ErrorCodeInfo{AuthForbidden, "auth:forbidden", 403, "The API key may not use the requested database or tool."},
     ErrorCodeInfo{AuthSqlNotAllowed, "auth:sql-not-allowed", 403,
                   "The API key may call curated tools only (sql: false), not send SQL."},
+    ErrorCodeInfo{AuthMissingBinding, "auth:missing-binding", 403,
+                  "A row filter of a table in the statement needs a value the API key does not bind."},
     ErrorCodeInfo{ParseSyntax, "parse:syntax", 422, "The SQL does not parse (PostgreSQL grammar)."},
     ErrorCodeInfo{ParseSqliteSpelling, "parse:sqlite-spelling", 422,
                   "A SQLite-only spelling the portable grammar rejects."},

@@ -31,6 +31,7 @@ enum class ErrorCode : std::uint8_t {
   AuthInvalid,
   AuthForbidden,
   AuthSqlNotAllowed,
+  AuthMissingBinding,
   // parse:* — the SQL text does not parse
   ParseSyntax,
   ParseSqliteSpelling,

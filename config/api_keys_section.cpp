@@ -2,6 +2,8 @@
 // databases) with the checks across keys (no repeated name or hash), and the check,
 // run last, that every database a key names is configured.
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +25,7 @@ constexpr OwnKey kApiKeyOwn[] = {
     {"sha256", "the SHA-256 of the token in hex, as printed by `querygate hash-key`", true},
     {"databases", "a list of database names this key may query, e.g. [demo]", true},
     {"tools", "a list of the curated tool names this key may call, e.g. [cost_by_model] (default: all)"},
+    {"bind", "a mapping of row-filter parameter names to values, e.g. { project_id: 1 }"},
 };
 constexpr BoolKey<ApiKey> kApiKeyBools[] = {
     {"sql", &ApiKey::sql, true},  // false: curated tools only, POST /v1/query is refused
@@ -102,6 +105,43 @@ Status read_key_tools(const Entry& entry, const OwnKey& key, ApiKey& out) {
   return {};
 }
 
+// keys[i].bind: { name: value }. A quoted scalar is a string; a plain one is a
+// boolean (true/false), an integer or a number when it reads as one, else a string.
+Status read_key_bind(const Entry& entry, const OwnKey& key, ApiKey& out) {
+  return read_named(entry, key.expects, [&](const std::string& name, const Entry& item) -> Status {
+    if (!is_identifier(name, /*dash_allowed=*/false))
+      return config_error("'" + item.path + "' is not a parameter name" + position_of(item),
+                          "Name it as the row filter writes it after ':' (letters, digits, '_').");
+    if (!item.value.IsScalar())
+      return config_error("'" + item.path + "' must be an integer, a number, a boolean or a string; got " +
+                              describe(item.value) + position_of(item),
+                          "Write one value, e.g. project_id: 1.");
+    const std::string text = item.value.Scalar();
+    BindValue value = text;
+    if (item.value.Tag() != "!") {
+      std::int64_t i = 0;
+      double d = 0;
+      const char* end = text.data() + text.size();
+      if (text == "true" || text == "false") {
+        value = text == "true";
+      } else if (auto [p, ec] = std::from_chars(text.data(), end, i); ec == std::errc() && p == end && !text.empty()) {
+        value = i;
+      } else if (auto [q, ec2] = std::from_chars(text.data(), end, d);
+                 ec2 == std::errc() && q == end && !text.empty() && std::isfinite(d)) {
+        value = d;
+      }
+    }
+    if (const auto* s = std::get_if<std::string>(&value); s && static_cast<std::int64_t>(s->size()) > kMaxBindBytes)
+      return config_error(
+          "'" + item.path + "' is longer than " + std::to_string(kMaxBindBytes) + " bytes" + position_of(item),
+          "Bind a shorter value (an id, not a document).");
+    if (const auto* s = std::get_if<std::string>(&value); s && s->find('\0') != std::string::npos)
+      return config_error("'" + item.path + "' contains a NUL character" + position_of(item), "Remove it.");
+    out.bind.emplace_back(name, std::move(value));
+    return {};
+  });
+}
+
 }  // namespace
 
 Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& keys) {
@@ -120,6 +160,7 @@ Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& key
                                    if (own.name == "sha256") return read_key_hash(own_entry, own, api_key);
                                    if (own.name == "databases") return read_key_databases(own_entry, own, api_key);
                                    if (own.name == "tools") return read_key_tools(own_entry, own, api_key);
+                                   if (own.name == "bind") return read_key_bind(own_entry, own, api_key);
                                    return unhandled(own, own_entry);
                                  });
     if (!status) return status;

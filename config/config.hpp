@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "common/dialect.hpp"
@@ -80,6 +81,13 @@ struct TableCuration {
   // Curated columns, in the order written in the file.
   std::vector<std::pair<std::string, ColumnCuration>> columns;
   std::vector<std::pair<std::string, VirtualColumn>> virtual_columns;
+  // A predicate over the table's own columns (SQL of the database's backend,
+  // may read other tables and name :parameters bound from the calling key's
+  // `bind`). Every reference to the table in a statement reads only the rows
+  // it keeps, as if the table were (SELECT * FROM table WHERE row_filter).
+  // Empty: no filter. The note is shown in GET /v1/schema.
+  std::string row_filter;
+  std::string row_filter_note;
 };
 
 struct Database {
@@ -101,6 +109,12 @@ struct Database {
 
 // An API key: who may call, and which databases it may use. The file holds
 // the SHA-256 of the token (`querygate hash-key` prints it), never the token.
+// A `bind` value: YAML integer, number, boolean, or string (quoted, or any
+// other plain scalar).
+using BindValue = std::variant<std::int64_t, double, std::string, bool>;
+// The longest string a key may bind (size bounds count a bound value as this long).
+inline constexpr std::int64_t kMaxBindBytes = 256;
+
 struct ApiKey {
   std::string name;                    // appears in logs, metrics and /readyz; the token never does
   std::string sha256;                  // 64 lower-case hex digits
@@ -109,6 +123,9 @@ struct ApiKey {
   bool sql = true;
   // When set, the curated tools this key may call (names from `tools`); absent: every tool on its databases.
   std::optional<std::vector<std::string>> tools;
+  // Values the key binds to the :parameters of row filters (tenant scoping):
+  // chosen by the operator, never by the caller; bound as typed parameters.
+  std::vector<std::pair<std::string, BindValue>> bind;
 };
 
 // A curated tool: one fixed statement on one database with typed parameters

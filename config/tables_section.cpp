@@ -15,6 +15,8 @@ namespace {
 // databases.<name>.tables.<table>.*
 constexpr TextKey<TableCuration> kTableTexts[] = {
     {"comment", &TableCuration::comment, ""},
+    {"row_filter", &TableCuration::row_filter, ""},  // admitted at start-up (gateway/startup.cpp)
+    {"row_filter_note", &TableCuration::row_filter_note, ""},
 };
 constexpr OwnKey kTableOwn[] = {
     {"columns", "a mapping of column names to their curation ({} for none)"},

@@ -78,7 +78,9 @@ class Executor {
   // The allowlisted tables as the engine has them, overlaid with curation.
   virtual const catalog::Catalog& catalog() const = 0;
   // Prepares under the backstop without stepping: the column names, or the engine's refusal.
-  virtual Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline) = 0;
+  // `params`: as RunOptions::params (PostgreSQL plans with them; SQLite only compiles).
+  virtual Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline,
+                                                  const std::vector<Value>& params = {}) = 0;
   // Runs one statement (already rendered by querygate) and reads its rows.
   virtual Result<Rows> run(const std::string& sql, const RunOptions& options) = 0;
   // True when the database can be opened and answers.

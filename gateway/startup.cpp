@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "admission/capability/capability.hpp"
+#include "admission/rewrite/row_filters.hpp"
 #include "admission/rewrite/virtual_columns.hpp"
 #include "config/demo_config.hpp"
 #include "executors/postgres/pg_executor.hpp"
@@ -131,6 +132,18 @@ Result<ServedDatabases> open_databases(const config::Config& config) {
     ServedDatabase served{std::move(executor).value(), {}, db.spotlight};
     served.catalog = served.executor->catalog();
     if (auto s = rewrite::attach_virtual_columns(served.catalog, db); !s) return s.error();
+    if (auto s = rewrite::attach_row_filters(served.catalog, db); !s) return s.error();
+    // Without keys nobody has a `bind`: a filter that needs one could never run.
+    if (config.keys.empty())
+      for (const auto& t : served.catalog.tables)
+        if (t.row_filter && !t.row_filter->binds.empty())
+          return make_error(ErrorCode::ConfigInvalid,
+                            "'databases." + db.name + ".tables." + t.name + ".row_filter' names :" +
+                                t.row_filter->binds.front().substr(rewrite::kBindPrefix.size()) +
+                                ", bound from the calling key's `bind`, but no keys are configured",
+                            "FIX: configure keys, each with bind: { " +
+                                t.row_filter->binds.front().substr(rewrite::kBindPrefix.size()) +
+                                ": <value> }, or write the value into the filter.");
     out.emplace(db.name, std::move(served));
   }
   return out;

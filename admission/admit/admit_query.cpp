@@ -206,6 +206,51 @@ void Admitter::wrap_set_member(ast::Box<ast::Query>& member, bool right) {
   note_rewrite("dialect:set-member-subquery");
 }
 
+Status Admitter::apply_row_filter(ast::TableRef& ref, const catalog::Table& table) {
+  const catalog::RowFilter& filter = *table.row_filter;
+  if (!ref.row_filter) {
+    if (!filter.predicate)
+      return make_error(ErrorCode::Internal, "the row filter of " + table.name + " was not admitted at start-up",
+                        "FIX: this is a gateway defect; the statement was not run.");
+    ref.row_filter = ast::Box<ast::Expr>(*filter.predicate);
+    note_rewrite("row-filter:" + table.name);
+    // Printed schema-qualified inside the subquery: a qualified name never means a CTE of the statement.
+    if (ref.schema.empty()) ref.schema = catalog_.schema;
+  } else if (filter.predicate && !(**ref.row_filter == *filter.predicate)) {
+    return make_error(ErrorCode::Internal,
+                      "ADMISSION DEFECT: a reference to " + table.name + " carries a filter that is not its row filter",
+                      "FIX: this is a gateway defect; the statement was not run.");
+  }
+  Scope own;
+  Relation r;
+  r.name = table.name;
+  r.source = table.name;
+  r.table = &table;
+  for (const auto& c : table.columns) r.columns.push_back(c.name);
+  for (const auto& v : table.virtual_columns) r.columns.push_back(v.name);
+  r.lineage = table_lineage(table);
+  own.relations.push_back(std::move(r));
+  // Nothing of the statement around it is visible to the filter.
+  auto saved_defining = std::move(defining_);
+  auto saved_from = std::move(from_names_);
+  auto saved_windows = std::move(window_names_);
+  const auto* saved_json = json_text_allowed_;
+  const auto* saved_binds = filter_binds_;
+  defining_.clear();
+  from_names_ = {table.name};
+  window_names_.clear();
+  json_text_allowed_ = nullptr;
+  filter_binds_ = &filter.binds;
+  const ExprContext ctx{&own, nullptr, nullptr};
+  Status s = expr(**ref.row_filter, ctx);
+  defining_ = std::move(saved_defining);
+  from_names_ = std::move(saved_from);
+  window_names_ = std::move(saved_windows);
+  json_text_allowed_ = saved_json;
+  filter_binds_ = saved_binds;
+  return s;
+}
+
 Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes, std::vector<StarColumn>& star) {
   const int loc = item.location;
   auto apply_alias = [&](Relation& r, const std::optional<ast::Alias>& alias) -> Status {
@@ -267,6 +312,8 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             for (const auto& c : table->columns) r.columns.push_back(c.name);
             for (const auto& v : table->virtual_columns) r.columns.push_back(v.name);
             r.lineage = table_lineage(*table);
+            if (table->row_filter)
+              if (auto s = apply_row_filter(n, *table); !s) return s;
           }
           if (n.alias && !n.alias->columns.empty())
             if (auto s = construct(capability::Construct::RelationColumnAliases, loc); !s) return s;
@@ -540,6 +587,20 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
   CteEnv env{ctes, {}};
   for (std::size_t i = 0; i < q.with.size(); ++i) {
     auto& cte = q.with[i];
+    // A CTE named like a table a row filter reads would capture the filter's
+    // own reference to that table in the printed statement, were the filter's
+    // names not schema-qualified (they are whenever the catalog names its schema).
+    for (const auto& t : catalog_.tables)
+      if (t.row_filter && catalog_.schema.empty())
+        for (const auto& read : t.row_filter->reads)
+          if (same(read, cte.name))
+            return make_error(ErrorCode::ValidationUnsupported,
+                              "CTE " + cte.name + " has the name of table " + read +
+                                  ", which a row filter reads; the CTE would stand in for the table inside the filter",
+                              "FIX: give the CTE another name, e.g. WITH " + cte.name +
+                                  "_1 AS (...), and use that "
+                                  "name after it.",
+                              pos(cte.location));
     // A CTE sees the CTEs before it: not itself (WITH RECURSIVE was refused at
     // conversion) and not the later ones (cte_being_defined says so).
     defining_.push_back(Defining{&q.with, i});

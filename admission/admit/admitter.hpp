@@ -200,13 +200,24 @@ class Admitter {
   std::string_view sql_;
   int max_expression_growth_;
   const std::vector<ParamSpec>* params_;
-  // The declaration of a parameter this statement may use (nullptr: none).
-  const ParamSpec* param_spec(std::string_view name) const {
-    if (!params_) return nullptr;
+  // While a row filter is walked: its parameters (bound from the key's `bind`).
+  const std::vector<std::string>* filter_binds_ = nullptr;
+  // The declaration of a parameter this statement may use (none: refused).
+  // Inside a row filter only the filter's own bind parameters exist.
+  std::optional<ParamSpec> param_spec(std::string_view name) const {
+    if (filter_binds_) {
+      for (const auto& b : *filter_binds_)
+        if (b == name) return ParamSpec{b, false, config::kMaxBindBytes};
+      return std::nullopt;
+    }
+    if (!params_) return std::nullopt;
     for (const auto& p : *params_)
-      if (p.name == name) return &p;
-    return nullptr;
+      if (p.name == name) return p;
+    return std::nullopt;
   }
+  // Attaches the table's row filter to a reference of it and walks the filter
+  // in a scope of its own (the table alone, no CTEs, no outer query).
+  Status apply_row_filter(ast::TableRef& ref, const catalog::Table& table);
 };
 
 }  // namespace qg::admit::detail

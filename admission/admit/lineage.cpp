@@ -187,7 +187,7 @@ Lineage Admitter::lineage(const ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::Param>) {
           // A value bound from configuration or a caller's identity is trusted
           // unless its declaration says it is end-user text; undeclared: fail closed.
-          const auto* spec = param_spec(n.name);
+          const auto spec = param_spec(n.name);
           return {spec && !spec->untrusted ? Taint::None : Taint::Text, ValueKind::Other};
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
           ValueKind arguments = ValueKind::Null;

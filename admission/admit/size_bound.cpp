@@ -214,7 +214,7 @@ SizeBound Admitter::bound_of(const ast::Expr& e, const ExprContext& ctx, SizePro
           return {bytes, 0, bytes};
         } else if constexpr (std::is_same_v<T, ast::Param>) {
           // A literal of the longest value the parameter may be bound to.
-          const auto* spec = param_spec(n.name);
+          const auto spec = param_spec(n.name);
           const double bytes = spec ? static_cast<double>(spec->max_bytes) : INFINITY;
           return {bytes, 0, bytes};
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {

@@ -256,7 +256,13 @@ struct TableRef {  // a base table or a CTE name
   // `public.spans`: admitted only when it names the schema the database serves
   // (a qualified name never means a CTE). Empty when unqualified.
   std::string schema;
-  bool operator==(const TableRef& o) const { return name == o.name && alias == o.alias && schema == o.schema; }
+  // The table's row filter (admission/rewrite/row_filters.hpp), attached by
+  // admission to every reference of a filtered table, never by conversion:
+  // printed as (SELECT * FROM name WHERE row_filter) AS alias-or-name.
+  std::optional<Box<Expr>> row_filter;
+  bool operator==(const TableRef& o) const {
+    return name == o.name && alias == o.alias && schema == o.schema && row_filter == o.row_filter;
+  }
 };
 
 struct DerivedTable {  // (SELECT ...) AS alias

@@ -11,15 +11,21 @@
 
 namespace qg::ast {
 
-template <bool Const, typename OnExpr, typename OnFrom>
+struct NoQueryVisit {
+  void operator()(const Query&) const {}
+};
+
+template <bool Const, typename OnExpr, typename OnFrom, typename OnQuery = NoQueryVisit>
 class TreeWalk {
   template <typename T>
   using Ref = std::conditional_t<Const, const T&, T&>;
 
  public:
-  TreeWalk(OnExpr& on_expr, OnFrom& on_from) : on_expr_(on_expr), on_from_(on_from) {}
+  TreeWalk(OnExpr& on_expr, OnFrom& on_from, OnQuery on_query = {})
+      : on_expr_(on_expr), on_from_(on_from), on_query_(on_query) {}
 
   void query(Ref<Query> q) {
+    on_query_(q);
     for (auto& c : q.with) query(*c.query);
     std::visit(
         [&](auto& b) {
@@ -85,7 +91,7 @@ class TreeWalk {
         [&](auto& n) {
           using T = std::decay_t<decltype(n)>;
           if constexpr (std::is_same_v<T, TableRef>) {
-            // a leaf
+            if (n.row_filter) expr(**n.row_filter);  // a filtered table: its filter (and the tables it reads)
           } else if constexpr (std::is_same_v<T, DerivedTable>) {
             query(*n.query);
           } else if constexpr (std::is_same_v<T, ValuesTable>) {
@@ -104,6 +110,7 @@ class TreeWalk {
 
   OnExpr& on_expr_;
   OnFrom& on_from_;
+  OnQuery on_query_;
 };
 
 // Calls on_expr(Expr&) for every expression and on_from(FromItem&) for every
@@ -112,6 +119,14 @@ template <typename Q, typename OnExpr, typename OnFrom>
 requires std::is_same_v<std::remove_const_t<Q>, Query>
 void walk_tree(Q& q, OnExpr&& on_expr, OnFrom&& on_from) {
   TreeWalk<std::is_const_v<Q>, std::remove_reference_t<OnExpr>, std::remove_reference_t<OnFrom>> w(on_expr, on_from);
+  w.query(q);
+}
+
+// The same, also calling on_query(const Query&) for the statement and every query inside it.
+template <typename OnExpr, typename OnFrom, typename OnQuery>
+void walk_tree(const Query& q, OnExpr&& on_expr, OnFrom&& on_from, OnQuery on_query) {
+  TreeWalk<true, std::remove_reference_t<OnExpr>, std::remove_reference_t<OnFrom>, OnQuery> w(on_expr, on_from,
+                                                                                              on_query);
   w.query(q);
 }
 

@@ -45,6 +45,20 @@ struct VirtualColumn {
   bool untrusted = false;
 };
 
+// A table's row filter (admission/rewrite/row_filters.hpp).
+struct RowFilter {
+  std::string text;  // as configured
+  std::string note;  // shown in GET /v1/schema
+  // Admitted at start-up; attached to every reference of the table. Null only
+  // while start-up admits it.
+  std::shared_ptr<const ast::Expr> predicate;
+  // Its parameters, "bind:<name>", bound from the calling key's `bind`.
+  std::vector<std::string> binds;
+  // The tables it reads, its own first: a CTE may not take one of these names
+  // (it would capture the filter's reference inside the printed subquery).
+  std::vector<std::string> reads;
+};
+
 struct Table {
   std::string name;  // as the engine spells it
   std::string comment;
@@ -53,6 +67,7 @@ struct Table {
   std::vector<VirtualColumn> virtual_columns;
   std::optional<long long> row_estimate;
   std::vector<std::string> indexes;  // each index as the engine spells its definition (for the schema's full detail)
+  std::optional<RowFilter> row_filter;
 
   // Identifier matching follows the dialect (see Catalog::same_name).
   const Column* find_column(std::string_view name, Dialect dialect) const;

@@ -40,6 +40,22 @@ struct FromPrinter {
   Printer& p;
 
   void operator()(const ast::TableRef& t) const {
+    if (t.row_filter) {
+      // The table as the view of the rows its row filter keeps, under the name the statement uses.
+      p.word("(SELECT * FROM ");
+      if (!t.schema.empty()) {
+        p.identifier(t.schema);
+        p.word(".");
+      }
+      p.identifier(t.name);
+      p.word(" WHERE ");
+      p.expr(**t.row_filter);
+      p.word(")");
+      if (t.alias) return alias(p, t.alias);
+      p.word(" AS ");
+      p.identifier(t.name);
+      return;
+    }
     if (!t.schema.empty()) {
       p.identifier(t.schema);
       p.word(".");

@@ -202,10 +202,11 @@ class PostgresExecutor final : public Executor {
 
   const catalog::Catalog& catalog() const override { return catalog_; }
 
-  Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline) override {
+  Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline,
+                                          const std::vector<Value>& params = {}) override {
     // Planned and started under LIMIT 0: the columns, with no rows read.
     auto rows = execute("SELECT * FROM (" + sql + ") AS qg_validate LIMIT 0", sql,
-                        RunOptions{.max_rows = 0, .deadline = deadline}, false);
+                        RunOptions{.max_rows = 0, .deadline = deadline, .params = params}, false);
     if (!rows) return rows.error();
     return std::move(rows->columns);
   }

@@ -154,12 +154,14 @@ class SqliteExecutor final : public Executor {
 
   const catalog::Catalog& catalog() const override { return catalog_; }
 
-  Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline) override {
+  Result<std::vector<ColumnMeta>> prepare(const std::string& sql, Deadline deadline,
+                                          const std::vector<Value>& params = {}) override {
     return guarded([&]() -> Result<std::vector<ColumnMeta>> {
       auto lease = pool_.borrow(deadline);
       if (!lease) return lease.error();
       auto stmt = compile(**lease, sql, deadline);
       if (!stmt) return stmt.error();
+      if (auto s = bind(stmt->get(), params); !s) return s.error();
       return column_meta(stmt->get());
     });
   }

@@ -5,6 +5,7 @@
 #include "admission/params/params.hpp"
 #include "admission/parse/parser.hpp"
 #include "admission/pipeline.hpp"
+#include "gateway/api/bindings.hpp"
 #include "gateway/api/envelope.hpp"
 #include "gateway/api/json_writer.hpp"
 #include "gateway/api/openapi.hpp"
@@ -153,6 +154,7 @@ struct Api::QueryJob {
   boost::json::object arguments;       // the tool's arguments as sent, validated on the worker
   RequestContext context;
   ServedDatabase* served = nullptr;
+  const auth::Key* key = nullptr;  // the caller's (KeyRing outlives every job); nullptr: anonymous
   permits::PermitQueue* queue = nullptr;
   Reply reply;
   permits::Permit permit;  // set when granted; moved into the worker's scope
@@ -395,6 +397,7 @@ void Api::enqueue(QueryRequest request, Caller caller, Reply reply, const config
   job->tool = tool;
   job->arguments = std::move(arguments);
   job->served = *database;
+  job->key = caller.key;
   job->queue = queues_.find(db_name)->second.get();
   job->reply = std::move(reply);
 
@@ -467,7 +470,10 @@ HttpResponse Api::run_query(QueryJob& job) {
                        ? admit_configured(job.tool->sql, job.tool->parameters, job.served->catalog, config_.limits)
                        : admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit);
   if (!statement) return error_response(statement.error());
-  std::vector<exec::Value> bound;  // a tool's arguments, in the order of the statement's parameters
+  job.record->rewrites = statement->rewrites;
+  // The statement's parameters in `$` order: row filters' from the key's
+  // `bind` (never from the request), a tool's from its checked arguments.
+  Result<std::vector<exec::Value>> bound = std::vector<exec::Value>{};
   if (job.tool != nullptr) {
     // Before anything of the tool runs: every argument checked. A values_from
     // list is read (under this permit and deadline) only when a parameter has one.
@@ -484,11 +490,11 @@ HttpResponse Api::run_query(QueryJob& job) {
         return error_response(deadline_refusal(job, arguments.error()));
       return error_response(arguments.error());
     }
-    auto values = bind_arguments(*statement, *arguments, tool.parameters, config_.limits);
-    if (!values) return error_response(values.error());
-    bound = std::move(values).value();
+    bound = bind_arguments(*statement, *arguments, tool.parameters, config_.limits, job.key, job.served->catalog);
+  } else {
+    bound = key_bindings(statement->param_names, job.key, job.served->catalog);
   }
-  job.record->rewrites = statement->rewrites;
+  if (!bound) return refusal_response(bound.error());
 
   exec::Rows rows;
   const auto engine_started = std::chrono::steady_clock::now();
@@ -497,7 +503,7 @@ HttpResponse Api::run_query(QueryJob& job) {
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - engine_started);
   };
   if (job.request.validate_only) {
-    auto columns = engine.prepare(statement->sql, ctx.deadline);
+    auto columns = engine.prepare(statement->sql, ctx.deadline, *bound);
     engine_done();
     if (!columns)
       return error_response(columns.error().code == ErrorCode::LimitDeadline ? deadline_refusal(job, columns.error())
@@ -507,9 +513,9 @@ HttpResponse Api::run_query(QueryJob& job) {
     exec::RunOptions options;
     options.deadline = ctx.deadline;  // what is left of the request's one deadline
     options.cancelled = &ctx.cancellation->flag();
-    options.shape = job.record->fingerprint;  // computed above for the log: no second parse
+    options.shape = job.record->fingerprint;    // computed above for the log: no second parse
+    options.params = std::move(bound).value();  // bound by index, as data
     options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
-    options.params = std::move(bound);  // bound by index, as data
     auto result = engine.run(statement->sql, options);
     engine_done();
     if (!result) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "gateway/api/api.hpp"
+#include "gateway/api/bindings.hpp"
 #include "gateway/api/json_writer.hpp"
 #include "gateway/api/routes.hpp"
 
@@ -74,9 +75,15 @@ Result<AdmittedStatement> admit_configured(const std::string& sql, const tools::
 }
 
 Result<std::vector<exec::Value>> bind_arguments(const AdmittedStatement& statement, const tools::Arguments& arguments,
-                                                const tools::Parameters& parameters, const config::Limits& limits) {
+                                                const tools::Parameters& parameters, const config::Limits& limits,
+                                                const auth::Key* key, const catalog::Catalog& catalog) {
   std::vector<exec::Value> out;
   for (const std::string& name : statement.param_names) {
+    if (auto binding = key_binding(name, key, catalog)) {  // a row filter's: the key's value, or its refusal
+      if (!*binding) return std::move(*binding).error();
+      out.push_back(std::move(**binding));
+      continue;
+    }
     const auto argument =
         std::find_if(arguments.begin(), arguments.end(), [&](const tools::Argument& a) { return a.name == name; });
     const auto spec = std::find_if(parameters.begin(), parameters.end(),

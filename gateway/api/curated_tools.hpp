@@ -30,8 +30,11 @@ Result<AdmittedStatement> admit_configured(const std::string& sql, const tools::
 // The arguments as the engine binds them: one value per parameter of the
 // admitted statement, in its order (its `$n` / `?n`); an argument not sent is NULL.
 // A string longer than its parameter's byte bound (what admission's size bounds assumed) is refused.
+// A row filter's `bind:<name>` parameter takes the calling key's value (gateway/api/bindings.hpp),
+// never an argument: a tool's parameter names are identifiers and cannot collide with it.
 Result<std::vector<exec::Value>> bind_arguments(const AdmittedStatement& statement, const tools::Arguments& arguments,
-                                                const tools::Parameters& parameters, const config::Limits& limits);
+                                                const tools::Parameters& parameters, const config::Limits& limits,
+                                                const auth::Key* key, const catalog::Catalog& catalog);
 
 // Start-up: every tool's SQL and every values_from query admits on its
 // database, and no tool takes the name of a built-in tool. The error names the tool.

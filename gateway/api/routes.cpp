@@ -110,6 +110,7 @@ const std::vector<Route>& routes() {
                              AuthInvalid,
                              AuthForbidden,
                              AuthSqlNotAllowed,
+                             AuthMissingBinding,
                              RequestUnsupportedMediaType,
                              RequestBadJson,
                              RequestDuplicateField,

@@ -93,6 +93,13 @@ void column_comment(std::string& out, const catalog::Column& c) {
   if (!comment.empty()) out += "  -- " + comment;
 }
 
+// A table with a row filter: every statement reads only the rows it keeps, and nothing the caller writes undoes it.
+std::string row_filter_line(const catalog::Table& t) {
+  if (!t.row_filter) return {};
+  return "-- ROW FILTER on " + t.name + ": every query reads only some of its rows (this cannot be switched off)" +
+         (t.row_filter->note.empty() ? std::string() : ": " + one_line(t.row_filter->note)) + "\n";
+}
+
 void table_ddl(std::string& out, const catalog::Table& t, Dialect d, bool full) {
   out += "CREATE TABLE " + render::quote_identifier(t.name, d) + " (";
   if (!t.comment.empty()) out += "  -- " + one_line(t.comment);
@@ -119,9 +126,11 @@ void table_ddl(std::string& out, const catalog::Table& t, Dialect d, bool full) 
     out += line + "\n";
   }
   out += ");\n";
+  out += row_filter_line(t);
   if (full) {
     for (const auto& index : t.indexes) out += one_line(index) + ";\n";
-    if (t.row_estimate) out += "-- about " + std::to_string(*t.row_estimate) + " rows\n";
+    // (Not for a filtered table: the count of all its rows is not the caller's to know.)
+    if (t.row_estimate && !t.row_filter) out += "-- about " + std::to_string(*t.row_estimate) + " rows\n";
   }
   out += "\n";
 }
@@ -187,6 +196,7 @@ std::string describe_schema(const std::string& name, const catalog::Catalog& cat
       if (!t.comment.empty()) out += " -- " + one_line(t.comment);
       if (!t.engine_comment.empty()) out += (t.comment.empty() ? " -- " : " ") + engine_comment(t.engine_comment);
       out += "\n";
+      out += row_filter_line(t);
     } else {
       table_ddl(out, t, d, request.detail == SchemaDetail::Full);
     }

@@ -53,7 +53,7 @@ KeyRing::KeyRing(const std::vector<config::ApiKey>& keys) {
   for (const auto& k : keys) {
     const auto hash = digest_from_hex(k.sha256);
     // The config reader accepts only 64 hex digits, so this cannot fail.
-    keys_.push_back(Key{k.name, hash.value_or(Digest{}), k.databases, k.sql, k.tools});
+    keys_.push_back(Key{k.name, hash.value_or(Digest{}), k.databases, k.bind, k.sql, k.tools});
   }
 }
 

@@ -28,7 +28,8 @@ struct Key {
   std::string name;
   Digest hash{};
   std::vector<std::string> databases;
-  bool sql = true;                                // false: curated tools only (config keys[].sql)
+  std::vector<std::pair<std::string, config::BindValue>> bind;  // row-filter parameters (config keys[i].bind)
+  bool sql = true;                                              // false: curated tools only (config keys[].sql)
   std::optional<std::vector<std::string>> tools;  // the tools it may call; absent: every tool on its databases
 };
 

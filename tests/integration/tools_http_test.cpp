@@ -345,6 +345,55 @@ TEST(ToolsPostgresTest, ToolsAnswerAsTheirStatementsOnPostgres) {
   std::filesystem::remove_all(dir);
 }
 
+// Tenant scoping under a tool: a row filter's :project_id comes from the calling
+// key's `bind`, never from the tool's arguments, even when a tool parameter has
+// the same name; a key without the binding is refused, never served unfiltered.
+TEST(ToolsTenantTest, ARowFiltersBindingIsTheKeysEvenUnderAToolArgumentOfTheSameName) {
+  const auto dir = make_temp_dir("qg-tools-tenant");
+  auto made = run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()});
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  const char* one = "tenant-one-token-0123456789abcdef0123456789";
+  const char* two = "tenant-two-token-0123456789abcdef0123456789";
+  const char* none = "tenant-none-token-0123456789abcdef012345678";
+  write_file(dir / "querygate.yaml",
+             "databases:\n  demo:\n    backend: sqlite\n    path: demo.db\n    tables:\n"
+             "      traces: { row_filter: \"project_id = :project_id\" }\n"
+             "keys:\n"
+             "  - { name: one, databases: [demo], bind: { project_id: 1 }, sha256: " +
+                 auth::to_hex(auth::sha256(one)) +
+                 " }\n"
+                 "  - { name: two, databases: [demo], bind: { project_id: 2 }, sha256: " +
+                 auth::to_hex(auth::sha256(two)) +
+                 " }\n"
+                 "  - { name: none, databases: [demo], sha256: " +
+                 auth::to_hex(auth::sha256(none)) +
+                 " }\n"
+                 "tools:\n"
+                 "  traces_of:\n    database: demo\n"
+                 "    parameters: { project_id: { type: integer, min: 1, max: 1000 } }\n"
+                 "    sql: SELECT project_id, count(*) AS n FROM traces WHERE project_id = :project_id OR "
+                 ":project_id > 0 GROUP BY project_id ORDER BY project_id\n");
+  GatewayProcess gateway(dir / "querygate.yaml");
+  const auto call = [&](const char* token, int project) {
+    return http(gateway.port(), "POST", "/v1/tools/traces_of", "{\"project_id\": " + std::to_string(project) + "}",
+                auth(token));
+  };
+  for (const auto& [token, project] : {std::pair{one, 1}, std::pair{two, 2}})
+    for (int asked : {1, 2, 3}) {
+      auto r = call(token, asked);
+      ASSERT_EQ(r.status, 200) << r.body;
+      const auto rows = json::parse(r.body).at("rows").as_array();
+      ASSERT_EQ(rows.size(), 1u) << r.body;  // only the key's own project, whatever the argument says
+      EXPECT_EQ(rows.at(0).at(0).as_int64(), project) << r.body;
+      EXPECT_GT(rows.at(0).at(1).as_int64(), 0);
+    }
+  auto unbound = call(none, 1);
+  EXPECT_EQ(unbound.status, 403) << unbound.body;
+  EXPECT_EQ(json::parse(unbound.body).at("error").at("code"), "auth:missing-binding") << unbound.body;
+  EXPECT_EQ(gateway.stop(), 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ToolsStartupTest, AToolThatDoesNotAdmitStopsTheStartNamingIt) {
   const auto dir = make_temp_dir("qg-tools-bad");
   auto made = run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()});

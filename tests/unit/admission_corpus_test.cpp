@@ -99,7 +99,10 @@ TEST(AdmissionCorpusTest, PostgresRenderingRoundTrips) {
 // not compared; the PostgreSQL test above compares trees.)
 TEST(AdmissionCorpusTest, SqliteRenderingIsAFixedPoint) {
   auto& demo = testing::Demo::get();
-  const catalog::Catalog& catalog = demo.sqlite_catalog();
+  // Without the demo's row filters: printed, a filtered table is a subquery
+  // over the table, which admitted again would be filtered twice (by design).
+  catalog::Catalog catalog = demo.sqlite_catalog();
+  for (auto& t : catalog.tables) t.row_filter.reset();
   config::Limits limits;
   for (const auto& c : load_corpus()) {
     if (c.expected != "ok" || c.backend == "postgres") continue;
