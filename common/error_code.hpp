@@ -30,6 +30,7 @@ enum class ErrorCode : std::uint8_t {
   AuthMissing,
   AuthInvalid,
   AuthForbidden,
+  AuthSqlNotAllowed,
   AuthMissingBinding,
   // parse:* — the SQL text does not parse
   ParseSyntax,
@@ -76,6 +77,8 @@ enum class ErrorCode : std::uint8_t {
   BackendUnavailable,
   BackendDenied,
   BackendPlanGate,
+  // tool:* — a call of a curated tool (POST /v1/tools/{name}, MCP tools/call)
+  ToolInvalidArgument,
   // config:* — the operator's configuration file (start-up only, never an agent's doing)
   ConfigInvalid,
   // internal — a broken invariant (never caused by what an agent typed)

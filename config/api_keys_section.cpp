@@ -25,9 +25,13 @@ constexpr OwnKey kApiKeyOwn[] = {
     {"sha256", "the SHA-256 of the token in hex, as printed by `querygate hash-key`", true},
     {"databases", "a list of database names this key may query, e.g. [demo]", true},
     {"hidden_columns", "a mapping of table names to lists of columns this key may not see, e.g. {users: [email]}"},
+    {"tools", "a list of the curated tool names this key may call, e.g. [cost_by_model] (default: all)"},
     {"bind", "a mapping of row-filter parameter names to values, e.g. { project_id: 1 }"},
 };
-constexpr KeyTable<ApiKey> kApiKeyKeys{.own = kApiKeyOwn};
+constexpr BoolKey<ApiKey> kApiKeyBools[] = {
+    {"sql", &ApiKey::sql, true},  // false: curated tools only, POST /v1/query is refused
+};
+constexpr KeyTable<ApiKey> kApiKeyKeys{.bools = kApiKeyBools, .own = kApiKeyOwn};
 
 char ascii_lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -105,6 +109,25 @@ Status read_key_hidden(const Entry& entry, const OwnKey& key, ApiKey& out) {
   });
 }
 
+Status read_key_tools(const Entry& entry, const OwnKey& key, ApiKey& out) {
+  if (!entry.value.IsSequence())
+    return config_error("'" + entry.path + "' must be " + std::string(key.expects) + "; got " + describe(entry.value) +
+                            position_of(entry),
+                        "List tool names, e.g. tools: [cost_by_model]; [] allows none.");
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < entry.value.size(); ++i) {
+    const Entry item{YAML::Node(), entry.value[i], entry.path + "[" + std::to_string(i) + "]"};
+    Result<std::string> name = read_text(item, "a tool name");
+    if (!name) return std::move(name).error();
+    if (std::find(names.begin(), names.end(), *name) != names.end())
+      return config_error("'" + item.path + "' repeats tool '" + clipped(*name) + "'" + position_of(item),
+                          "List each tool once.");
+    names.push_back(std::move(*name));
+  }
+  out.tools = std::move(names);
+  return {};
+}
+
 // keys[i].bind: { name: value }. A quoted scalar is a string; a plain one is a
 // boolean (true/false), an integer or a number when it reads as one, else a string.
 Status read_key_bind(const Entry& entry, const OwnKey& key, ApiKey& out) {
@@ -160,6 +183,7 @@ Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& key
                                    if (own.name == "sha256") return read_key_hash(own_entry, own, api_key);
                                    if (own.name == "databases") return read_key_databases(own_entry, own, api_key);
                                    if (own.name == "hidden_columns") return read_key_hidden(own_entry, own, api_key);
+                                   if (own.name == "tools") return read_key_tools(own_entry, own, api_key);
                                    if (own.name == "bind") return read_key_bind(own_entry, own, api_key);
                                    return unhandled(own, own_entry);
                                  });

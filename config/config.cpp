@@ -45,6 +45,12 @@ const Database* Config::find_database(std::string_view name) const {
   return nullptr;
 }
 
+const Tool* Config::find_tool(std::string_view name) const {
+  for (const Tool& tool : tools)
+    if (tool.name == name) return &tool;
+  return nullptr;
+}
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -56,6 +62,7 @@ constexpr OwnKey kTopOwn[] = {
     {"databases", "a mapping of database names to their settings"},
     {"keys", "a list of API keys: - { name: NAME, sha256: HEX, databases: [NAME, ...] }"},
     {"allowed_hosts", "a list of host names (no port) a loopback listener also answers to, e.g. [querygate.local]"},
+    {"tools", "a mapping of tool names to { database, description, parameters, sql }"},
     {"public_url", "the absolute URL clients reach the gateway at, e.g. https://sql.example.com (for /openapi.json)"},
 };
 constexpr IntKey<Config> kTopInts[] = {
@@ -131,6 +138,7 @@ Result<Config> read_config(const YAML::Node& root, const fs::path& base_dir) {
         if (key.name == "keys") return read_keys(entry, key, config.keys);
         if (key.name == "allowed_hosts") return read_allowed_hosts(entry, key, config);
         if (key.name == "public_url") return read_public_url(entry, key, config);
+        if (key.name == "tools") return detail::read_tools(entry, key, config.tools);
         return unhandled(key, entry);
       });
   if (!status) return std::move(status).error();
@@ -139,6 +147,7 @@ Result<Config> read_config(const YAML::Node& root, const fs::path& base_dir) {
                         "Add e.g. databases: { demo: { backend: sqlite, path: demo.db, tables: { events: {} } } }.");
   }
   if (Status keys = check_key_databases(config); !keys) return std::move(keys).error();
+  if (Status tools = detail::check_tool_databases(config); !tools) return std::move(tools).error();
   return config;
 }
 

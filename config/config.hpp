@@ -13,6 +13,7 @@
 
 #include "common/dialect.hpp"
 #include "common/result.hpp"
+#include "tools/parameters.hpp"
 
 namespace qg::config {
 
@@ -135,9 +136,24 @@ struct ApiKey {
   std::string sha256;                  // 64 lower-case hex digits
   std::vector<std::string> databases;  // names from `databases`, at least one
   HiddenColumns hidden_columns;        // hidden from this key only, in each of its databases
+  // false: the key calls curated tools only; POST /v1/query (and MCP execute_sql) answer 403 (seed 000's mode).
+  bool sql = true;
+  // When set, the curated tools this key may call (names from `tools`); absent: every tool on its databases.
+  std::optional<std::vector<std::string>> tools;
   // Values the key binds to the :parameters of row filters (tenant scoping):
   // chosen by the operator, never by the caller; bound as typed parameters.
   std::vector<std::pair<std::string, BindValue>> bind;
+};
+
+// A curated tool: one fixed statement on one database with typed parameters
+// (`:name` in the SQL), served at POST /v1/tools/{name}, as its own OpenAPI
+// operation and MCP tool. Its SQL is admitted at start-up like a caller's.
+struct Tool {
+  std::string name;  // [A-Za-z_][A-Za-z0-9_]*: the URL segment, operationId and MCP tool name
+  std::string database;
+  std::string description;
+  std::string sql;
+  tools::Parameters parameters;  // in file order
 };
 
 struct Config {
@@ -156,6 +172,7 @@ struct Config {
   std::vector<Database> databases;  // in file order
   // Empty: no authentication, and the gateway serves loopback only.
   std::vector<ApiKey> keys;
+  std::vector<Tool> tools;  // in file order
   // On SIGTERM/SIGINT, requests already accepted get this long to finish;
   // what is still queued or running then is cancelled.
   int shutdown_grace_ms = 10000;
@@ -163,6 +180,7 @@ struct Config {
   std::filesystem::path source;  // the file it was read from (empty for text)
 
   const Database* find_database(std::string_view name) const;
+  const Tool* find_tool(std::string_view name) const;
 };
 
 // Parses YAML text. `base_dir` resolves relative paths. Errors name the key path

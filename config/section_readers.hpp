@@ -22,6 +22,15 @@ Status read_databases(const Entry& entry, const OwnKey& key, const std::filesyst
 // databases.<name>.tables.<table>.*, with its columns and virtual columns.
 Status read_tables(const Entry& entry, const OwnKey& key, Dialect backend, std::vector<TableCuration>& tables);
 
+// <...>.parameters: typed parameters of a configured statement (tools, write tools), in file order,
+// each checked by tools::check_spec. The one reader for every `parameters:` mapping.
+Status read_parameters(const Entry& entry, tools::Parameters& out);
+
+// tools.<name>.*: curated tools (a fixed statement on one database, with typed parameters).
+Status read_tools(const Entry& entry, const OwnKey& key, std::vector<Tool>& tools);
+// Tools name databases; databases may come later in the file, so this runs last.
+Status check_tool_databases(const Config& config);
+
 // keys: the API keys, each with a name, a SHA-256 and the databases it may use.
 Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& keys);
 // Keys name databases; databases may come later in the file, so this runs last.

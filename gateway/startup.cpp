@@ -13,6 +13,7 @@
 #include "executors/sqlite/demo_db.hpp"
 #include "executors/sqlite/sqlite_executor.hpp"
 #include "gateway/api/api.hpp"
+#include "gateway/api/curated_tools.hpp"
 #include "gateway/api/request_checks.hpp"
 #include "gateway/api/routes.hpp"
 #include "gateway/http/http_server.hpp"
@@ -227,7 +228,7 @@ Status check_config(const std::filesystem::path& file) {
   if (!config) return config.error();
   auto dbs = open_databases(*config);
   if (!dbs) return dbs.error();
-  return {};
+  return check_tools(*config, *dbs);
 }
 
 Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
@@ -247,6 +248,8 @@ Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
                       "the config, or listen on 127.0.0.1.");
   auto dbs = open_databases(*config);
   if (!dbs) return dbs.error();
+  // A curated tool whose statement does not admit stops the start, naming the tool.
+  if (auto tools = check_tools(*config, *dbs); !tools) return tools.error();
 
   // One worker per permit runs statements; one more shapes answers and serves
   // /v1/schema and /readyz meanwhile (queued requests hold no worker).

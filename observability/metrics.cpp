@@ -200,7 +200,9 @@ void Metrics::observe(const RequestRecord& r) {
   m.requests.Add({{"route", route}, {"status", std::to_string(r.status)}}).Increment();
   if (!ok) m.refusals.Add({{"code", Impl::code_label(r.outcome)}}).Increment();
   // Statements arrive on /v1/query and as MCP tools/call (execute_sql); only those set `database`.
-  if ((route != "/v1/query" && route != "/mcp") || r.database.empty()) return;  // not a statement for a known database
+  // Curated tools' calls (POST /v1/tools/{name}) are statements too.
+  if ((route != "/v1/query" && route != "/mcp" && route != "/v1/tools/{name}") || r.database.empty())
+    return;  // not a statement for a known database
 
   const auto found = m.per_database.find(r.database);
   if (found == m.per_database.end()) return;  // not a configured name: never expected, and not a label value

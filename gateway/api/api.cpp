@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "admission/params/params.hpp"
 #include "admission/parse/parser.hpp"
 #include "admission/pipeline.hpp"
 #include "gateway/api/bindings.hpp"
@@ -149,6 +150,8 @@ std::optional<Error> binary_value_refusal(const exec::Rows& rows, Dialect dialec
 struct Api::QueryJob {
   std::shared_ptr<observability::RequestRecord> record;  // filled as the query goes, written with the reply
   QueryRequest request;
+  const config::Tool* tool = nullptr;  // a curated tool's call: request.sql is its statement
+  boost::json::object arguments;       // the tool's arguments as sent, validated on the worker
   RequestContext context;
   ServedDatabase* served = nullptr;
   const auth::Key* key = nullptr;  // the caller's (KeyRing outlives every job); nullptr: anonymous
@@ -213,7 +216,8 @@ void Api::handle(HttpRequest request, Reply reply) {
   auto record = std::make_shared<observability::RequestRecord>();
   record->request_id = observability::request_id_from(request.header("x-request-id"));
   record->method = request.method;
-  record->route = t.path;
+  // A tool's call is counted under its route's template: label values stay a fixed set.
+  record->route = route && route->per_tool ? std::string(route->path) : t.path;
   const auto started = std::chrono::steady_clock::now();
   reply = [this, ticket, record, started, reply = std::move(reply)](HttpResponse r) {
     r.headers.emplace_back("X-Request-Id", record->request_id);
@@ -246,6 +250,16 @@ void Api::handle(HttpRequest request, Reply reply) {
       return submit_schema(request, std::move(reply), std::move(record));
     case RouteId::Mcp:
       return mcp_->handle(std::move(request), std::move(record), std::move(reply));
+    case RouteId::Tools: {
+      auto key = authenticate(request.header("authorization"));
+      if (!key) return reply(refusal_response(key.error()));
+      if (*key) record->key = (*key)->name;
+      return reply(json_response(200, tools_listing(config_, *key)));
+    }
+    case RouteId::ToolCall: {
+      std::string name(path_name(*route, t.path));
+      return submit_tool_call(std::move(request), std::move(name), std::move(reply), std::move(record));
+    }
     case RouteId::Healthz:
     case RouteId::Metrics:
       break;  // answered above, unlogged
@@ -287,6 +301,62 @@ void Api::submit_query(HttpRequest request, Reply reply, std::shared_ptr<observa
                 std::move(reply));
 }
 
+// POST /v1/tools/{name}: the body is the JSON object of the tool's arguments.
+void Api::submit_tool_call(HttpRequest request, std::string name, Reply reply,
+                           std::shared_ptr<observability::RequestRecord> record) {
+  if (auto json = check_json_content_type(request.header("content-type")); !json)
+    return reply(error_response(json.error()));
+  auto key = authenticate(request.header("authorization"));
+  if (!key) return reply(refusal_response(key.error()));
+  if (*key) record->key = (*key)->name;
+  const std::string shape =
+      "FIX: send the tool's arguments as one JSON object, e.g. {\"days\": 7}; {} when it "
+      "takes none. GET /v1/tools lists each tool's parameters.";
+  boost::system::error_code ec;
+  const boost::json::value body = boost::json::parse(request.body.empty() ? "{}" : request.body, ec);
+  if (ec)
+    return reply(error_response(make_error(ErrorCode::RequestBadJson, "the request body is not valid JSON", shape)));
+  if (!body.is_object())
+    return reply(
+        error_response(make_error(ErrorCode::RequestBadJson, "the request body must be a JSON object", shape)));
+  if (auto twice = duplicated_json_key(request.body))
+    return reply(
+        error_response(make_error(ErrorCode::RequestDuplicateField, "argument '" + *twice + "' appears more than once",
+                                  "FIX: send each argument once.")));
+  call_tool(ToolCall{.name = std::move(name), .arguments = body.as_object()},
+            Caller{.key = *key,
+                   .remote_address = request.remote_address,
+                   .cancellation = request.cancellation,
+                   .record = std::move(record)},
+            std::move(reply));
+}
+
+void Api::call_tool(ToolCall call, Caller caller, Reply reply) {
+  if (caller.key) caller.record->key = caller.key->name;
+  const config::Tool* tool = config_.find_tool(call.name);
+  // A tool that exists but is not this key's is refused as such (403), naming the tools it may call.
+  if (tool != nullptr) {
+    caller.record->database = tool->database;
+    if (auto allowed = keys_.authorize_tool(caller.key, tool->name, tool->database); !allowed)
+      return reply(refusal_response(allowed.error()));
+    QueryRequest request;
+    // For the log and the fingerprint: the statement as the engine gets it ($n where :name was).
+    auto positional = params::to_positional(tool->sql);
+    request.sql = positional ? std::move(positional->text) : tool->sql;
+    request.database = tool->database;
+    return enqueue(std::move(request), std::move(caller), std::move(reply), tool, std::move(call.arguments));
+  }
+  std::vector<std::string> names;
+  for (const config::Tool& t : config_.tools)
+    if (auth::KeyRing::may_call(caller.key, t.name, t.database)) names.push_back(t.name);
+  const auto close = catalog::closest_names(call.name, names, 1);
+  const std::string listed = callable_tools(config_, caller.key);
+  reply(error_response(make_error(
+      ErrorCode::RequestNotFound, "no tool named '" + call.name.substr(0, 64) + "'",
+      "FIX: " + (close.empty() ? std::string() : "did you mean '" + close.front() + "'? ") +
+          (listed.empty() ? "this key may call no tool." : "call one of: " + listed + " (GET /v1/tools)."))));
+}
+
 Result<const auth::Key*> Api::authenticate(std::string_view authorization) const {
   return keys_.authenticate(authorization);
 }
@@ -298,8 +368,16 @@ HttpResponse Api::refusal(const Error& error) {
 // From any transport, on the I/O thread: the database and the key's scope,
 // then the database's queue. The SQL is not looked at here.
 void Api::execute_query(QueryRequest request, Caller caller, Reply reply) {
+  if (caller.key) caller.record->key = caller.key->name;
+  if (auto sql = auth::KeyRing::authorize_sql(caller.key, callable_tools(config_, caller.key)); !sql)
+    return reply(refusal_response(sql.error()));
+  enqueue(std::move(request), std::move(caller), std::move(reply), nullptr, {});
+}
+
+// The database, the key's scope and the database's queue: the same for SQL and tool calls.
+void Api::enqueue(QueryRequest request, Caller caller, Reply reply, const config::Tool* tool,
+                  boost::json::object arguments) {
   const auto& record = caller.record;
-  if (caller.key) record->key = caller.key->name;
   std::string db_name;
   auto database = pick_database(request.database, &db_name);
   if (!database) return reply(error_response(database.error()));
@@ -316,6 +394,8 @@ void Api::execute_query(QueryRequest request, Caller caller, Reply reply) {
       job->context.received + std::chrono::milliseconds(request.timeout_ms.value_or(config_.limits.deadline_ms));
   job->context.cancellation = caller.cancellation ? caller.cancellation : permits::Cancellation::make();
   job->request = std::move(request);
+  job->tool = tool;
+  job->arguments = std::move(arguments);
   job->served = *database;
   job->key = caller.key;
   job->queue = queues_.find(db_name)->second.get();
@@ -385,14 +465,38 @@ HttpResponse Api::run_query(QueryJob& job) {
   job.record->fingerprint = parse::fingerprint(job.request.sql);
   if (config_.log_sql) job.record->sql = job.request.sql;
   exec::Executor& engine = *job.served->executor;
+  // A tool's statement is the operator's, admitted like a caller's (it was at start-up too).
   AdmitOptions admit_options;
   admit_options.hidden = job.key ? &job.key->hidden_columns : nullptr;
-  auto statement =
-      admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit, admit_options);
+  auto statement = job.tool != nullptr
+                       ? admit_configured(job.tool->sql, job.tool->parameters, job.served->catalog, config_.limits)
+                       : admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit,
+                                         admit_options);
   if (!statement) return error_response(statement.error());
   job.record->rewrites = statement->rewrites;
-  // Row filters' parameters: from the key's `bind`, never from the request.
-  auto bound = key_bindings(statement->param_names, job.key, job.served->catalog);
+  // The statement's parameters in `$` order: row filters' from the key's
+  // `bind` (never from the request), a tool's from its checked arguments.
+  Result<std::vector<exec::Value>> bound = std::vector<exec::Value>{};
+  if (job.tool != nullptr) {
+    // Before anything of the tool runs: every argument checked. A values_from
+    // list is read (under this permit and deadline) only when a parameter has one.
+    exec::RunOptions lookup;
+    lookup.deadline = ctx.deadline;
+    lookup.cancelled = &ctx.cancellation->flag();
+    const config::Tool& tool = *job.tool;
+    const tools::LiveValues live = [&](const tools::ParameterSpec& spec, bool refresh) {
+      return live_values_.values(tool.name, spec, refresh, *job.served, config_.limits, lookup);
+    };
+    auto arguments = tools::validate_arguments(tool.parameters, job.arguments, "tool '" + tool.name + "'", live);
+    if (!arguments) {
+      if (arguments.error().code == ErrorCode::LimitDeadline)
+        return error_response(deadline_refusal(job, arguments.error()));
+      return error_response(arguments.error());
+    }
+    bound = bind_arguments(*statement, *arguments, tool.parameters, config_.limits, job.key, job.served->catalog);
+  } else {
+    bound = key_bindings(statement->param_names, job.key, job.served->catalog);
+  }
   if (!bound) return refusal_response(bound.error());
 
   exec::Rows rows;
@@ -412,8 +516,8 @@ HttpResponse Api::run_query(QueryJob& job) {
     exec::RunOptions options;
     options.deadline = ctx.deadline;  // what is left of the request's one deadline
     options.cancelled = &ctx.cancellation->flag();
-    options.shape = job.record->fingerprint;  // computed above for the log: no second parse
-    options.params = *bound;
+    options.shape = job.record->fingerprint;    // computed above for the log: no second parse
+    options.params = std::move(bound).value();  // bound by index, as data
     options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
     for (const auto& c : statement->admission.columns) {
       options.boolean_columns.push_back(c.boolean);

@@ -20,6 +20,7 @@
 #include "admission/permits/refusal.hpp"
 #include "config/config.hpp"
 #include "executors/executor.hpp"
+#include "gateway/api/curated_tools.hpp"
 #include "gateway/api/query_request.hpp"
 #include "gateway/api/request_checks.hpp"
 #include "gateway/api/routes.hpp"
@@ -64,6 +65,12 @@ struct Caller {
   std::shared_ptr<observability::RequestRecord> record;
 };
 
+// A call of a curated tool (POST /v1/tools/{name}, MCP tools/call of a configured tool), as sent.
+struct ToolCall {
+  std::string name;
+  boost::json::object arguments;
+};
+
 // What describe_schema / GET /v1/schema asks for, as sent (checked by the core).
 struct SchemaCall {
   std::optional<std::string> database;
@@ -97,6 +104,11 @@ class Api {
   Result<const auth::Key*> authenticate(std::string_view authorization) const;
   void execute_query(QueryRequest request, Caller caller, Reply reply);
   void describe(SchemaCall call, Caller caller, Reply reply);
+  // A curated tool: the key's tool scope, then the tool's database queue; on a
+  // worker the arguments are validated (nothing runs when one is bad), the
+  // tool's statement admitted and run with them bound, and answered with the
+  // /v1/query envelope.
+  void call_tool(ToolCall call, Caller caller, Reply reply);
   // A refusal as HTTP answers it (with WWW-Authenticate for 401, Retry-After).
   static HttpResponse refusal(const Error& error);
   const config::Config& config() const { return config_; }
@@ -107,6 +119,10 @@ class Api {
 
   void submit_query(HttpRequest request, Reply reply, std::shared_ptr<observability::RequestRecord> record);
   void submit_schema(const HttpRequest& request, Reply reply, std::shared_ptr<observability::RequestRecord> record);
+  void submit_tool_call(HttpRequest request, std::string name, Reply reply,
+                        std::shared_ptr<observability::RequestRecord> record);
+  void enqueue(QueryRequest request, Caller caller, Reply reply, const config::Tool* tool,
+               boost::json::object arguments);
   void on_decision(const std::shared_ptr<QueryJob>& job, permits::Decision decision);
   HttpResponse run_query(QueryJob& job);
   HttpResponse schema(const SchemaCall& call, const config::HiddenColumns* hidden);
@@ -131,6 +147,7 @@ class Api {
   std::unique_ptr<observability::Metrics> metrics_;  // observed next to log_, by the same replies
   std::map<std::string, std::unique_ptr<permits::PermitQueue>, std::less<>> queues_;
   std::unique_ptr<permits::ExpiryTimer> expiry_;
+  LiveValueLists live_values_;          // values_from lists of the curated tools
   std::unique_ptr<mcp::Endpoint> mcp_;  // POST/DELETE /mcp: sessions and JSON-RPC, calling the core above
   WorkerPool workers_;
 };

@@ -56,10 +56,11 @@ std::string_view reaction(int status) {
       return "This gateway needs an API key and the request has none, or a wrong one. A model cannot fix this: tell "
              "the user the gateway needs a valid `Authorization: Bearer` token.";
     case 403:
-      return "The API key may not use the requested database (`error.fix` names the databases it may use), or a "
-             "web page of a foreign Origin called a loopback gateway.";
+      return "The API key may not use the requested database or tool (`error.fix` names the ones it may use), may "
+             "call curated tools only and not send SQL (`auth:sql-not-allowed`: call a tool `error.fix` names), or "
+             "a web page of a foreign Origin called a loopback gateway.";
     case 404:
-      return "No such route.";
+      return "No such route, or no curated tool of that name (`error.fix` names the tools this key may call).";
     case 405:
       return "The path exists with another HTTP method; the `Allow` header names it.";
     case 415:
@@ -370,6 +371,13 @@ std::map<int, Success> successes(const Route& r) {
       return {{200, {"The metrics.", {{"type", "string"}}}}};
     case RouteId::OpenApi:
       return {{200, {"The OpenAPI document for the audience asked for.", {{"type", "object"}}}}};
+    case RouteId::ToolCall:
+      return {{200,
+               {"The tool's rows, in the envelope of the SQL route. Check `truncated` before treating the rows as "
+                "complete.",
+                ref("schemas/QueryResult")}}};
+    case RouteId::Tools:
+      return {{200, {"The tools this key may call.", {{"type", "object"}}}}};
     case RouteId::Mcp:
       break;  // not in the documents (in_openapi is false)
   }
@@ -486,6 +494,41 @@ json::object operation(const Route& r, const config::Config& config) {
   return op;
 }
 
+// A summary from the tool's description: its first sentence or line, at most 120 characters.
+std::string tool_summary(const config::Tool& tool) {
+  std::string text = tool.description.empty() ? "Call the curated tool " + tool.name : tool.description;
+  const auto end = std::min(text.find('\n'), text.find(". "));
+  if (end != std::string::npos) text = text.substr(0, end);
+  if (text.size() > 120) {
+    std::size_t cut = 117;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    text = text.substr(0, cut) + "...";
+  }
+  return text;
+}
+
+// One curated tool as its own operation of the per_tool route `r`.
+json::object tool_operation(const Route& r, const config::Tool& tool, const config::Config& config) {
+  std::string description = tool.description.empty() ? std::string() : tool.description + "\n\n";
+  description += "A curated tool on database `" + tool.database +
+                 "`: a fixed, reviewed query; the arguments are bound as values, never as SQL. The answer has "
+                 "`columns`, `rows` and `row_count`; `truncated: true` means more rows existed. A bad argument "
+                 "is refused (422 `tool:invalid-argument`) with `error.fix` stating the allowed values: send "
+                 "what it says.";
+  const std::size_t room = kMaxToolDescription - std::min(kMaxToolDescription, tool_summary(tool).size() + 3);
+  if (description.size() > room) description = description.substr(0, room);
+  json::object op{{"operationId", tool.name},
+                  {"summary", tool_summary(tool)},
+                  {"description", description},
+                  {"tags", strings({"tools"})}};
+  json::array security{json::object{{"apiKey", json::array{}}}};
+  if (config.keys.empty()) security.emplace_back(json::object{});
+  op["security"] = std::move(security);
+  op["requestBody"] = {{"required", true}, {"content", media("application/json", tools::json_schema(tool.parameters))}};
+  op["responses"] = responses(r);
+  return op;
+}
+
 // Every "#/components/..." reference under `v`, as "schemas/Name" etc.
 void collect_refs(const json::value& v, std::set<std::string>& out) {
   if (const auto* o = v.if_object()) {
@@ -527,6 +570,14 @@ json::object used_components(json::object all, const json::object& paths) {
   return out;
 }
 
+json::array agent_tags(const config::Config& config) {
+  json::array out{{{"name", "sql"}, {"description", "Reading data: the tools an agent calls."}}};
+  if (!config.tools.empty())
+    out.push_back({{"name", "tools"},
+                   {"description", "Curated tools: fixed queries the operator reviewed, with typed arguments."}});
+  return out;
+}
+
 }  // namespace
 
 std::optional<Audience> parse_audience(std::string_view text) {
@@ -554,6 +605,13 @@ json::object openapi_document(const config::Config& config, Audience audience, s
   bool secured = false;
   for (const Route& r : all_routes()) {
     if (!r.in_openapi) continue;
+    if (r.per_tool) {  // one agent operation per configured tool
+      if (audience != Audience::Agent) continue;
+      for (const config::Tool& tool : config.tools)
+        paths[tool_path(r, tool.name)].emplace_object()["post"] = tool_operation(r, tool, config);
+      secured = secured || (!config.tools.empty() && r.access == Access::ApiKey);
+      continue;
+    }
     if (is_agent_tool(r) != (audience == Audience::Agent)) continue;
     std::string method(r.method);
     for (auto& c : method) c = static_cast<char>(c - 'A' + 'a');  // HTTP methods are upper-case ASCII letters
@@ -586,7 +644,7 @@ json::object openapi_document(const config::Config& config, Audience audience, s
         {"contact", {{"name", "The operator of this gateway"}, {"url", url}}},
         {"license", {{"name", "Not specified: ask the operator of this gateway"}, {"url", url}}}}},
       {"servers", json::array{{{"url", url}, {"description", "This gateway."}}}},
-      {"tags", agent ? json::array{{{"name", "sql"}, {"description", "Reading data: the tools an agent calls."}}}
+      {"tags", agent ? agent_tags(config)
                      : json::array{{{"name", "operations"},
                                     {"description", "Health, readiness, metrics and the OpenAPI documents."}}}},
       {"paths", std::move(paths)},

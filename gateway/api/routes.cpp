@@ -34,6 +34,15 @@ constexpr std::string_view kSchemaDescription =
     "not know. With many tables, ask for `detail=brief` (one line per table) first, then `tables=` for the ones "
     "you need; `search=` finds tables by a word in their names or comments. Only the tables listed here exist.";
 
+constexpr std::string_view kToolsDescription =
+    "Lists the curated tools this API key may call: name, description, database and the JSON Schema of the "
+    "arguments. Each tool is also its own operation in /openapi.json and its own MCP tool.";
+
+constexpr std::string_view kToolCallDescription =
+    "Runs one curated tool: a fixed, reviewed statement whose parameters are the JSON object sent as the body. "
+    "The answer is the envelope of the SQL route (columns, rows, truncated, applied, notes, untrusted). A bad "
+    "argument is refused (422 tool:invalid-argument) with a FIX stating the allowed values; nothing runs.";
+
 constexpr std::string_view kHealthDescription =
     "Liveness: 200 while the process serves HTTP. Needs no API key. Not useful to a model answering questions.";
 
@@ -100,6 +109,7 @@ const std::vector<Route>& routes() {
             .errors = codes({AuthMissing,
                              AuthInvalid,
                              AuthForbidden,
+                             AuthSqlNotAllowed,
                              AuthMissingBinding,
                              RequestUnsupportedMediaType,
                              RequestBadJson,
@@ -195,6 +205,36 @@ const std::vector<Route>& routes() {
                              RequestMissingField, RequestNotFound, LimitShuttingDown},
                             {}),
             .in_openapi = false},
+      Route{.id = RouteId::Tools,
+            .method = "GET",
+            .path = "/v1/tools",
+            .tool_name = {},  // a listing: agents get each tool as an operation and an MCP tool instead
+            .operation_id = "listTools",
+            .summary = "List the curated tools this key may call",
+            .description = kToolsDescription,
+            .access = Access::ApiKey,
+            .content_type = "application/json",
+            .served_while_draining = false,
+            .logged = true,
+            .errors = codes({AuthMissing, AuthInvalid, LimitShuttingDown}, {})},
+      // One operation per configured tool (per_tool): their operationIds are the tools' names.
+      Route{.id = RouteId::ToolCall,
+            .method = "POST",
+            .path = "/v1/tools/{name}",
+            .tool_name = {},  // each configured tool is an agent tool of its own name
+            .operation_id = {},
+            .summary = "Call a curated tool",
+            .description = kToolCallDescription,
+            .access = Access::ApiKey,
+            .content_type = "application/json",
+            .served_while_draining = false,
+            .logged = true,
+            .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestUnsupportedMediaType, RequestBadJson,
+                             RequestDuplicateField, RequestNotFound, RequestCancelled, LimitDeadline, LimitQueueFull,
+                             LimitShuttingDown, LimitRowTooLarge, LimitBinaryValue, LimitMemory, LimitExpressionSize,
+                             ToolInvalidArgument},
+                            {"backend"}),
+            .per_tool = true},
   };
   return kRoutes;
 }
@@ -219,10 +259,31 @@ const Route* find_tool(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+constexpr std::string_view kNameSegment = "{name}";
+}
+
 const Route* find_route(std::string_view path) {
   for (const auto& r : routes())
     if (r.path == path) return &r;
+  for (const auto& r : routes()) {
+    if (!r.per_tool) continue;
+    const std::string_view prefix = r.path.substr(0, r.path.size() - kNameSegment.size());
+    if (path.starts_with(prefix) && path.size() > prefix.size() &&
+        path.substr(prefix.size()).find('/') == std::string_view::npos)
+      return &r;
+  }
   return nullptr;
+}
+
+std::string_view path_name(const Route& route, std::string_view path) {
+  assert(route.per_tool);
+  return path.substr(route.path.size() - kNameSegment.size());
+}
+
+std::string tool_path(const Route& route, std::string_view name) {
+  assert(route.per_tool);
+  return std::string(route.path.substr(0, route.path.size() - kNameSegment.size())) + std::string(name);
 }
 
 std::string route_list_text() {

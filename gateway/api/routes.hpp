@@ -12,7 +12,7 @@
 
 namespace qg::gateway {
 
-enum class RouteId : std::uint8_t { Query, Schema, Healthz, Readyz, Metrics, OpenApi, Mcp };
+enum class RouteId : std::uint8_t { Query, Schema, Healthz, Readyz, Metrics, OpenApi, Mcp, Tools, ToolCall };
 
 // Who may call a route: anyone, or (when keys are configured) a Bearer API key.
 enum class Access : std::uint8_t { Open, ApiKey };
@@ -43,6 +43,10 @@ struct Route {
   // false: not an operation of /openapi.json (the MCP endpoint speaks
   // JSON-RPC, described by the MCP specification, not by OpenAPI).
   bool in_openapi = true;
+  // true: `path` ends in "{name}", one curated tool per name (config `tools`):
+  // each configured tool is its own OpenAPI operation (operationId = the tool's
+  // name) and its own MCP tool, all served by this one row.
+  bool per_tool = false;
 };
 
 // Tool importers drop an operation whose summary and description, joined,
@@ -57,8 +61,13 @@ std::span<const Route> all_routes();
 // The route whose operation the MCP tool `name` calls, or nullptr.
 const Route* find_tool(std::string_view name);
 const Route& route(RouteId id);
-// The route serving `path` (any method), or nullptr.
+// The route serving `path` (any method), or nullptr. A per_tool row serves
+// every path of its prefix with one more non-empty segment ("/v1/tools/x").
 const Route* find_route(std::string_view path);
+// The "{name}" segment of a path served by a per_tool row.
+std::string_view path_name(const Route& route, std::string_view path);
+// "/v1/tools/cost_by_model": the path of one tool of a per_tool row.
+std::string tool_path(const Route& route, std::string_view name);
 
 // "POST /v1/query, GET /v1/schema, ... or GET /openapi.json": for the 404 FIX.
 std::string route_list_text();

@@ -53,7 +53,7 @@ KeyRing::KeyRing(const std::vector<config::ApiKey>& keys) {
   for (const auto& k : keys) {
     const auto hash = digest_from_hex(k.sha256);
     // The config reader accepts only 64 hex digits, so this cannot fail.
-    keys_.push_back(Key{k.name, hash.value_or(Digest{}), k.databases, k.hidden_columns, k.bind});
+    keys_.push_back(Key{k.name, hash.value_or(Digest{}), k.databases, k.hidden_columns, k.bind, k.sql, k.tools});
   }
 }
 
@@ -100,6 +100,35 @@ Status KeyRing::authorize(const Key* key, std::string_view database) const {
                     "API key '" + key->name + "' may not use database '" + std::string(database) + "'",
                     "FIX: use one of the databases key '" + key->name + "' may use: " + allowed +
                         "; or ask the operator to grant it '" + std::string(database) + "'.");
+}
+
+Status KeyRing::authorize_sql(const Key* key, std::string_view callable) {
+  if (key == nullptr || key->sql) return {};
+  return make_error(ErrorCode::AuthSqlNotAllowed,
+                    "API key '" + key->name + "' may call curated tools only, not send SQL",
+                    callable.empty() ? "FIX: this key may call no tool either; ask the operator for a key that may."
+                                     : "FIX: call one of the tools this key may use instead (POST /v1/tools/{name}, "
+                                       "or the MCP tool of the same name): " +
+                                           std::string(callable) + ". GET /v1/tools lists their parameters.");
+}
+
+bool KeyRing::may_call(const Key* key, std::string_view tool, std::string_view database) {
+  if (key == nullptr) return true;
+  if (std::find(key->databases.begin(), key->databases.end(), database) == key->databases.end()) return false;
+  return !key->tools || std::find(key->tools->begin(), key->tools->end(), tool) != key->tools->end();
+}
+
+Status KeyRing::authorize_tool(const Key* key, std::string_view tool, std::string_view database) const {
+  if (key == nullptr) return {};
+  if (!key->tools || std::find(key->tools->begin(), key->tools->end(), tool) != key->tools->end())
+    return authorize(key, database);
+  std::string allowed;
+  for (const auto& name : *key->tools) allowed += (allowed.empty() ? "" : ", ") + name;
+  return make_error(
+      ErrorCode::AuthForbidden, "API key '" + key->name + "' may not call tool '" + std::string(tool) + "'",
+      allowed.empty() ? "FIX: this key may call no tool; ask the operator to grant it '" + std::string(tool) + "'."
+                      : "FIX: call one of the tools key '" + key->name + "' may use: " + allowed +
+                            "; or ask the operator to grant it '" + std::string(tool) + "'.");
 }
 
 }  // namespace qg::auth

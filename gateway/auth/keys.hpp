@@ -4,6 +4,7 @@
 // in constant time with the configured hashes. Only key names leave this
 // file (for logs, metrics, fairness); tokens are never stored or echoed.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,6 +30,8 @@ struct Key {
   std::vector<std::string> databases;
   config::HiddenColumns hidden_columns;  // columns this key may not see (admission and the schema)
   std::vector<std::pair<std::string, config::BindValue>> bind;  // row-filter parameters (config keys[i].bind)
+  bool sql = true;                                              // false: curated tools only (config keys[].sql)
+  std::optional<std::vector<std::string>> tools;  // the tools it may call; absent: every tool on its databases
 };
 
 class KeyRing {
@@ -44,6 +47,13 @@ class KeyRing {
 
   // auth:forbidden unless `key` may use `database` (anonymous may use any).
   Status authorize(const Key* key, std::string_view database) const;
+
+  // Whether `key` may send SQL (POST /v1/query, MCP execute_sql): auth:sql-not-allowed for a key with
+  // `sql: false`, whose FIX names `callable` (the tools it may call).
+  static Status authorize_sql(const Key* key, std::string_view callable);
+  // Whether `key` may call the curated tool `tool` on `database` (its tool list and databases).
+  Status authorize_tool(const Key* key, std::string_view tool, std::string_view database) const;
+  static bool may_call(const Key* key, std::string_view tool, std::string_view database);
 
  private:
   std::vector<Key> keys_;

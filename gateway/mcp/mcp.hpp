@@ -38,6 +38,7 @@ inline constexpr std::array<std::string_view, 4> kProtocolVersions{"2025-11-25",
 bool allows_batches(std::string_view version);
 
 // tools/list's `tools`: one per route with an tool_name, schemas from the OpenAPI document for `config`.
+// Then one per configured curated tool (config `tools`), named as configured.
 boost::json::array tools(const config::Config& config);
 
 class Endpoint {

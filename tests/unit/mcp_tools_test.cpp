@@ -50,6 +50,8 @@ TEST(McpToolsTest, OneToolPerAgentRouteNamedInTheRouteTable) {
       EXPECT_EQ(find_tool(r.tool_name), &r);
       EXPECT_EQ(r.access, Access::ApiKey) << "only agent operations are tools";
     }
+  // Then each curated tool of the configuration, under its own name.
+  for (const auto& tool : demo().tools) expected.push_back(tool.name);
   EXPECT_EQ(names, expected);
   EXPECT_EQ(find_tool("executeSql"), nullptr);
   EXPECT_EQ(find_tool(""), nullptr);
@@ -96,6 +98,16 @@ TEST(McpToolsTest, SchemasAreTheOpenApiDocumentsResolved) {
     EXPECT_EQ(schema_in.at(name).at("description"), p.at("description")) << name;
   }
   EXPECT_EQ(tools[1].at("outputSchema").at("anyOf").at(0).at("required"), (json::array{"schema"}));
+  // A curated tool: its input schema is its operation's request body, its output the SQL route's envelope.
+  for (std::size_t i = 2; i < tools.size(); ++i) {
+    const std::string name(tools[i].at("name").as_string());
+    const auto& op = doc.at("paths").at(tool_path(route(RouteId::ToolCall), name)).at("post");
+    EXPECT_EQ(tools[i].at("inputSchema"), op.at("requestBody").at("content").at("application/json").at("schema"))
+        << name;
+    EXPECT_EQ(tools[i].at("outputSchema").at("anyOf").at(0).at("properties"),
+              doc.at_pointer("/components/schemas/QueryResult/properties"))
+        << name;
+  }
 }
 
 TEST(McpToolsTest, BatchesBelongToTheOlderRevisionsOnly) {

@@ -53,6 +53,18 @@ const json::object& operation_of(const json::object& doc, const Route& r) {
   return doc.at("paths").at(r.path).at(lower(r.method)).as_object();
 }
 
+// The operations a route has in its document: one, or one per configured tool (per_tool).
+std::vector<const json::object*> operations_of(const json::object& doc, const Route& r, const config::Config& config) {
+  std::vector<const json::object*> out;
+  if (!r.per_tool) {
+    out.push_back(&operation_of(doc, r));
+    return out;
+  }
+  for (const auto& tool : config.tools)
+    out.push_back(&doc.at("paths").at(tool_path(r, tool.name)).at(lower(r.method)).as_object());
+  return out;
+}
+
 // Statuses the route's answers can carry: its refusal codes', 200, and the
 // readiness probe's own 503. 499 (client gone) is never read by anyone.
 std::set<std::string> producible(const Route& r) {
@@ -73,7 +85,8 @@ TEST(OpenApiTest, IsOpenApi31WithTheTwoToolOperations) {
   EXPECT_EQ(route(RouteId::Schema).tool_name, "describe_schema");
   EXPECT_EQ(operation_of(doc, route(RouteId::Query)).at("operationId").as_string(), "run_sql");
   EXPECT_EQ(operation_of(doc, route(RouteId::Schema)).at("operationId").as_string(), "describe_schema");
-  EXPECT_EQ(doc.at("paths").as_object().size(), 2u) << "the agent document lists the agent tools only";
+  EXPECT_EQ(doc.at("paths").as_object().size(), 2u + demo().tools.size())
+      << "the agent document lists the agent tools only: SQL, schema and each curated tool";
   EXPECT_EQ(route(RouteId::Query).path, "/v1/query");
   EXPECT_EQ(route(RouteId::Query).method, "POST");
   EXPECT_EQ(route(RouteId::Schema).path, "/v1/schema");
@@ -82,14 +95,29 @@ TEST(OpenApiTest, IsOpenApi31WithTheTwoToolOperations) {
 TEST(OpenApiTest, EveryRouteIsAPathOfExactlyOneDocumentWithItsOneMethodAndOperationId) {
   const auto agent = parsed(demo(), Audience::Agent);
   const auto operator_doc = parsed(demo(), Audience::Operator);
-  const auto documented =
-      std::count_if(all_routes().begin(), all_routes().end(), [](const Route& r) { return r.in_openapi; });
+  const auto documented = std::count_if(all_routes().begin(), all_routes().end(),
+                                        [](const Route& r) { return r.in_openapi && !r.per_tool; }) +
+                          static_cast<std::ptrdiff_t>(demo().tools.size());
   EXPECT_EQ(agent.at("paths").as_object().size() + operator_doc.at("paths").as_object().size(),
             static_cast<std::size_t>(documented))
       << "a documented path the server does not route";
   std::set<std::string> ids;
   for (const Route& r : all_routes()) {
     if (!r.in_openapi) continue;  // the MCP endpoint: JSON-RPC, not an OpenAPI operation
+    if (r.per_tool) {             // one agent operation per curated tool, named as the tool
+      for (const auto& tool : demo().tools) {
+        const std::string path = tool_path(r, tool.name);
+        ASSERT_TRUE(agent.at("paths").as_object().contains(path)) << path;
+        EXPECT_EQ(agent.at("paths").at(path).as_object().size(), 1u) << path;
+        EXPECT_EQ(agent.at("paths").at(path).at(lower(r.method)).at("operationId").as_string(), tool.name);
+        EXPECT_TRUE(ids.insert(tool.name).second) << "operationId used twice: " << tool.name;
+        EXPECT_EQ(find_route(path), &r);
+        EXPECT_EQ(path_name(r, path), tool.name);
+      }
+      EXPECT_FALSE(agent.at("paths").as_object().contains(r.path));
+      EXPECT_FALSE(operator_doc.at("paths").as_object().contains(r.path));
+      continue;
+    }
     const auto& mine = is_agent_tool(r) ? agent : operator_doc;
     const auto& other = is_agent_tool(r) ? operator_doc : agent;
     ASSERT_TRUE(mine.at("paths").as_object().contains(r.path)) << r.path;
@@ -127,7 +155,9 @@ TEST(OpenApiTest, InfoAndServersAreWhatImportersAndLintersNeed) {
     }
   }
   EXPECT_TRUE(parsed(demo(), Audience::Agent).at("components").as_object().contains("securitySchemes"));
-  EXPECT_FALSE(parsed(demo(), Audience::Operator).at("components").as_object().contains("securitySchemes"));
+  // GET /v1/tools (the listing of curated tools) is the one operator route that needs a key.
+  EXPECT_TRUE(parsed(demo(), Audience::Operator).at("components").as_object().contains("securitySchemes"));
+  EXPECT_EQ(route(RouteId::Tools).access, Access::ApiKey);
 }
 
 TEST(OpenApiTest, ServerUrlIsPublicUrlElseTheHostHeaderElseTheListenAddress) {
@@ -177,23 +207,25 @@ TEST(OpenApiTest, ErrorCodeEnumIsTheErrorCodeList) {
 TEST(OpenApiTest, DocumentedStatusesAreExactlyTheOnesTheRouteCanProduce) {
   for (const Route& r : all_routes()) {
     if (!r.in_openapi) continue;
-    const auto doc = document_of(demo(), r);
+    const auto doc = r.per_tool ? parsed(demo()) : document_of(demo(), r);
     const auto want = producible(r);
-    std::set<std::string> documented;
-    for (const auto& [status, response] : operation_of(doc, r).at("responses").as_object()) {
-      documented.insert(std::string(status));
-      EXPECT_TRUE(want.contains(std::string(status))) << r.path << " documents " << status << " it cannot answer";
-      // Each refusal status says what to do and which codes it carries.
-      const std::string text(response.at("description").as_string());
-      if (status != "200")  // what to do comes first, then the codes
-        EXPECT_GT(text.find("Codes: `"), 20u) << r.path << " " << status << ": " << text;
-      for (ErrorCode c : r.errors) {
-        if (std::to_string(http_status(c)) != std::string(status)) continue;
-        const std::string quoted = std::string(1, '`').append(name(c)).append(1, '`');
-        EXPECT_NE(text.find(quoted), std::string::npos) << r.path << " " << status << " does not list " << name(c);
+    for (const json::object* op : operations_of(doc, r, demo())) {
+      std::set<std::string> documented;
+      for (const auto& [status, response] : op->at("responses").as_object()) {
+        documented.insert(std::string(status));
+        EXPECT_TRUE(want.contains(std::string(status))) << r.path << " documents " << status << " it cannot answer";
+        // Each refusal status says what to do and which codes it carries.
+        const std::string text(response.at("description").as_string());
+        if (status != "200")  // what to do comes first, then the codes
+          EXPECT_GT(text.find("Codes: `"), 20u) << r.path << " " << status << ": " << text;
+        for (ErrorCode c : r.errors) {
+          if (std::to_string(http_status(c)) != std::string(status)) continue;
+          const std::string quoted = std::string(1, '`').append(name(c)).append(1, '`');
+          EXPECT_NE(text.find(quoted), std::string::npos) << r.path << " " << status << " does not list " << name(c);
+        }
       }
+      EXPECT_EQ(documented, want) << r.path;
     }
-    EXPECT_EQ(documented, want) << r.path;
   }
 }
 
@@ -226,6 +258,13 @@ TEST(OpenApiTest, EveryAgentToolsSummaryAndDescriptionFitTheImportersLimit) {
     EXPECT_GT(op.at("description").as_string().size(), 200u) << r.tool_name << ": still says how to use it";
   }
   EXPECT_EQ(tools, 2);
+  // The curated tools' operations too: their summary and description from the configuration, cut to fit.
+  for (const json::object* op : operations_of(doc, route(RouteId::ToolCall), demo())) {
+    std::string summary(op->at("summary").as_string());
+    if (summary.ends_with('.')) summary.pop_back();
+    EXPECT_LE((summary + ".\n\n" + std::string(op->at("description").as_string())).size(), kMaxToolDescription);
+    EXPECT_NE(op->at("description").as_string().find("tool:invalid-argument"), std::string::npos);
+  }
 }
 
 // Importers rename operations (run_sql becomes run-sql, v1_query_post, ...):
@@ -234,6 +273,7 @@ TEST(OpenApiTest, NoTextNamesAToolByItsOperationIdOrToolName) {
   for (Audience audience : {Audience::Agent, Audience::Operator}) {
     const std::string text = json::serialize(parsed(demo(), audience));
     for (const Route& r : all_routes()) {
+      if (r.per_tool) continue;  // its operations are named after the configured tools
       const bool listed = r.in_openapi && is_agent_tool(r) == (audience == Audience::Agent);
       EXPECT_EQ(occurrences(text, "\"" + std::string(r.operation_id) + "\""), listed ? 1u : 0u)
           << r.operation_id << ": only as its own operationId";
@@ -262,6 +302,11 @@ TEST(OpenApiTest, NoUnionTypesAndNoEnumsOnTheToolsInputsOrCells) {
   for (const auto& p : operation_of(doc, route(RouteId::Schema)).at("parameters").as_array())
     inputs.push_back(&p.at("schema").as_object());
   EXPECT_EQ(inputs.size(), 9u);
+  // The curated tools' arguments (tools/parameters.cpp json_schema).
+  for (const json::object* op : operations_of(doc, route(RouteId::ToolCall), demo()))
+    for (const auto& [name, field] :
+         op->at("requestBody").at("content").at("application/json").at("schema").at("properties").as_object())
+      inputs.push_back(&field.as_object());
   for (const json::object* schema : inputs) {
     ASSERT_TRUE(schema->contains("type")) << json::serialize(*schema);
     EXPECT_TRUE(schema->at("type").is_string()) << json::serialize(*schema);

@@ -4,7 +4,7 @@
 // exports map, so they are imported from its dist folder.)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startQuerygate, QUERY_OK, QUERY_REFUSED, operationInputs } from "./querygate.mjs";
+import { startQuerygate, AGENT_OPERATIONS, QUERY_OK, QUERY_REFUSED, operationInputs } from "./querygate.mjs";
 
 const dist = new URL("./node_modules/@langchain/classic/dist/", import.meta.url);
 const { OpenAPISpec } = await import(new URL("util/openapi.js", dist));
@@ -19,9 +19,9 @@ before(async () => {
 });
 after(() => gw?.stop());
 
-test("LangChain loads the document: exactly the two agent functions, every parameter", () => {
+test("LangChain loads the document: exactly the agent functions, every parameter", () => {
   const byName = Object.fromEntries(functions.map((f) => [f.name, f]));
-  assert.deepEqual(Object.keys(byName).sort(), [doc.paths["/v1/schema"].get.operationId, doc.paths["/v1/query"].post.operationId].sort());
+  assert.deepEqual(Object.keys(byName).sort(), Object.entries(AGENT_OPERATIONS).map(([p, m]) => doc.paths[p][m].operationId).sort());
   const query = byName[doc.paths["/v1/query"].post.operationId];
   const schema = byName[doc.paths["/v1/schema"].get.operationId];
   assert.deepEqual(Object.keys(query.parameters.properties.data.properties).sort(), operationInputs(doc, "/v1/query", "post"));

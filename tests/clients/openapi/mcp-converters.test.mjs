@@ -12,14 +12,15 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { getToolsFromOpenApi } from "openapi-mcp-generator/dist/api.js";
-import { startQuerygate, QUERY_OK, QUERY_REFUSED, operationInputs } from "./querygate.mjs";
+import { startQuerygate, AGENT_OPERATIONS, QUERY_OK, QUERY_REFUSED, operationInputs } from "./querygate.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 let gw, doc, operationIds;
 before(async () => {
   gw = await startQuerygate();
   doc = await gw.document();
-  operationIds = [doc.paths["/v1/query"].post.operationId, doc.paths["/v1/schema"].get.operationId];
+  // SQL, schema and the demo's curated tools.
+  operationIds = Object.entries(AGENT_OPERATIONS).map(([p, m]) => doc.paths[p][m].operationId);
 });
 after(() => gw?.stop());
 

@@ -88,7 +88,14 @@ export async function startQuerygate({ keyed = false } = {}) {
 
 // The agent operations the document must carry, read from the document itself
 // and checked against the route table's fixed facts by the C++ tests.
-export const AGENT_OPERATIONS = { "/v1/query": "post", "/v1/schema": "get" };
+// The demo's agent operations: SQL, schema, and its three curated tools (config/demo.yaml `tools:`).
+export const AGENT_OPERATIONS = {
+  "/v1/query": "post",
+  "/v1/schema": "get",
+  "/v1/tools/cost_by_model": "post",
+  "/v1/tools/error_rate_by_project": "post",
+  "/v1/tools/slowest_traces": "post",
+};
 export const QUERY_OK = { sql: "SELECT count(*) AS n FROM spans" };
 export const QUERY_REFUSED = { sql: "SELECT cost_ust FROM spans" }; // a misspelt column: 422 with a FIX
 

@@ -84,6 +84,15 @@ for (const [label, lib] of [["4.7.2 gemini", v4], ["6.0.1", v6]]) {
     assert.deepEqual(rows, oracle.json);
     assert.ok(rows.rows[0][0] > 0);
 
+    // A curated tool: its arguments are the request body, its answer the gateway's.
+    const tool = application.functions.find((f) => f.path === "/v1/tools/cost_by_model");
+    const args = { project: "support-bot", since: "2026-11-01" };
+    const cost = await lib.HttpLlm.execute(props(tool, { body: args }));
+    const costOracle = await gw.direct("POST", "/v1/tools/cost_by_model", args);
+    assert.equal(costOracle.status, 200);
+    assert.deepEqual(cost, costOracle.json);
+    assert.ok(cost.rows.length > 0);
+
     const text = await lib.HttpLlm.execute(props(schema, { query: { detail: "brief" } }));
     assert.equal(text, (await gw.direct("GET", "/v1/schema?detail=brief")).text);
 
