@@ -96,12 +96,14 @@ Result<AdmittedStatement> admit_statement(std::string_view caller_sql, const cat
     std::cerr << "querygate: " << verified.error().message << "\n";
     return std::move(verified).error();
   }
+  const bool fenced = rewrite::fence_row_filters(query);
   out.param_names = number_params(query);
   auto rendered = render::render(query, catalog.dialect);
   if (!rendered) return std::move(rendered).error();
   out.sql = std::move(rendered).value();
   out.admission = std::move(admission).value();
   out.rewrites = out.admission.rewrites;
+  if (fenced) out.rewrites.emplace_back("row-filter-fence");
   if (out.limit.injected || out.limit.clamped) out.rewrites.emplace_back("limit-injection");
   return out;
 }

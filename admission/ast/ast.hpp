@@ -263,6 +263,10 @@ struct TableRef {  // a base table or a CTE name
   // admission to every reference of a filtered table, never by conversion:
   // printed as (SELECT * FROM name WHERE row_filter) AS alias-or-name.
   std::optional<Box<Expr>> row_filter;
+  // Printed as a fence the engine cannot see through (OFFSET 0), so that no
+  // condition of the statement runs on a row before the filter has kept it
+  // (rewrite::fence_row_filters decides; set after admission, before printing).
+  bool row_filter_fence = false;
   bool operator==(const TableRef& o) const {
     return name == o.name && alias == o.alias && schema == o.schema && row_filter == o.row_filter;
   }

@@ -50,6 +50,12 @@ struct FromPrinter {
       p.identifier(t.name);
       p.word(" WHERE ");
       p.expr(**t.row_filter);
+      // A fence (rewrite::fence_row_filters): no condition of the statement
+      // may run on a row before the filter has kept it (an error it raises,
+      // e.g. a division by zero, would tell about a row the caller may not
+      // see). Neither engine pulls up a subquery with OFFSET or pushes
+      // conditions down into it.
+      if (t.row_filter_fence) p.word(p.sqlite() ? " LIMIT -1 OFFSET 0" : " OFFSET 0");
       p.word(")");
       if (t.alias) return alias(p, t.alias);
       p.word(" AS ");

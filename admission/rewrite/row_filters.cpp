@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "admission/admit/admit.hpp"
 #include "admission/ast/tree_walk.hpp"
@@ -246,6 +247,83 @@ std::vector<std::string> filtered_tables(const ast::Query& query) {
         if (const auto* t = std::get_if<ast::TableRef>(&f.node); t && t->row_filter) names.insert(t->name);
       });
   return {names.begin(), names.end()};
+}
+
+namespace {
+
+// Whether evaluating `e` on any row can fail (see fence_row_filters). One
+// branch per node kind; a kind not listed does not compile.
+bool cannot_fail(const ast::Expr& e) {
+  const bool here = std::visit(
+      [](const auto& n) -> bool {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::ColumnRef>) {
+          return !n.star;
+        } else if constexpr (std::is_same_v<T, ast::Literal> || std::is_same_v<T, ast::Param> ||
+                             std::is_same_v<T, ast::SqlValue>) {
+          return true;
+        } else if constexpr (std::is_same_v<T, ast::Operator>) {
+          static const std::set<std::string> kComparisons = {"=", "<>", "!=", "<", ">", "<=", ">="};
+          return kComparisons.count(n.op) > 0;
+        } else if constexpr (std::is_same_v<T, ast::Cast>) {
+          // A literal's cast is decided by the text the caller wrote, not by a row.
+          return std::holds_alternative<ast::Literal>(n.arg->node);
+        } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
+          // Functions that fail on no value of their arguments' types (a
+          // subquery's aggregate runs over rows its own filters kept).
+          static const std::set<std::string> kTotal = {"count", "min",   "max",   "sum",         "avg",
+                                                       "bool_and", "bool_or", "every", "lower",   "upper",
+                                                       "length", "char_length", "coalesce"};
+          return kTotal.count(n.name) > 0;
+        } else if constexpr (std::is_same_v<T, ast::SubLink>) {
+          // Its own WHERE and HAVING are judged where they stand; here its select list.
+          const auto* select = std::get_if<ast::Select>(&n.query->body);
+          return select != nullptr && std::all_of(select->items.begin(), select->items.end(),
+                                                  [](const ast::SelectItem& i) { return cannot_fail(i.expr); });
+        } else if constexpr (std::is_same_v<T, ast::MinMax>) {
+          return true;  // greatest/least compare
+        } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::NullTest> ||
+                             std::is_same_v<T, ast::BoolTest> || std::is_same_v<T, ast::DistinctFrom> ||
+                             std::is_same_v<T, ast::InList> || std::is_same_v<T, ast::Between> ||
+                             std::is_same_v<T, ast::Like> || std::is_same_v<T, ast::NullIf> ||
+                             std::is_same_v<T, ast::Case> || std::is_same_v<T, ast::Coalesce>) {
+          return true;  // when every part cannot fail (below)
+        } else {
+          static_assert(sizeof(T) == 0, "cannot_fail: an expression kind without a branch");
+        }
+      },
+      e.node);
+  if (!here) return false;
+  bool ok = true;
+  ast::for_each_child(e, [&](const ast::Expr& child) { ok = ok && cannot_fail(child); });
+  return ok;
+}
+
+}  // namespace
+
+bool fence_row_filters(ast::Query& query) {
+  bool risky = false;
+  auto judge = [&](const ast::Expr& condition) {
+    if (!risky && !cannot_fail(condition)) risky = true;
+  };
+  ast::walk_tree(
+      std::as_const(query), [](const ast::Expr&) {},
+      [&](const ast::FromItem& f) {
+        if (const auto* j = std::get_if<ast::Join>(&f.node); j && j->on) judge(**j->on);
+      },
+      [&](const ast::Query& q) {
+        if (const auto* s = std::get_if<ast::Select>(&q.body)) {
+          if (s->where) judge(*s->where);
+          if (s->having) judge(*s->having);
+        }
+      });
+  if (!risky) return false;
+  ast::walk_tree(
+      query, [](ast::Expr&) {},
+      [](ast::FromItem& f) {
+        if (auto* t = std::get_if<ast::TableRef>(&f.node); t && t->row_filter) t->row_filter_fence = true;
+      });
+  return true;
 }
 
 }  // namespace qg::rewrite

@@ -40,6 +40,19 @@ Status attach_row_filters(catalog::Catalog& catalog, const config::Database& dat
 // filter. A violation is a gateway defect (ErrorCode::Internal, "ADMISSION DEFECT").
 Status verify_row_filters(const ast::Query& query, const catalog::Catalog& catalog);
 
+// A condition of the statement that can raise an error (a division, a cast of
+// a stored value, a function call ...) could, if the engine ran it on a row
+// before the row filter removed that row, tell the caller about the row by
+// failing (one bit per request: enough to read any column of hidden rows).
+// Both engines merge a filtered table's subquery into the statement and order
+// its conditions by cost, so when any WHERE, JOIN ... ON or HAVING condition
+// (at any level) is not made only of comparisons, AND/OR/NOT, IS [NOT] NULL,
+// IN lists, BETWEEN, LIKE, CASE/COALESCE of such over columns, literals and
+// parameters, every filtered reference is printed behind a fence (the engine
+// then evaluates the filter first; correlated lookups into it lose their
+// index, so such statements can be slower). Returns whether it fenced.
+bool fence_row_filters(ast::Query& query);
+
 // The tables whose row filter applies anywhere in the statement (inside other filters too), sorted.
 std::vector<std::string> filtered_tables(const ast::Query& query);
 
