@@ -74,6 +74,11 @@ enum class ErrorCode : std::uint8_t {
   BackendUnavailable,
   BackendDenied,
   BackendPlanGate,
+  // write:* — a write tool (writes/) refused the call; nothing was written
+  WriteInvalidArgument,
+  WriteUnknownReference,
+  WriteCheckFailed,
+  WriteUnknownTool,
   // config:* — the operator's configuration file (start-up only, never an agent's doing)
   ConfigInvalid,
   // internal — a broken invariant (never caused by what an agent typed)

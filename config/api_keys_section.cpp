@@ -22,6 +22,7 @@ constexpr OwnKey kApiKeyOwn[] = {
     {"name", "a name for logs and metrics ([A-Za-z_][A-Za-z0-9_-]*)", true},
     {"sha256", "the SHA-256 of the token in hex, as printed by `querygate hash-key`", true},
     {"databases", "a list of database names this key may query, e.g. [demo]", true},
+    {"writes", "the write tools this key may call: a list of names, e.g. [save_annotation], or all"},
 };
 constexpr KeyTable<ApiKey> kApiKeyKeys{.own = kApiKeyOwn};
 
@@ -79,6 +80,28 @@ Status read_key_databases(const Entry& entry, const OwnKey& key, ApiKey& out) {
   return {};
 }
 
+// writes: all | [name, ...]; the names are checked against writes: by check_write_tools.
+Status read_key_writes(const Entry& entry, const OwnKey& key, ApiKey& out) {
+  if (entry.value.IsScalar() && entry.value.Scalar() == "all") {
+    out.all_writes = true;
+    return {};
+  }
+  if (!entry.value.IsSequence())
+    return config_error("'" + entry.path + "' must be " + std::string(key.expects) + "; got " + describe(entry.value) +
+                            position_of(entry),
+                        "Write writes: [save_annotation] or writes: all.");
+  for (std::size_t i = 0; i < entry.value.size(); ++i) {
+    const Entry item{YAML::Node(), entry.value[i], entry.path + "[" + std::to_string(i) + "]"};
+    Result<std::string> name = read_text(item, "a write tool name");
+    if (!name) return std::move(name).error();
+    if (std::find(out.writes.begin(), out.writes.end(), *name) != out.writes.end())
+      return config_error("'" + item.path + "' repeats write tool '" + clipped(*name) + "'" + position_of(item),
+                          "List each write tool once.");
+    out.writes.push_back(std::move(*name));
+  }
+  return {};
+}
+
 }  // namespace
 
 Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& keys) {
@@ -96,6 +119,7 @@ Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& key
                                    if (own.name == "name") return read_key_name(own_entry, own, api_key);
                                    if (own.name == "sha256") return read_key_hash(own_entry, own, api_key);
                                    if (own.name == "databases") return read_key_databases(own_entry, own, api_key);
+                                   if (own.name == "writes") return read_key_writes(own_entry, own, api_key);
                                    return unhandled(own, own_entry);
                                  });
     if (!status) return status;

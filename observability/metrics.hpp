@@ -38,6 +38,7 @@ struct QueueSnapshot {
 struct MetricsSetup {
   std::vector<std::string> databases{};  // configured names; their series exist from the start, at zero
   std::vector<std::string> routes{};     // served paths; any other path is counted as route="other"
+  std::vector<std::string> write_tools{};  // configured write tool names (querygate_writes_total's tool label)
   std::string version{};
   std::string commit{};
 };

@@ -371,6 +371,9 @@ std::map<int, Success> successes(const Route& r) {
     case RouteId::OpenApi:
       return {{200, {"The OpenAPI document for the audience asked for.", {{"type", "object"}}}}};
     case RouteId::Mcp:
+    case RouteId::Write:
+    case RouteId::Checks:
+    case RouteId::Writes:
       break;  // not in the documents (in_openapi is false)
   }
   return {};

@@ -34,6 +34,23 @@ constexpr std::string_view kSchemaDescription =
     "not know. With many tables, ask for `detail=brief` (one line per table) first, then `tables=` for the ones "
     "you need; `search=` finds tables by a word in their names or comments. Only the tables listed here exist.";
 
+constexpr std::string_view kWriteDescription =
+    "Calls one configured write tool: the only way to record anything. Send its arguments as one JSON object "
+    "(see GET /v1/writes for each tool's parameters). The tool checks everything itself: argument types and "
+    "bounds, that every id refers to a row you may point at, duplicates, and its own rules.\n\n"
+    "- 201 `{\"status\": \"written\", \"id\", \"row\"}`: `row` is what the database now holds.\n"
+    "- 200 `{\"status\": \"already_exists\", \"id\", \"affected\": 0}`: it was recorded before; do not "
+    "retry, continue with the next item.\n"
+    "- 422 with `fix`: nothing was written; do what `fix` says (e.g. pick one of the listed ids).";
+
+constexpr std::string_view kChecksDescription =
+    "Runs a write tool's after-checks: global rules judged from what is in the database now (never from your "
+    "summary). Each check lists the rows that break it, with a `fix`; an empty list means the rule holds.";
+
+constexpr std::string_view kWritesDescription =
+    "Lists the configured write tools with their descriptions, databases and parameters (type, bounds, allowed "
+    "values), the columns they derive, their duplicate keys and checks.";
+
 constexpr std::string_view kHealthDescription =
     "Liveness: 200 while the process serves HTTP. Needs no API key. Not useful to a model answering questions.";
 
@@ -194,6 +211,50 @@ const std::vector<Route>& routes() {
                              RequestMissingField, RequestNotFound, LimitShuttingDown},
                             {}),
             .in_openapi = false},
+      Route{.id = RouteId::Write,
+            .method = "POST",
+            .path = "/v1/write/{name}",
+            .tool_name = {},  // each write tool is its own tool (writes/), not this generic row
+            .operation_id = "call_write_tool",
+            .summary = "Call a configured write tool",
+            .description = kWriteDescription,
+            .access = Access::ApiKey,
+            .content_type = "application/json",
+            .served_while_draining = false,
+            .logged = true,
+            .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestUnsupportedMediaType, RequestBadJson,
+                             RequestDuplicateField, RequestCancelled, LimitDeadline, LimitQueueFull,
+                             LimitShuttingDown, BackendError, BackendUnavailable},
+                            {"write"}),
+            .in_openapi = false},
+      Route{.id = RouteId::Checks,
+            .method = "POST",
+            .path = "/v1/checks/{name}",
+            .tool_name = {},
+            .operation_id = "run_write_checks",
+            .summary = "Run a write tool's after-checks over the database",
+            .description = kChecksDescription,
+            .access = Access::ApiKey,
+            .content_type = "application/json",
+            .served_while_draining = false,
+            .logged = true,
+            .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestCancelled, LimitDeadline, LimitQueueFull,
+                             LimitShuttingDown, BackendError, BackendUnavailable, WriteUnknownTool},
+                            {}),
+            .in_openapi = false},
+      Route{.id = RouteId::Writes,
+            .method = "GET",
+            .path = "/v1/writes",
+            .tool_name = {},
+            .operation_id = "list_write_tools",
+            .summary = "List the write tools",
+            .description = kWritesDescription,
+            .access = Access::ApiKey,
+            .content_type = "application/json",
+            .served_while_draining = false,
+            .logged = true,
+            .errors = codes({AuthMissing, AuthInvalid}, {}),
+            .in_openapi = false},
   };
   return kRoutes;
 }
@@ -218,9 +279,22 @@ const Route* find_tool(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+constexpr std::string_view kNameSegment = "/{name}";
+}
+
+std::string_view path_name(const Route& r, std::string_view path) {
+  if (!r.path.ends_with(kNameSegment)) return {};
+  const std::string_view prefix = r.path.substr(0, r.path.size() - kNameSegment.size() + 1);  // ".../"
+  if (!path.starts_with(prefix)) return {};
+  const std::string_view name = path.substr(prefix.size());
+  if (name.empty() || name.find('/') != std::string_view::npos) return {};
+  return name;
+}
+
 const Route* find_route(std::string_view path) {
   for (const auto& r : routes())
-    if (r.path == path) return &r;
+    if (r.path == path || !path_name(r, path).empty()) return &r;
   return nullptr;
 }
 

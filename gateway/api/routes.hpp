@@ -12,7 +12,7 @@
 
 namespace qg::gateway {
 
-enum class RouteId : std::uint8_t { Query, Schema, Healthz, Readyz, Metrics, OpenApi, Mcp };
+enum class RouteId : std::uint8_t { Query, Schema, Healthz, Readyz, Metrics, OpenApi, Mcp, Write, Checks, Writes };
 
 // Who may call a route: anyone, or (when keys are configured) a Bearer API key.
 enum class Access : std::uint8_t { Open, ApiKey };
@@ -57,8 +57,11 @@ std::span<const Route> all_routes();
 // The route whose operation the MCP tool `name` calls, or nullptr.
 const Route* find_tool(std::string_view name);
 const Route& route(RouteId id);
-// The route serving `path` (any method), or nullptr.
+// The route serving `path` (any method), or nullptr. A row whose path ends in
+// "/{name}" serves that prefix followed by one non-empty segment.
 const Route* find_route(std::string_view path);
+// For a "/{name}" row: the segment `path` gives it ("" for other rows).
+std::string_view path_name(const Route& route, std::string_view path);
 
 // "POST /v1/query, GET /v1/schema, ... or GET /openapi.json": for the 404 FIX.
 std::string route_list_text();
