@@ -118,14 +118,14 @@ struct ApiKey {
 // writes.<tool>.parameters.<name>: one typed argument of a write tool.
 struct WriteParameter {
   std::string name;
-  std::string type;  // integer, number, string, boolean
+  std::string type;           // integer, number, string, boolean
   std::optional<double> min;  // integer/number: inclusive bounds
   std::optional<double> max;
   std::vector<std::string> enum_values;  // string: the allowed values (empty: any)
   int max_length = 0;                    // string: at most this many characters (0: 10 000)
   bool required = true;
-  bool untrusted = false;   // end-user/model text: flagged untrusted when read back
-  std::string references;   // SQL whose first column lists the values allowed (checked in the transaction)
+  bool untrusted = false;  // end-user/model text: flagged untrusted when read back
+  std::string references;  // SQL whose first column lists the values allowed (checked in the transaction)
   std::string description;
 };
 
@@ -146,9 +146,9 @@ struct WriteTool {
   std::string database;
   std::string table;
   std::string description;
-  std::vector<WriteParameter> parameters;                  // in file order
-  std::vector<std::pair<std::string, std::string>> set;   // column -> SQL expression, derived by code
-  std::vector<std::string> duplicate_key;                 // columns (parameters or set)
+  std::vector<WriteParameter> parameters;                // in file order
+  std::vector<std::pair<std::string, std::string>> set;  // column -> SQL expression, derived by code
+  std::vector<std::string> duplicate_key;                // columns (parameters or set)
   std::vector<WriteCheck> checks;
   std::vector<AfterCheck> after_checks;
 };
@@ -172,8 +172,8 @@ struct Config {
   // On SIGTERM/SIGINT, requests already accepted get this long to finish;
   // what is still queued or running then is cancelled.
   int shutdown_grace_ms = 10000;
-  bool log_sql = false;          // include the statement text in the request log (it may hold end-user data)
-  std::filesystem::path source;  // the file it was read from (empty for text)
+  bool log_sql = false;           // include the statement text in the request log (it may hold end-user data)
+  std::filesystem::path source;   // the file it was read from (empty for text)
   std::vector<WriteTool> writes;  // write tools, in file order
 
   const Database* find_database(std::string_view name) const;

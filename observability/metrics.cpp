@@ -88,11 +88,11 @@ struct Metrics::Impl {
                                    .Help("Returned rows flagged as holding untrusted text, by database.")
                                    .Register(registry);
   Family<Counter>& writes = prometheus::BuildCounter()
-                               .Name("querygate_writes_total")
-                               .Help(
-                                   "Write tool calls, by tool and outcome: written, already_exists, or the "
-                                   "refusal's code (write:invalid-argument, write:unknown-reference, ...).")
-                               .Register(registry);
+                                .Name("querygate_writes_total")
+                                .Help(
+                                    "Write tool calls, by tool and outcome: written, already_exists, or the "
+                                    "refusal's code (write:invalid-argument, write:unknown-reference, ...).")
+                                .Register(registry);
   Family<Counter>& backend_errors = prometheus::BuildCounter()
                                         .Name("querygate_backend_errors_total")
                                         .Help(
