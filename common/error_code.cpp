@@ -111,6 +111,12 @@ constexpr std::array kErrorCodes{
     ErrorCodeInfo{BackendPlanGate, "backend:plan-gate", 422, "The query plan touches something outside the allowlist."},
     ErrorCodeInfo{ToolInvalidArgument, "tool:invalid-argument", 422,
                   "A tool argument is unknown, missing, of the wrong type or not an allowed value; nothing ran."},
+    ErrorCodeInfo{WriteInvalidArgument, "write:invalid-argument", 422,
+                  "A write tool's argument has the wrong type, is out of range, not allowed, unknown or missing."},
+    ErrorCodeInfo{WriteUnknownReference, "write:unknown-reference", 422,
+                  "A write tool's argument refers to a row outside the set it may refer to."},
+    ErrorCodeInfo{WriteCheckFailed, "write:check-failed", 422, "A write tool's configured check refused the row."},
+    ErrorCodeInfo{WriteUnknownTool, "write:unknown-tool", 404, "No write tool has that name."},
     ErrorCodeInfo{ConfigInvalid, "config:invalid", 500, "The configuration file is invalid (start-up error)."},
     ErrorCodeInfo{Internal, "internal:error", 500, "A broken invariant inside querygate; please report it."},
 };

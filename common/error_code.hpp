@@ -79,6 +79,11 @@ enum class ErrorCode : std::uint8_t {
   BackendPlanGate,
   // tool:* — a call of a curated tool (POST /v1/tools/{name}, MCP tools/call)
   ToolInvalidArgument,
+  // write:* — a write tool (writes/) refused the call; nothing was written
+  WriteInvalidArgument,
+  WriteUnknownReference,
+  WriteCheckFailed,
+  WriteUnknownTool,
   // config:* — the operator's configuration file (start-up only, never an agent's doing)
   ConfigInvalid,
   // internal — a broken invariant (never caused by what an agent typed)

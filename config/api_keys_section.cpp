@@ -27,6 +27,7 @@ constexpr OwnKey kApiKeyOwn[] = {
     {"hidden_columns", "a mapping of table names to lists of columns this key may not see, e.g. {users: [email]}"},
     {"tools", "a list of the curated tool names this key may call, e.g. [cost_by_model] (default: all)"},
     {"bind", "a mapping of row-filter parameter names to values, e.g. { project_id: 1 }"},
+    {"writes", "the write tools this key may call: a list of names, e.g. [save_annotation], or all"},
 };
 constexpr BoolKey<ApiKey> kApiKeyBools[] = {
     {"sql", &ApiKey::sql, true},  // false: curated tools only, POST /v1/query is refused
@@ -165,6 +166,28 @@ Status read_key_bind(const Entry& entry, const OwnKey& key, ApiKey& out) {
   });
 }
 
+// writes: all | [name, ...]; the names are checked against writes: by check_write_tools.
+Status read_key_writes(const Entry& entry, const OwnKey& key, ApiKey& out) {
+  if (entry.value.IsScalar() && entry.value.Scalar() == "all") {
+    out.all_writes = true;
+    return {};
+  }
+  if (!entry.value.IsSequence())
+    return config_error("'" + entry.path + "' must be " + std::string(key.expects) + "; got " + describe(entry.value) +
+                            position_of(entry),
+                        "Write writes: [save_annotation] or writes: all.");
+  for (std::size_t i = 0; i < entry.value.size(); ++i) {
+    const Entry item{YAML::Node(), entry.value[i], entry.path + "[" + std::to_string(i) + "]"};
+    Result<std::string> name = read_text(item, "a write tool name");
+    if (!name) return std::move(name).error();
+    if (std::find(out.writes.begin(), out.writes.end(), *name) != out.writes.end())
+      return config_error("'" + item.path + "' repeats write tool '" + clipped(*name) + "'" + position_of(item),
+                          "List each write tool once.");
+    out.writes.push_back(std::move(*name));
+  }
+  return {};
+}
+
 }  // namespace
 
 Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& keys) {
@@ -185,6 +208,7 @@ Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& key
                                    if (own.name == "hidden_columns") return read_key_hidden(own_entry, own, api_key);
                                    if (own.name == "tools") return read_key_tools(own_entry, own, api_key);
                                    if (own.name == "bind") return read_key_bind(own_entry, own, api_key);
+                                   if (own.name == "writes") return read_key_writes(own_entry, own, api_key);
                                    return unhandled(own, own_entry);
                                  });
     if (!status) return status;

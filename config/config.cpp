@@ -64,6 +64,7 @@ constexpr OwnKey kTopOwn[] = {
     {"allowed_hosts", "a list of host names (no port) a loopback listener also answers to, e.g. [querygate.local]"},
     {"tools", "a mapping of tool names to { database, description, parameters, sql }"},
     {"public_url", "the absolute URL clients reach the gateway at, e.g. https://sql.example.com (for /openapi.json)"},
+    {"writes", "a mapping of write tool names to their settings (database, table, parameters, set, checks ...)"},
 };
 constexpr IntKey<Config> kTopInts[] = {
     {"shutdown_grace_ms", &Config::shutdown_grace_ms, 10'000, 0, 600'000},
@@ -139,6 +140,7 @@ Result<Config> read_config(const YAML::Node& root, const fs::path& base_dir) {
         if (key.name == "allowed_hosts") return read_allowed_hosts(entry, key, config);
         if (key.name == "public_url") return read_public_url(entry, key, config);
         if (key.name == "tools") return detail::read_tools(entry, key, config.tools);
+        if (key.name == "writes") return detail::read_write_tools(entry, key, config.writes);
         return unhandled(key, entry);
       });
   if (!status) return std::move(status).error();
@@ -148,6 +150,7 @@ Result<Config> read_config(const YAML::Node& root, const fs::path& base_dir) {
   }
   if (Status keys = check_key_databases(config); !keys) return std::move(keys).error();
   if (Status tools = detail::check_tool_databases(config); !tools) return std::move(tools).error();
+  if (Status writes = detail::check_write_tools(config); !writes) return std::move(writes).error();
   return config;
 }
 

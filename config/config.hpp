@@ -114,6 +114,12 @@ struct Database {
   bool allow_privileged_role = false;
   bool spotlight = false;  // wrap untrusted text in a per-response marker (see the schema preamble)  // start even if
                            // the role can write or is a superuser
+  // Write tools (writes/): postgres names the environment variable holding the DSN
+  // of a separate role that may INSERT into the write tools' tables (required when
+  // a write tool uses this database); sqlite opens a separate read-write connection
+  // to the same file. write_permits: concurrent write transactions (default 1).
+  std::string write_dsn_env;
+  int write_permits = 1;
 };
 
 // Columns one API key may not see (keys[i].hidden_columns), on top of the ones
@@ -143,6 +149,9 @@ struct ApiKey {
   // Values the key binds to the :parameters of row filters (tenant scoping):
   // chosen by the operator, never by the caller; bound as typed parameters.
   std::vector<std::pair<std::string, BindValue>> bind;
+  // Write tools this key may call (`writes: [name, ...]`), or all of them (`writes: all`).
+  std::vector<std::string> writes;
+  bool all_writes = false;
 };
 
 // A curated tool: one fixed statement on one database with typed parameters
@@ -154,6 +163,44 @@ struct Tool {
   std::string description;
   std::string sql;
   tools::Parameters parameters;  // in file order
+};
+
+// writes.<tool>.parameters.<name>: one typed argument of a write tool.
+struct WriteParameter {
+  std::string name;
+  std::string type;           // integer, number, string, boolean
+  std::optional<double> min;  // integer/number: inclusive bounds
+  std::optional<double> max;
+  std::vector<std::string> enum_values;  // string: the allowed values (empty: any)
+  int max_length = 0;                    // string: at most this many characters (0: 10 000)
+  bool required = true;
+  bool untrusted = false;  // end-user/model text: flagged untrusted when read back
+  std::string references;  // SQL whose first column lists the values allowed (checked in the transaction)
+  std::string description;
+};
+
+struct WriteCheck {  // writes.<tool>.checks[i]: a local constraint, decided on the row alone
+  std::string sql;   // one value: true passes
+  std::string fix;
+};
+
+struct AfterCheck {  // writes.<tool>.after_checks[i]: a global constraint over the table
+  std::string name;
+  std::string sql;  // the offending rows
+  std::string fix;
+};
+
+// writes.<tool>: a validated write into one table (see writes/).
+struct WriteTool {
+  std::string name;
+  std::string database;
+  std::string table;
+  std::string description;
+  std::vector<WriteParameter> parameters;                // in file order
+  std::vector<std::pair<std::string, std::string>> set;  // column -> SQL expression, derived by code
+  std::vector<std::string> duplicate_key;                // columns (parameters or set)
+  std::vector<WriteCheck> checks;
+  std::vector<AfterCheck> after_checks;
 };
 
 struct Config {
@@ -176,8 +223,9 @@ struct Config {
   // On SIGTERM/SIGINT, requests already accepted get this long to finish;
   // what is still queued or running then is cancelled.
   int shutdown_grace_ms = 10000;
-  bool log_sql = false;          // include the statement text in the request log (it may hold end-user data)
-  std::filesystem::path source;  // the file it was read from (empty for text)
+  bool log_sql = false;           // include the statement text in the request log (it may hold end-user data)
+  std::filesystem::path source;   // the file it was read from (empty for text)
+  std::vector<WriteTool> writes;  // write tools, in file order
 
   const Database* find_database(std::string_view name) const;
   const Tool* find_tool(std::string_view name) const;

@@ -21,6 +21,7 @@ constexpr IntKey<Database> kDatabaseInts[] = {
     {"permits", &Database::permits, 2, 1, 64, Only::Sqlite},  // WAL lets a few readers share the file
     {"permits", &Database::permits, 4, 1, 64, Only::Postgres},
     {"queue_depth", &Database::queue_depth, 8, 0, 10'000},
+    {"write_permits", &Database::write_permits, 1, 1, 16},  // concurrent write-tool transactions
 };
 constexpr BoolKey<Database> kDatabaseBools[] = {
     {"allow_privileged_role", &Database::allow_privileged_role, false, Only::Postgres},
@@ -30,6 +31,7 @@ constexpr TextKey<Database> kDatabaseTexts[] = {
     {"dsn", &Database::dsn, "", Only::Postgres},          // exactly one of dsn / dsn_env (checked after)
     {"dsn_env", &Database::dsn_env, "", Only::Postgres},  // an environment variable's name
     {"schema", &Database::schema, "public", Only::Postgres},
+    {"write_dsn_env", &Database::write_dsn_env, "", Only::Postgres},  // the write tools' role (writes/)
 };
 constexpr OwnKey kDatabaseOwn[] = {
     {"backend", "sqlite or postgres", true},

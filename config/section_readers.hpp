@@ -36,4 +36,9 @@ Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& key
 // Keys name databases; databases may come later in the file, so this runs last.
 Status check_key_databases(const Config& config);
 
+// writes.<tool>.*: the write tools (writes_section.cpp).
+Status read_write_tools(const Entry& entry, const OwnKey& key, std::vector<WriteTool>& tools);
+// Write tools name databases and keys name write tools; runs last.
+Status check_write_tools(const Config& config);
+
 }  // namespace qg::config::detail

@@ -17,6 +17,7 @@
 #include "gateway/api/request_checks.hpp"
 #include "gateway/api/routes.hpp"
 #include "gateway/http/http_server.hpp"
+#include "writes/write_service.hpp"
 
 namespace qg::gateway {
 namespace {
@@ -223,11 +224,19 @@ Result<ServedDatabases> open_databases(const config::Config& config) {
   return out;
 }
 
+Result<std::unique_ptr<writes::WriteService>> open_writes(const config::Config& config, const ServedDatabases& dbs) {
+  std::map<std::string, const catalog::Catalog*> catalogs;
+  for (const auto& [name, served] : dbs) catalogs.emplace(name, &served.catalog);
+  return writes::WriteService::open(config, catalogs);
+}
+
 Status check_config(const std::filesystem::path& file) {
   auto config = config::load_config(file);
   if (!config) return config.error();
   auto dbs = open_databases(*config);
   if (!dbs) return dbs.error();
+  if (!config->writes.empty())
+    if (auto w = open_writes(*config, *dbs); !w) return w.error();
   return check_tools(*config, *dbs);
 }
 
@@ -250,11 +259,14 @@ Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
   if (!dbs) return dbs.error();
   // A curated tool whose statement does not admit stops the start, naming the tool.
   if (auto tools = check_tools(*config, *dbs); !tools) return tools.error();
+  // Write tools: their SQL admitted, their connections opened, the write role checked.
+  auto writes = open_writes(*config, *dbs);
+  if (!writes) return writes.error();
 
   // One worker per permit runs statements; one more shapes answers and serves
   // /v1/schema and /readyz meanwhile (queued requests hold no worker).
   int workers = 2;
-  for (const auto& db : config->databases) workers += db.permits;
+  for (const auto& db : config->databases) workers += db.permits + (config->writes.empty() ? 0 : db.write_permits);
   ServerOptions server;
   server.host = config->listen_host;
   server.port = config->listen_port;
@@ -271,6 +283,7 @@ Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
   std::vector<std::string> names;
   for (const auto& db : config->databases) names.push_back(db.name);
   auto api = std::make_unique<Api>(std::move(config).value(), std::move(dbs).value(), workers);
+  api->set_writes(std::move(writes).value());
   auto running = std::make_unique<RunningGateway>(std::move(api), std::move(server), grace);
   auto port = running->start();
   if (!port) return port.error();

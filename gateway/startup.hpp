@@ -42,5 +42,7 @@ Status create_demo_database(const std::filesystem::path& path);
 
 // Opens every database and builds the catalog admission uses for it.
 Result<ServedDatabases> open_databases(const config::Config& config);
+// Admits the write tools' SQL against the databases' catalogs and opens their connections.
+Result<std::unique_ptr<writes::WriteService>> open_writes(const config::Config& config, const ServedDatabases& dbs);
 
 }  // namespace qg::gateway

@@ -87,6 +87,12 @@ struct Metrics::Impl {
                                    .Name("querygate_untrusted_rows_total")
                                    .Help("Returned rows flagged as holding untrusted text, by database.")
                                    .Register(registry);
+  Family<Counter>& writes = prometheus::BuildCounter()
+                                .Name("querygate_writes_total")
+                                .Help(
+                                    "Write tool calls, by tool and outcome: written, already_exists, or the "
+                                    "refusal's code (write:invalid-argument, write:unknown-reference, ...).")
+                                .Register(registry);
   Family<Counter>& backend_errors = prometheus::BuildCounter()
                                         .Name("querygate_backend_errors_total")
                                         .Help(
@@ -153,6 +159,7 @@ struct Metrics::Impl {
   std::map<std::string, Series, std::less<>> per_database;         // its keys: the only database label values
 
   std::set<std::string, std::less<>> routes;
+  std::set<std::string, std::less<>> write_tools;  // the only tool label values (else "other")
 
   std::string route_label(const std::string& path) const { return routes.contains(path) ? path : "other"; }
   // Error codes are one fixed table; anything else (never expected) is "other".
@@ -165,6 +172,10 @@ Metrics::Metrics(MetricsSetup setup) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.build_info.Add({{"version", setup.version}, {"commit", setup.commit}}).Set(1);
   m.routes.insert(setup.routes.begin(), setup.routes.end());
+  m.write_tools.insert(setup.write_tools.begin(), setup.write_tools.end());
+  for (const auto& tool : setup.write_tools)
+    for (std::string_view outcome : {"written", "already_exists"})
+      m.writes.Add({{"tool", tool}, {"outcome", std::string(outcome)}});
   // Series that exist before anything happens, so their rates read 0, not "no data".
   for (const ErrorCodeInfo& c : all_error_codes()) m.refusals.Add({{"code", std::string(c.name)}});
   for (const auto& db : setup.databases) {
@@ -199,6 +210,12 @@ void Metrics::observe(const RequestRecord& r) {
   const std::string route = m.route_label(r.route);
   m.requests.Add({{"route", route}, {"status", std::to_string(r.status)}}).Increment();
   if (!ok) m.refusals.Add({{"code", Impl::code_label(r.outcome)}}).Increment();
+  if (!r.write_tool.empty()) {
+    const std::string tool = m.write_tools.contains(r.write_tool) ? r.write_tool : "other";
+    const std::string& o = r.write_outcome.empty() ? r.outcome : r.write_outcome;
+    const std::string outcome = o == "written" || o == "already_exists" ? o : Impl::code_label(o);
+    m.writes.Add({{"tool", tool}, {"outcome", outcome}}).Increment();
+  }
   // Statements arrive on /v1/query and as MCP tools/call (execute_sql); only those set `database`.
   // Curated tools' calls (POST /v1/tools/{name}) are statements too.
   if ((route != "/v1/query" && route != "/mcp" && route != "/v1/tools/{name}") || r.database.empty())

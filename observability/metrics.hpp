@@ -36,8 +36,9 @@ struct QueueSnapshot {
 
 // What the label values may be, and which build this is.
 struct MetricsSetup {
-  std::vector<std::string> databases{};  // configured names; their series exist from the start, at zero
-  std::vector<std::string> routes{};     // served paths; any other path is counted as route="other"
+  std::vector<std::string> databases{};    // configured names; their series exist from the start, at zero
+  std::vector<std::string> routes{};       // served paths; any other path is counted as route="other"
+  std::vector<std::string> write_tools{};  // configured write tool names (querygate_writes_total's tool label)
   std::string version{};
   std::string commit{};
 };

@@ -45,6 +45,8 @@ std::string format_request_line(const RequestRecord& r, std::chrono::system_cloc
   number("bytes", static_cast<long long>(r.bytes));
   text("fingerprint", r.fingerprint);
   text("sql", r.sql);
+  if (!r.write_tool.empty()) text("write_tool", r.write_tool);  // write tools only
+  if (!r.write_outcome.empty()) text("write_outcome", r.write_outcome);
   out += "}";
   return out;
 }

@@ -22,9 +22,11 @@ struct RequestRecord {
   std::optional<std::chrono::milliseconds> queue_wait;
   std::chrono::milliseconds duration{0};
   std::optional<std::int64_t> rows;
-  std::size_t bytes = 0;    // response body bytes
-  std::string fingerprint;  // libpg_query's fingerprint of the statement
-  std::string sql;          // only when log_sql is on
+  std::size_t bytes = 0;      // response body bytes
+  std::string fingerprint;    // libpg_query's fingerprint of the statement
+  std::string sql;            // only when log_sql is on
+  std::string write_tool;     // write tools: the configured tool called (empty otherwise)
+  std::string write_outcome;  // written, already_exists, or the refusal's code
 
   // For metrics (observability/metrics.hpp), not in the line.
   std::chrono::microseconds elapsed{0};                // `duration`, finer: most statements take under 1 ms

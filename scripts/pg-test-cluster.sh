@@ -20,7 +20,8 @@
 #              CONNECT on the databases, USAGE on their schemas, SELECT on their tables,
 #              nothing else (PUBLIC loses CONNECT/TEMP). The role the gateway should run as.
 #   qg_writer  LOGIN: owns posture.public.notes, so a test can check that the gateway
-#              refuses to start as a role able to write an allowlisted table.
+#              refuses to start as a role able to write an allowlisted table. In demo: the
+#              write tools' role (INSERT on span_annotations, SELECT on spans and span_annotations).
 # Databases (owned by qg_owner):
 #   chinook        /work/shared/data/chinook/Chinook_PostgreSql_v1.4.2.sql (album, albumid, invoiceline ...)
 #   defog_<db>     the 11 files in shared/data/defog/pg (ewallet lives in schema consumer_div)
@@ -229,7 +230,9 @@ do_load_demo() {
   psql -X -h 127.0.0.1 -p "$port" -U qg_owner -d "$tmp" -v ON_ERROR_STOP=1 -q \
     -c "REVOKE ALL ON DATABASE $tmp FROM PUBLIC" -c "GRANT CONNECT ON DATABASE $tmp TO qg_reader" \
     -c "GRANT USAGE ON SCHEMA public TO qg_reader" \
-    -c "GRANT SELECT ON projects, traces, spans, span_annotations TO qg_reader"
+    -c "GRANT SELECT ON projects, traces, spans, span_annotations TO qg_reader" \
+    -c "GRANT CONNECT ON DATABASE $tmp TO qg_writer" -c "GRANT USAGE ON SCHEMA public TO qg_writer" \
+    -c "GRANT SELECT ON spans, span_annotations TO qg_writer" -c "GRANT INSERT ON span_annotations TO qg_writer"
   psql_su -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS demo WITH (FORCE)" -c "ALTER DATABASE $tmp RENAME TO demo" \
     -c "COMMENT ON DATABASE demo IS '$sum'"
   echo "pg-test-cluster: database demo loaded from $file ($(psql_su -d demo -At -c 'SELECT count(*) FROM spans') spans)"

@@ -1,6 +1,9 @@
 #include "gateway/api/api.hpp"
 
+#include <boost/json.hpp>
+
 #include <map>
+#include <tuple>
 
 #include "admission/params/params.hpp"
 #include "admission/parse/parser.hpp"
@@ -14,6 +17,8 @@
 #include "gateway/api/schema_text.hpp"
 #include "gateway/mcp/mcp.hpp"
 #include "observability/build_info.hpp"
+#include "writes/arguments.hpp"
+#include "writes/write_service.hpp"
 
 namespace qg::gateway {
 namespace {
@@ -181,11 +186,22 @@ Api::Api(config::Config config, ServedDatabases databases, int workers, const pe
     all.push_back(queue.get());
     queues_.emplace(name, std::move(queue));
   }
+  // The write tools' permits: their own, per database they write (write_permits, default 1).
+  for (const auto& tool : config_.writes) {
+    if (write_queues_.contains(tool.database)) continue;
+    const config::Database* db = config_.find_database(tool.database);
+    if (db == nullptr) continue;
+    auto queue = std::make_unique<permits::PermitQueue>(
+        permits::QueueOptions{.permits = db->write_permits, .queue_depth = db->queue_depth}, clock_);
+    all.push_back(queue.get());
+    write_queues_.emplace(tool.database, std::move(queue));
+  }
   expiry_ = std::make_unique<permits::ExpiryTimer>(std::move(all));
   observability::MetricsSetup metrics{.version = std::string(observability::build_version()),
                                       .commit = std::string(observability::build_commit())};
   for (const auto& [name, served] : databases_) metrics.databases.push_back(name);
   for (const Route& r : all_routes()) metrics.routes.emplace_back(r.path);
+  for (const auto& tool : config_.writes) metrics.write_tools.push_back(tool.name);
   metrics_ = std::make_unique<observability::Metrics>(std::move(metrics));
   mcp_ = std::make_unique<mcp::Endpoint>(*this);
 }
@@ -194,6 +210,11 @@ Api::~Api() {
   // Waiters are answered (to connections that are gone by now); granted
   // permits come back as the workers finish, before the queues are destroyed.
   for (auto& [name, queue] : queues_) queue->close();
+  for (auto& [name, queue] : write_queues_) queue->close();
+}
+
+void Api::set_writes(std::unique_ptr<writes::WriteService> writes) {
+  writes_ = std::move(writes);
 }
 
 // Dispatch goes by the route list (routes.hpp), which the OpenAPI document is
@@ -216,8 +237,8 @@ void Api::handle(HttpRequest request, Reply reply) {
   auto record = std::make_shared<observability::RequestRecord>();
   record->request_id = observability::request_id_from(request.header("x-request-id"));
   record->method = request.method;
-  // A tool's call is counted under its route's template: label values stay a fixed set.
-  record->route = route && route->per_tool ? std::string(route->path) : t.path;
+  // A call of a named tool is counted under its route's template: label values stay a fixed set.
+  record->route = route && route->path.ends_with("/{name}") ? std::string(route->path) : t.path;
   const auto started = std::chrono::steady_clock::now();
   reply = [this, ticket, record, started, reply = std::move(reply)](HttpResponse r) {
     r.headers.emplace_back("X-Request-Id", record->request_id);
@@ -259,6 +280,18 @@ void Api::handle(HttpRequest request, Reply reply) {
     case RouteId::ToolCall: {
       std::string name(path_name(*route, t.path));
       return submit_tool_call(std::move(request), std::move(name), std::move(reply), std::move(record));
+    }
+    case RouteId::Write:
+    case RouteId::Checks: {
+      std::string name(path_name(*route, t.path));
+      return submit_write(std::move(request), std::move(reply), std::move(record), std::move(name),
+                          route->id == RouteId::Checks);
+    }
+    case RouteId::Writes: {
+      auto key = authenticate(request.header("authorization"));
+      if (!key) return reply(refusal_response(key.error()));
+      if (*key) record->key = (*key)->name;
+      return reply(list_writes());
     }
     case RouteId::Healthz:
     case RouteId::Metrics:
@@ -584,10 +617,177 @@ void Api::describe(SchemaCall call, Caller caller, Reply reply) {
   workers_.post([this, call = std::move(call), hidden, reply = std::move(reply)] { reply(schema(call, hidden)); });
 }
 
+void Api::submit_write(HttpRequest request, Reply reply, std::shared_ptr<observability::RequestRecord> record,
+                       std::string tool, bool after_checks) {
+  if (!after_checks)
+    if (auto json = check_json_content_type(request.header("content-type")); !json)
+      return reply(error_response(json.error()));
+  auto key = authenticate(request.header("authorization"));
+  if (!key) return reply(refusal_response(key.error()));
+  execute_write(WriteCall{.tool = std::move(tool), .body = std::move(request.body), .after_checks = after_checks},
+                Caller{.key = *key,
+                       .remote_address = request.remote_address,
+                       .cancellation = request.cancellation,
+                       .record = std::move(record)},
+                std::move(reply));
+}
+
+Status Api::may_write(const auth::Key* key, const std::string& tool) const {
+  if (key == nullptr) return {};  // no keys configured: loopback only, like the databases
+  for (const auto& k : config_.keys)
+    if (k.name == key->name) {
+      if (k.all_writes || std::find(k.writes.begin(), k.writes.end(), tool) != k.writes.end()) return {};
+      return make_error(ErrorCode::AuthForbidden, "API key '" + key->name + "' may not call write tool '" + tool + "'",
+                        "FIX: this key is read-only for " + tool +
+                            "; tell the user. An operator can allow it with writes: [" + tool +
+                            "] (or writes: all) on the key.");
+    }
+  return make_error(ErrorCode::AuthForbidden, "API key '" + key->name + "' may not call write tools");
+}
+
+// From any transport, on the I/O thread: the tool, the key's scope, then the
+// database's write queue. The arguments are read on the worker.
+void Api::execute_write(WriteCall call, Caller caller, Reply reply) {
+  const auto& record = caller.record;
+  if (caller.key) record->key = caller.key->name;
+  const config::WriteTool* tool = writes_ ? writes_->find(call.tool) : nullptr;
+  if (tool == nullptr) {
+    std::string names;
+    if (writes_)
+      for (const auto& n : writes_->names()) names += (names.empty() ? "" : ", ") + n;
+    std::string shown = call.tool.substr(0, 60);
+    return reply(error_response(make_error(
+        ErrorCode::WriteUnknownTool, "no write tool named '" + shown + "'",
+        names.empty() ? "FIX: no write tools are configured on this gateway; nothing can be written through it."
+                      : "FIX: use one of: " + names + " (GET /v1/writes lists their parameters).")));
+  }
+  record->write_tool = tool->name;
+  record->database = tool->database;
+  const auto refuse = [&record, &reply](HttpResponse r) {
+    record->write_outcome = r.outcome;
+    reply(std::move(r));
+  };
+  if (auto allowed = keys_.authorize(caller.key, tool->database); !allowed)
+    return refuse(refusal_response(allowed.error()));
+  if (auto allowed = may_write(caller.key, tool->name); !allowed) return refuse(refusal_response(allowed.error()));
+  if (!call.after_checks)
+    if (auto duplicated = duplicated_json_key(call.body))
+      return refuse(error_response(make_error(ErrorCode::RequestDuplicateField,
+                                              "argument '" + *duplicated + "' appears more than once",
+                                              "FIX: send each argument once.")));
+
+  auto* queue = write_queues_.find(tool->database)->second.get();
+  const auto received = clock_.now();
+  const auto deadline = received + std::chrono::milliseconds(config_.limits.deadline_ms);
+  auto cancellation = caller.cancellation ? caller.cancellation : permits::Cancellation::make();
+  const std::string fairness = caller.key ? "key:" + caller.key->name : "addr:" + caller.remote_address;
+  auto job = std::make_shared<std::tuple<WriteCall, Reply, std::shared_ptr<observability::RequestRecord>>>(
+      std::move(call), std::move(reply), std::move(caller.record));
+  auto decide = [this, job, tool, queue, received, deadline](permits::Decision d) {
+    auto& [call, reply, rec] = *job;
+    if (auto* denied = std::get_if<permits::Denied>(&d)) {
+      const permits::QueueStats stats = queue->stats();
+      const Error error = permits::refusal_error(
+          *denied, permits::RefusalContext{.database = tool->database,
+                                           .permits = stats.permits,
+                                           .queue_depth = stats.queue_depth,
+                                           .waited = ms_between(received, clock_.now()),
+                                           .budget = ms_between(received, deadline),
+                                           .max_budget = std::chrono::milliseconds(config_.limits.deadline_ms)});
+      const bool retry = denied->reason == permits::Refusal::QueueFull || denied->reason == permits::Refusal::Closed;
+      HttpResponse r = refusal_response(error, retry ? denied->retry_after : std::chrono::seconds(0));
+      rec->write_outcome = r.outcome;
+      return reply(std::move(r));
+    }
+    auto permit = std::make_shared<permits::Permit>(std::move(std::get<permits::Permit>(d)));
+    workers_.post([this, job, tool, permit, received, deadline] {
+      auto& [call, reply, rec] = *job;
+      rec->queue_wait = ms_between(received, clock_.now());
+      HttpResponse r;
+      if (call.after_checks) {
+        auto checked = writes_->run_after_checks(*tool, deadline);
+        permit->reset();
+        if (!checked) {
+          r = error_response(checked.error());
+        } else {
+          r = json_response(200, std::move(checked->body));
+          rec->rows = checked->violations;
+        }
+      } else {
+        auto written = writes_->write(*tool, call.body, deadline);
+        permit->reset();
+        if (!written) {
+          r = error_response(written.error());
+          rec->write_outcome = r.outcome;
+        } else {
+          r = json_response(written->status, std::move(written->body));
+          rec->write_outcome = written->outcome;
+          rec->rows = written->status == 201 ? 1 : 0;
+          rec->untrusted_rows = written->untrusted ? 1 : 0;
+        }
+      }
+      reply(std::move(r));
+    });
+  };
+  auto decided = queue->submit(fairness, deadline, cancellation, decide);
+  if (decided)
+    decide(std::move(*decided));
+  else
+    expiry_->wake();
+}
+
+HttpResponse Api::list_writes() const {
+  boost::json::array tools;
+  if (writes_)
+    for (const auto& tool : writes_->tools()) {
+      boost::json::object t;
+      t["name"] = tool.name;
+      t["description"] = tool.description;
+      t["database"] = tool.database;
+      t["table"] = tool.table;
+      boost::json::array parameters;
+      for (const auto& p : tool.parameters) {
+        boost::json::object o;
+        o["name"] = p.name;
+        o["type"] = p.type;
+        o["required"] = p.required;
+        o["accepts"] = writes::accepted_values(p);
+        if (!p.description.empty()) o["description"] = p.description;
+        if (p.min) o["min"] = *p.min;
+        if (p.max) o["max"] = *p.max;
+        if (!p.enum_values.empty()) {
+          boost::json::array e;
+          for (const auto& v : p.enum_values) e.emplace_back(v);
+          o["enum"] = std::move(e);
+        }
+        if (!p.references.empty()) o["references"] = p.references;
+        if (p.untrusted) o["untrusted"] = true;
+        parameters.push_back(std::move(o));
+      }
+      t["parameters"] = std::move(parameters);
+      boost::json::array derived;
+      for (const auto& [column, sql] : tool.set) derived.emplace_back(column);
+      t["derived"] = std::move(derived);
+      boost::json::array dup;
+      for (const auto& c : tool.duplicate_key) dup.emplace_back(c);
+      t["duplicate_key"] = std::move(dup);
+      boost::json::array checks;
+      for (const auto& c : tool.checks) checks.emplace_back(c.fix);
+      t["checks"] = std::move(checks);
+      boost::json::array after;
+      for (const auto& c : tool.after_checks) after.emplace_back(c.name);
+      t["after_checks"] = std::move(after);
+      t["call"] = "POST /v1/write/" + tool.name;
+      tools.push_back(std::move(t));
+    }
+  return json_response(200, boost::json::serialize(boost::json::object{{"writes", std::move(tools)}}) + "\n");
+}
+
 void Api::drain(permits::TimePoint deadline) {
   draining_ = true;
   if (gate_.wait_until_empty(deadline)) return;
   for (auto& [name, queue] : queues_) queue->close();
+  for (auto& [name, queue] : write_queues_) queue->close();
   gate_.cancel_all();
   gate_.wait_until_empty(std::chrono::steady_clock::now() + kCancelledWorkBound);
 }

@@ -35,6 +35,11 @@ namespace qg::gateway {
 namespace mcp {
 class Endpoint;
 }
+}  // namespace qg::gateway
+namespace qg::writes {
+class WriteService;
+}
+namespace qg::gateway {
 
 // One configured database: its engine and the catalog admission uses (the
 // engine's introspected allowlist plus curation and virtual columns).
@@ -79,6 +84,14 @@ struct SchemaCall {
   std::string search;
 };
 
+// A call of a write tool (POST /v1/write/{name}) or of its after-checks
+// (POST /v1/checks/{name}), as sent.
+struct WriteCall {
+  std::string tool;
+  std::string body;  // the JSON object of arguments (write only)
+  bool after_checks = false;
+};
+
 class Api {
  public:
   // `clock` decides deadlines and queue waits; it must outlive the Api.
@@ -109,6 +122,13 @@ class Api {
   // tool's statement admitted and run with them bound, and answered with the
   // /v1/query envelope.
   void call_tool(ToolCall call, Caller caller, Reply reply);
+  // Write tools: the key's scope (databases and `writes:`), the database's
+  // write permits (write_permits, the same queue and deadline mechanism),
+  // then writes::WriteService on a worker.
+  void execute_write(WriteCall call, Caller caller, Reply reply);
+  // Installs the write tools (start-up, before serving). Without it, every
+  // write route answers write:unknown-tool.
+  void set_writes(std::unique_ptr<writes::WriteService> writes);
   // A refusal as HTTP answers it (with WWW-Authenticate for 401, Retry-After).
   static HttpResponse refusal(const Error& error);
   const config::Config& config() const { return config_; }
@@ -127,6 +147,10 @@ class Api {
   HttpResponse run_query(QueryJob& job);
   HttpResponse schema(const SchemaCall& call, const config::HiddenColumns* hidden);
   HttpResponse ready();
+  void submit_write(HttpRequest request, Reply reply, std::shared_ptr<observability::RequestRecord> record,
+                    std::string tool, bool after_checks);
+  HttpResponse list_writes() const;
+  Status may_write(const auth::Key* key, const std::string& tool) const;
   HttpResponse metrics();
   HttpResponse openapi(const HttpRequest& request, const std::string& query, const Route& route) const;
   std::optional<HttpResponse> check_schema_access(const HttpRequest& request);
@@ -146,6 +170,9 @@ class Api {
   observability::RequestLog log_;
   std::unique_ptr<observability::Metrics> metrics_;  // observed next to log_, by the same replies
   std::map<std::string, std::unique_ptr<permits::PermitQueue>, std::less<>> queues_;
+  // Write tools: their service and, per database they write, the write permits.
+  std::unique_ptr<writes::WriteService> writes_;
+  std::map<std::string, std::unique_ptr<permits::PermitQueue>, std::less<>> write_queues_;
   std::unique_ptr<permits::ExpiryTimer> expiry_;
   LiveValueLists live_values_;          // values_from lists of the curated tools
   std::unique_ptr<mcp::Endpoint> mcp_;  // POST/DELETE /mcp: sessions and JSON-RPC, calling the core above

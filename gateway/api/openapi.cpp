@@ -379,6 +379,9 @@ std::map<int, Success> successes(const Route& r) {
     case RouteId::Tools:
       return {{200, {"The tools this key may call.", {{"type", "object"}}}}};
     case RouteId::Mcp:
+    case RouteId::Write:
+    case RouteId::Checks:
+    case RouteId::Writes:
       break;  // not in the documents (in_openapi is false)
   }
   return {};

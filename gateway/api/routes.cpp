@@ -42,6 +42,22 @@ constexpr std::string_view kToolCallDescription =
     "Runs one curated tool: a fixed, reviewed statement whose parameters are the JSON object sent as the body. "
     "The answer is the envelope of the SQL route (columns, rows, truncated, applied, notes, untrusted). A bad "
     "argument is refused (422 tool:invalid-argument) with a FIX stating the allowed values; nothing runs.";
+constexpr std::string_view kWriteDescription =
+    "Calls one configured write tool: the only way to record anything. Send its arguments as one JSON object "
+    "(see GET /v1/writes for each tool's parameters). The tool checks everything itself: argument types and "
+    "bounds, that every id refers to a row you may point at, duplicates, and its own rules.\n\n"
+    "- 201 `{\"status\": \"written\", \"id\", \"row\"}`: `row` is what the database now holds.\n"
+    "- 200 `{\"status\": \"already_exists\", \"id\", \"affected\": 0}`: it was recorded before; do not "
+    "retry, continue with the next item.\n"
+    "- 422 with `fix`: nothing was written; do what `fix` says (e.g. pick one of the listed ids).";
+
+constexpr std::string_view kChecksDescription =
+    "Runs a write tool's after-checks: global rules judged from what is in the database now (never from your "
+    "summary). Each check lists the rows that break it, with a `fix`; an empty list means the rule holds.";
+
+constexpr std::string_view kWritesDescription =
+    "Lists the configured write tools with their descriptions, databases and parameters (type, bounds, allowed "
+    "values), the columns they derive, their duplicate keys and checks.";
 
 constexpr std::string_view kHealthDescription =
     "Liveness: 200 while the process serves HTTP. Needs no API key. Not useful to a model answering questions.";
@@ -235,6 +251,50 @@ const std::vector<Route>& routes() {
                              ToolInvalidArgument},
                             {"backend"}),
             .per_tool = true},
+      Route{.id = RouteId::Write,
+            .method = "POST",
+            .path = "/v1/write/{name}",
+            .tool_name = {},  // each write tool is its own tool (writes/), not this generic row
+            .operation_id = "call_write_tool",
+            .summary = "Call a configured write tool",
+            .description = kWriteDescription,
+            .access = Access::ApiKey,
+            .content_type = "application/json",
+            .served_while_draining = false,
+            .logged = true,
+            .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestUnsupportedMediaType, RequestBadJson,
+                             RequestDuplicateField, RequestCancelled, LimitDeadline, LimitQueueFull, LimitShuttingDown,
+                             BackendError, BackendUnavailable},
+                            {"write"}),
+            .in_openapi = false},
+      Route{.id = RouteId::Checks,
+            .method = "POST",
+            .path = "/v1/checks/{name}",
+            .tool_name = {},
+            .operation_id = "run_write_checks",
+            .summary = "Run a write tool's after-checks over the database",
+            .description = kChecksDescription,
+            .access = Access::ApiKey,
+            .content_type = "application/json",
+            .served_while_draining = false,
+            .logged = true,
+            .errors = codes({AuthMissing, AuthInvalid, AuthForbidden, RequestCancelled, LimitDeadline, LimitQueueFull,
+                             LimitShuttingDown, BackendError, BackendUnavailable, WriteUnknownTool},
+                            {}),
+            .in_openapi = false},
+      Route{.id = RouteId::Writes,
+            .method = "GET",
+            .path = "/v1/writes",
+            .tool_name = {},
+            .operation_id = "list_write_tools",
+            .summary = "List the write tools",
+            .description = kWritesDescription,
+            .access = Access::ApiKey,
+            .content_type = "application/json",
+            .served_while_draining = false,
+            .logged = true,
+            .errors = codes({AuthMissing, AuthInvalid}, {}),
+            .in_openapi = false},
   };
   return kRoutes;
 }
@@ -260,30 +320,27 @@ const Route* find_tool(std::string_view name) {
 }
 
 namespace {
-constexpr std::string_view kNameSegment = "{name}";
+constexpr std::string_view kNameSegment = "/{name}";
+}
+
+std::string_view path_name(const Route& r, std::string_view path) {
+  if (!r.path.ends_with(kNameSegment)) return {};
+  const std::string_view prefix = r.path.substr(0, r.path.size() - kNameSegment.size() + 1);  // ".../"
+  if (!path.starts_with(prefix)) return {};
+  const std::string_view name = path.substr(prefix.size());
+  if (name.empty() || name.find('/') != std::string_view::npos) return {};
+  return name;
 }
 
 const Route* find_route(std::string_view path) {
   for (const auto& r : routes())
-    if (r.path == path) return &r;
-  for (const auto& r : routes()) {
-    if (!r.per_tool) continue;
-    const std::string_view prefix = r.path.substr(0, r.path.size() - kNameSegment.size());
-    if (path.starts_with(prefix) && path.size() > prefix.size() &&
-        path.substr(prefix.size()).find('/') == std::string_view::npos)
-      return &r;
-  }
+    if (r.path == path || !path_name(r, path).empty()) return &r;
   return nullptr;
-}
-
-std::string_view path_name(const Route& route, std::string_view path) {
-  assert(route.per_tool);
-  return path.substr(route.path.size() - kNameSegment.size());
 }
 
 std::string tool_path(const Route& route, std::string_view name) {
   assert(route.per_tool);
-  return std::string(route.path.substr(0, route.path.size() - kNameSegment.size())) + std::string(name);
+  return std::string(route.path.substr(0, route.path.size() - kNameSegment.size() + 1)) + std::string(name);
 }
 
 std::string route_list_text() {

@@ -12,7 +12,9 @@
 
 namespace qg::gateway {
 
-enum class RouteId : std::uint8_t { Query, Schema, Healthz, Readyz, Metrics, OpenApi, Mcp, Tools, ToolCall };
+enum class RouteId : std::uint8_t {
+  Query, Schema, Healthz, Readyz, Metrics, OpenApi, Mcp, Tools, ToolCall, Write, Checks, Writes
+};
 
 // Who may call a route: anyone, or (when keys are configured) a Bearer API key.
 enum class Access : std::uint8_t { Open, ApiKey };
@@ -61,10 +63,11 @@ std::span<const Route> all_routes();
 // The route whose operation the MCP tool `name` calls, or nullptr.
 const Route* find_tool(std::string_view name);
 const Route& route(RouteId id);
-// The route serving `path` (any method), or nullptr. A per_tool row serves
-// every path of its prefix with one more non-empty segment ("/v1/tools/x").
+// The route serving `path` (any method), or nullptr. A row whose path ends in
+// "/{name}" (a per_tool row, a write route) serves that prefix followed by one
+// non-empty segment ("/v1/tools/x").
 const Route* find_route(std::string_view path);
-// The "{name}" segment of a path served by a per_tool row.
+// For a "/{name}" row: the segment `path` gives it ("" for other rows).
 std::string_view path_name(const Route& route, std::string_view path);
 // "/v1/tools/cost_by_model": the path of one tool of a per_tool row.
 std::string tool_path(const Route& route, std::string_view name);

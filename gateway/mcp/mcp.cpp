@@ -680,6 +680,9 @@ struct Endpoint::Impl : std::enable_shared_from_this<Endpoint::Impl> {
       case RouteId::Metrics:
       case RouteId::OpenApi:
       case RouteId::Mcp:
+      case RouteId::Write:
+      case RouteId::Checks:
+      case RouteId::Writes:
         break;
     }
     answered(error_response(make_error(ErrorCode::Internal, "tool " + std::string(r->tool_name) + " has no handler")));
