@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <utility>
 
 #include <simdjson.h>
 
@@ -96,11 +97,31 @@ Result<AdmittedStatement> admit_statement(std::string_view caller_sql, const cat
     std::cerr << "querygate: " << verified.error().message << "\n";
     return std::move(verified).error();
   }
+  // The statement as shown to the caller: every filtered table as named.
+  bool filtered = false;
+  ast::walk_tree(
+      std::as_const(query), [](const ast::Expr&) {},
+      [&](const ast::FromItem& f) {
+        if (const auto* t = std::get_if<ast::TableRef>(&f.node); t && t->row_filter) filtered = true;
+      });
+  if (filtered) {
+    ast::Query shown = query;
+    ast::walk_tree(
+        shown, [](ast::Expr&) {},
+        [](ast::FromItem& f) {
+          if (auto* t = std::get_if<ast::TableRef>(&f.node)) t->row_filter.reset();
+        });
+    number_params(shown);
+    auto text = render::render(shown, catalog.dialect);
+    if (!text) return std::move(text).error();
+    out.shown_sql = std::move(text).value();
+  }
   const bool fenced = rewrite::fence_row_filters(query);
   out.param_names = number_params(query);
   auto rendered = render::render(query, catalog.dialect);
   if (!rendered) return std::move(rendered).error();
   out.sql = std::move(rendered).value();
+  if (!filtered) out.shown_sql = out.sql;
   out.admission = std::move(admission).value();
   out.rewrites = out.admission.rewrites;
   if (fenced) out.rewrites.emplace_back("row-filter-fence");

@@ -33,6 +33,11 @@ struct AdmitOptions {
 
 struct AdmittedStatement {
   std::string sql;  // rendered for the backend
+  // What `applied.sql` shows the caller: `sql`, except that a filtered
+  // table is printed as the caller named it, without its row filter (whose
+  // text may name columns hidden from the caller, or values such as an
+  // excluded project: the schema shows the filter's note instead).
+  std::string shown_sql;
   // The names of the statement's parameters in `$` order: `$n` / `?n` is
   // param_names[n - 1]. Bind their values in this order
   // (exec::RunOptions::params). Empty for caller SQL.

@@ -242,7 +242,7 @@ std::string build_envelope(const EnvelopeInput& in) {
   for (const auto& r : st.rewrites)
     if (r != "limit-injection" || limit_mattered) rewrites.push_back(r);
   const bool only_silent_limit = rewrites.empty() && st.limit.injected && !limit_mattered;
-  const bool show_sql = st.sql != in.caller_sql && !only_silent_limit;
+  const bool show_sql = st.shown_sql != in.caller_sql && !only_silent_limit;
   if (limit_mattered || !rewrites.empty() || show_sql) {
     w.key("applied").begin_object();
     if (limit_mattered) w.key("limit").integer(st.limit.row_cap);
@@ -251,7 +251,7 @@ std::string build_envelope(const EnvelopeInput& in) {
       for (const auto& r : rewrites) w.string(r);
       w.end_array();
     }
-    if (show_sql) w.key("sql").string(st.sql);
+    if (show_sql) w.key("sql").string(st.shown_sql);
     w.end_object();
   }
 
