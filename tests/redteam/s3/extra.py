@@ -61,7 +61,7 @@ def main():
             c.request("POST", "/mcp", body=json.dumps({"jsonrpc": "2.0", "id": 2, "method": m, "params": p}), headers=h2)
             b = c.getresponse().read().decode()
             names = [t.get("name") for t in json.loads(b).get("result", {}).get("tools", [])] if m == "tools/list" else None
-            print(f"  mcp {m} {p.get('name','')}: user_id={'user_id' in b} tools={names} {b[:300] if m=='tools/call' and p["name"]=="execute_sql" else ''}")
+            print(f"  mcp {m} {p.get('name','')}: user_id={'user_id' in b} tools={names} {b[:300] if m=='tools/call' and p['name']=='execute_sql' else ''}")
 
 
 if __name__ == "__main__":
