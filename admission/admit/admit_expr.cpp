@@ -368,6 +368,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = time_text_comparison(*n.right, **n.left, ctx, loc); !s) return s;
             if (auto s = text_literal_as_number(**n.left, *n.right, ctx, loc); !s) return s;
             if (auto s = text_literal_as_number(*n.right, **n.left, ctx, loc); !s) return s;
+            if (auto s = boolean_text_on_sqlite(**n.left, *n.right, loc); !s) return s;
+            if (auto s = boolean_text_on_sqlite(*n.right, **n.left, loc); !s) return s;
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {

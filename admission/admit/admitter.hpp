@@ -145,6 +145,10 @@ class Admitter {
   // SELECT '1' UNION SELECT 1: PostgreSQL types the column integer and reads '1' as 1 (one row);
   // SQLite keeps the text and the number apart (two rows). Number texts become numbers there.
   void set_literals_on_sqlite(ast::SetOp& set, std::size_t width);
+  // SQLite has no boolean type: a condition compared with a text literal
+  // ('true', 't') or cast to text answers 1/0 where PostgreSQL reads or
+  // prints a boolean: refused with a FIX (red team, 2026-12-01).
+  Status boolean_text_on_sqlite(const ast::Expr& condition, const ast::Expr& other, int location) const;
   Status text_literal_as_number(ast::Expr& literal_side, const ast::Expr& other, const ExprContext& ctx, int location);
   Status check_grouping(const ast::Select& s, const Scope& level, const std::vector<ast::SortItem>& order_by,
                         const std::vector<std::string>& names, int location);

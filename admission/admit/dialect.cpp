@@ -320,6 +320,19 @@ Status Admitter::json_text_comparison(const ast::Expr& json_side, const ast::Exp
 // rewritten to the number when the other side is one and the text reads as it;
 // a text PostgreSQL would refuse to read ('2.5' or 'abc' for an integer) is
 // refused. Sides whose type admission does not know are left as written.
+Status Admitter::boolean_text_on_sqlite(const ast::Expr& condition, const ast::Expr& other, int location) const {
+  if (dialect_ != Dialect::Sqlite || !boolean_valued(condition)) return {};
+  const auto* lit = std::get_if<ast::Literal>(&other.node);
+  if (!lit || lit->kind != ast::LiteralKind::String) return {};
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    "a condition compared with the text '" + lit->text.substr(0, 40) +
+                        "': PostgreSQL reads the text as a boolean, SQLite has no boolean type and compares 1/0 "
+                        "with the text",
+                    "FIX: compare with TRUE or FALSE (e.g. (condition) = true, or (condition) IS NOT TRUE), or "
+                    "write the condition itself.",
+                    pos(location));
+}
+
 Status Admitter::text_literal_as_number(ast::Expr& literal_side, const ast::Expr& other, const ExprContext& ctx,
                                         int location) {
   if (dialect_ != Dialect::Sqlite) return {};
@@ -783,6 +796,13 @@ Status Admitter::cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, i
                           ") (halves away from zero, as PostgreSQL's numeric rounds).",
                       pos(location));
   }
+  const auto& to = cast.type.name;
+  if ((to == "text" || to == "varchar" || to == "bpchar") && boolean_valued(*cast.arg))
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "a condition cast to text: PostgreSQL prints true/false, SQLite (no boolean type) prints 1/0",
+                      "FIX: write CASE WHEN condition THEN 'true' WHEN NOT (condition) THEN 'false' END, which "
+                      "gives PostgreSQL's text on both backends (NULL stays NULL).",
+                      pos(location));
   const bool integer_type = cast.type.name == "int2" || cast.type.name == "int4" || cast.type.name == "int8";
   if (integer_type && !integer_valued(*cast.arg, ctx) && !text_or_unknown(*cast.arg, ctx))
     return make_error(ErrorCode::CapabilityNotOnSqlite,
