@@ -473,7 +473,8 @@ Result<Arguments> validate_arguments(std::span<const ParameterSpec> specs, const
   // Unknown names first: a misspelt name would otherwise surface as a missing one.
   std::vector<std::string> names;
   for (const auto& spec : specs) names.push_back(spec.name);
-  for (const auto& [key, value] : arguments) {
+  for (const auto& argument : arguments) {
+    const std::string_view key = argument.key();  // (not a structured binding: clang's lambdas cannot capture one)
     if (std::any_of(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.name == key; })) continue;
     std::string fix;
     std::size_t best = std::numeric_limits<std::size_t>::max();

@@ -382,8 +382,9 @@ Result<std::unique_ptr<Executor>> open(const config::Database& db, SqliteOptions
   for (const auto& f : options.allowed_functions) policy->functions.insert(lower(f));
   // A hidden column no virtual column's expression names (as a word) is denied to every read.
   for (const auto& curation : db.tables)
-    for (const auto& [name, column] : curation.columns) {
-      if (!column.hidden) continue;
+    for (const auto& entry : curation.columns) {
+      const std::string& name = entry.first;  // (not a structured binding: clang's lambdas cannot capture one)
+      if (!entry.second.hidden) continue;
       const bool read_by_virtual =
           std::any_of(curation.virtual_columns.begin(), curation.virtual_columns.end(), [&](const auto& v) {
             const std::string text = lower(v.second.sqlite);
