@@ -88,7 +88,6 @@ bool boolean_valued(const ast::Expr& e);
 // other, or any ast::Param at all when null, is refused: caller SQL has none).
 Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
                         int max_expression_growth = config::Limits{}.max_expression_growth,
-                        const config::HiddenColumns* hidden = nullptr,
-                        const std::vector<ParamSpec>* params = nullptr);
+                        const config::HiddenColumns* hidden = nullptr, const std::vector<ParamSpec>* params = nullptr);
 
 }  // namespace qg::admit

@@ -271,9 +271,9 @@ bool cannot_fail(const ast::Expr& e) {
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
           // Functions that fail on no value of their arguments' types (a
           // subquery's aggregate runs over rows its own filters kept).
-          static const std::set<std::string> kTotal = {"count", "min",   "max",   "sum",         "avg",
-                                                       "bool_and", "bool_or", "every", "lower",   "upper",
-                                                       "length", "char_length", "coalesce"};
+          static const std::set<std::string> kTotal = {"count",    "min",         "max",     "sum",   "avg",
+                                                       "bool_and", "bool_or",     "every",   "lower", "upper",
+                                                       "length",   "char_length", "coalesce"};
           return kTotal.count(n.name) > 0;
         } else if constexpr (std::is_same_v<T, ast::SubLink>) {
           // Its own WHERE and HAVING are judged where they stand; here its select list.

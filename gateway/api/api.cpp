@@ -501,10 +501,10 @@ HttpResponse Api::run_query(QueryJob& job) {
   // A tool's statement is the operator's, admitted like a caller's (it was at start-up too).
   AdmitOptions admit_options;
   admit_options.hidden = job.key ? &job.key->hidden_columns : nullptr;
-  auto statement = job.tool != nullptr
-                       ? admit_configured(job.tool->sql, job.tool->parameters, job.served->catalog, config_.limits)
-                       : admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit,
-                                         admit_options);
+  auto statement =
+      job.tool != nullptr
+          ? admit_configured(job.tool->sql, job.tool->parameters, job.served->catalog, config_.limits)
+          : admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit, admit_options);
   if (!statement) return error_response(statement.error());
   job.record->rewrites = statement->rewrites;
   // The statement's parameters in `$` order: row filters' from the key's

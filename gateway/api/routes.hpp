@@ -13,7 +13,18 @@
 namespace qg::gateway {
 
 enum class RouteId : std::uint8_t {
-  Query, Schema, Healthz, Readyz, Metrics, OpenApi, Mcp, Tools, ToolCall, Write, Checks, Writes
+  Query,
+  Schema,
+  Healthz,
+  Readyz,
+  Metrics,
+  OpenApi,
+  Mcp,
+  Tools,
+  ToolCall,
+  Write,
+  Checks,
+  Writes
 };
 
 // Who may call a route: anyone, or (when keys are configured) a Bearer API key.
