@@ -13,11 +13,11 @@
 #include <memory>
 #include <string>
 
-#include "admission/permits/clock.hpp"
-#include "admission/permits/expiry_timer.hpp"
-#include "admission/permits/gate.hpp"
-#include "admission/permits/permit_queue.hpp"
-#include "admission/permits/refusal.hpp"
+#include "load_control/clock.hpp"
+#include "load_control/expiry_timer.hpp"
+#include "load_control/gate.hpp"
+#include "load_control/permit_queue.hpp"
+#include "load_control/refusal.hpp"
 #include "config/config.hpp"
 #include "executors/executor.hpp"
 #include "gateway/api/curated_tools.hpp"

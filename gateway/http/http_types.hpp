@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "admission/permits/cancel.hpp"
+#include "load_control/cancel.hpp"
 #include "common/result.hpp"
 
 namespace qg::gateway {

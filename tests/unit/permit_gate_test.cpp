@@ -4,8 +4,8 @@
 
 #include <optional>
 
-#include "admission/permits/cancel.hpp"
-#include "admission/permits/gate.hpp"
+#include "load_control/cancel.hpp"
+#include "load_control/gate.hpp"
 
 namespace qg::permits {
 namespace {

@@ -1,7 +1,7 @@
 // The permit queue, driven step by step: a ManualClock moves time, dropping a
 // Permit hands it on, expire() / close() / Cancellation are called by the test.
 // No threads, no sleeps: every decision happens inside a call the test makes.
-#include "admission/permits/permit_queue.hpp"
+#include "load_control/permit_queue.hpp"
 
 #include <gtest/gtest.h>
 

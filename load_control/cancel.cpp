@@ -1,4 +1,4 @@
-#include "admission/permits/cancel.hpp"
+#include "load_control/cancel.hpp"
 
 #include <algorithm>
 

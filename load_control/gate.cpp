@@ -1,4 +1,4 @@
-#include "admission/permits/gate.hpp"
+#include "load_control/gate.hpp"
 
 #include <cassert>
 #include <vector>

@@ -5,7 +5,7 @@
 // writing a release call.
 #include <utility>
 
-#include "admission/permits/clock.hpp"
+#include "load_control/clock.hpp"
 
 namespace qg::permits {
 

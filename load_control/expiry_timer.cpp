@@ -1,4 +1,4 @@
-#include "admission/permits/expiry_timer.hpp"
+#include "load_control/expiry_timer.hpp"
 
 namespace qg::permits {
 

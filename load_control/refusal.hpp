@@ -4,7 +4,7 @@
 #include <chrono>
 #include <string>
 
-#include "admission/permits/permit_queue.hpp"
+#include "load_control/permit_queue.hpp"
 #include "common/result.hpp"
 
 namespace qg::permits {

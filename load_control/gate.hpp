@@ -9,8 +9,8 @@
 #include <memory>
 #include <mutex>
 
-#include "admission/permits/cancel.hpp"
-#include "admission/permits/clock.hpp"
+#include "load_control/cancel.hpp"
+#include "load_control/clock.hpp"
 
 namespace qg::permits {
 

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "admission/permits/permit_queue.hpp"
+#include "load_control/permit_queue.hpp"
 
 namespace qg::permits {
 

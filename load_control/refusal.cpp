@@ -1,4 +1,4 @@
-#include "admission/permits/refusal.hpp"
+#include "load_control/refusal.hpp"
 
 #include <algorithm>
 

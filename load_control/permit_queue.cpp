@@ -1,4 +1,4 @@
-#include "admission/permits/permit_queue.hpp"
+#include "load_control/permit_queue.hpp"
 
 #include <algorithm>
 #include <cassert>

@@ -22,9 +22,9 @@
 #include <string_view>
 #include <variant>
 
-#include "admission/permits/cancel.hpp"
-#include "admission/permits/clock.hpp"
-#include "admission/permits/permit.hpp"
+#include "load_control/cancel.hpp"
+#include "load_control/clock.hpp"
+#include "load_control/permit.hpp"
 
 namespace qg::permits {
 
