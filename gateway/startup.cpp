@@ -10,7 +10,7 @@
 #include "admission/rewrite/virtual_columns.hpp"
 #include "config/demo_config.hpp"
 #include "executors/postgres/pg_executor.hpp"
-#include "executors/sqlite/demo_db.hpp"
+#include "demo/demo_db.hpp"
 #include "executors/sqlite/sqlite_executor.hpp"
 #include "gateway/api/api.hpp"
 #include "gateway/api/curated_tools.hpp"

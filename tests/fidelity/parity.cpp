@@ -16,7 +16,7 @@
 #include "defog_dataset.hpp"
 #include "direct_postgres.hpp"
 #include "executors/postgres/pg_values.hpp"
-#include "executors/sqlite/demo_db.hpp"
+#include "demo/demo_db.hpp"
 #include "gateway/startup.hpp"
 #include "gateway_side.hpp"
 #include "sql_tokens.hpp"

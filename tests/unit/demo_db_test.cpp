@@ -1,6 +1,6 @@
 // The embedded demo database: shape, determinism, valid JSON, planted injection
 // text, nested span times, fixed time format, and how creation fails.
-#include "executors/sqlite/demo_db.hpp"
+#include "demo/demo_db.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "executors/sqlite/demo_text.hpp"
+#include "demo/demo_text.hpp"
 
 namespace qg::exec {
 namespace {

@@ -1,4 +1,4 @@
-#include "executors/sqlite/demo_text.hpp"
+#include "demo/demo_text.hpp"
 
 #include <chrono>
 #include <cstdio>

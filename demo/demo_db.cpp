@@ -1,4 +1,4 @@
-#include "executors/sqlite/demo_db.hpp"
+#include "demo/demo_db.hpp"
 
 #include <sqlite3.h>
 
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "executors/sqlite/demo_text.hpp"
+#include "demo/demo_text.hpp"
 #include "executors/sqlite/sqlite_handle.hpp"
 
 namespace qg::exec {
