@@ -19,10 +19,11 @@ namespace {
 // keys: a list, because a key has no natural name to index it by in the file
 // (its name is a label for logs; two keys may be rotated under similar labels).
 
-// keys[i].* — all three are required; their readers check the values.
+// keys[i].* — name and databases are required, and sha256 unless the key is
+// anonymous (checked after reading); their readers check the values.
 constexpr OwnKey kApiKeyOwn[] = {
     {"name", "a name for logs and metrics ([A-Za-z_][A-Za-z0-9_-]*)", true},
-    {"sha256", "the SHA-256 of the token in hex, as printed by `querygate hash-key`", true},
+    {"sha256", "the SHA-256 of the token in hex, as printed by `querygate hash-key`"},
     {"databases", "a list of database names this key may query, e.g. [demo]", true},
     {"hidden_columns", "a mapping of table names to lists of columns this key may not see, e.g. {users: [email]}"},
     {"tools", "a list of the curated tool names this key may call, e.g. [cost_by_model] (default: all)"},
@@ -31,6 +32,8 @@ constexpr OwnKey kApiKeyOwn[] = {
 };
 constexpr BoolKey<ApiKey> kApiKeyBools[] = {
     {"sql", &ApiKey::sql, true},  // false: curated tools only, POST /v1/query is refused
+    // true: requests without a token get this key's scope (no sha256; loopback only, checked at start-up)
+    {"anonymous", &ApiKey::anonymous, false},
 };
 constexpr KeyTable<ApiKey> kApiKeyKeys{.bools = kApiKeyBools, .own = kApiKeyOwn};
 
@@ -188,6 +191,26 @@ Status read_key_writes(const Entry& entry, const OwnKey& key, ApiKey& out) {
   return {};
 }
 
+// A key either proves itself with a token (sha256) or is the one anonymous key,
+// whose scope requests without a token get.
+Status check_anonymous(const Entry& item, const ApiKey& key, const std::vector<ApiKey>& earlier) {
+  if (key.anonymous && !key.sha256.empty())
+    return config_error("'" + item.path + "' is anonymous: true and has a sha256" + position_of(item),
+                        "Remove sha256 from the anonymous key (requests without a token get its scope), or remove "
+                        "anonymous: true to make it a key that needs its token.");
+  if (!key.anonymous && key.sha256.empty())
+    return config_error("'" + item.path + ".sha256' is required" + position_of(item),
+                        "Add 'sha256' (the SHA-256 of the token in hex, as printed by `querygate hash-key`) under '" +
+                            item.path + "'; or, for the scope of requests without a token, anonymous: true.");
+  if (key.anonymous)
+    for (const ApiKey& other : earlier)
+      if (other.anonymous)
+        return config_error(
+            "'" + item.path + "' is a second anonymous key (after '" + other.name + "')" + position_of(item),
+            "Keep one key with anonymous: true: requests without a token get one scope.");
+  return {};
+}
+
 }  // namespace
 
 Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& keys) {
@@ -212,11 +235,12 @@ Status read_keys(const Entry& entry, const OwnKey& key, std::vector<ApiKey>& key
                                    return unhandled(own, own_entry);
                                  });
     if (!status) return status;
+    if (Status anonymous = check_anonymous(item, api_key, keys); !anonymous) return anonymous;
     for (const ApiKey& earlier : keys) {
       if (earlier.name == api_key.name)
         return config_error("'" + item.path + ".name' repeats the key name '" + api_key.name + "'" + position_of(item),
                             "Give every key its own name, so logs and metrics tell them apart.");
-      if (earlier.sha256 == api_key.sha256)
+      if (!api_key.anonymous && earlier.sha256 == api_key.sha256)
         return config_error(
             "'" + item.path + ".sha256' is the same hash as key '" + earlier.name + "'" + position_of(item),
             "Give every key its own token; one token cannot stand for two keys.");

@@ -45,6 +45,12 @@ const Database* Config::find_database(std::string_view name) const {
   return nullptr;
 }
 
+const ApiKey* Config::anonymous_key() const {
+  for (const auto& key : keys)
+    if (key.anonymous) return &key;
+  return nullptr;
+}
+
 const Tool* Config::find_tool(std::string_view name) const {
   for (const Tool& tool : tools)
     if (tool.name == name) return &tool;

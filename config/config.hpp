@@ -139,7 +139,7 @@ inline constexpr std::int64_t kMaxBindBytes = 256;
 
 struct ApiKey {
   std::string name;                    // appears in logs, metrics and /readyz; the token never does
-  std::string sha256;                  // 64 lower-case hex digits
+  std::string sha256;                  // 64 lower-case hex digits; empty for the anonymous key
   std::vector<std::string> databases;  // names from `databases`, at least one
   HiddenColumns hidden_columns;        // hidden from this key only, in each of its databases
   // false: the key calls curated tools only; POST /v1/query (and MCP execute_sql) answer 403 (seed 000's mode).
@@ -152,6 +152,10 @@ struct ApiKey {
   // Write tools this key may call (`writes: [name, ...]`), or all of them (`writes: all`).
   std::vector<std::string> writes;
   bool all_writes = false;
+  // `anonymous: true` (at most one key, no sha256): the scope of requests that carry no
+  // token. Without it, any configured key makes every request need one. Start-up refuses
+  // it unless the gateway listens on loopback.
+  bool anonymous = false;
 };
 
 // A curated tool: one fixed statement on one database with typed parameters
@@ -219,6 +223,10 @@ struct Config {
   std::vector<Database> databases;  // in file order
   // Empty: no authentication, and the gateway serves loopback only.
   std::vector<ApiKey> keys;
+  // The key whose scope requests without a token get (keys[i].anonymous), or nullptr.
+  const ApiKey* anonymous_key() const;
+  // Whether a request may come without a token: no keys configured, or an anonymous key.
+  bool anonymous_allowed() const { return keys.empty() || anonymous_key() != nullptr; }
   std::vector<Tool> tools;  // in file order
   // On SIGTERM/SIGINT, requests already accepted get this long to finish;
   // what is still queued or running then is cancelled.

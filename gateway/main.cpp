@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "executors/postgres/demo_pg_script.hpp"
+#include "demo/demo_pg_script.hpp"
 #include "gateway/auth/keys.hpp"
 #include "gateway/auth/sha256.hpp"
 #include "gateway/startup.hpp"

@@ -9,8 +9,8 @@
 #include "admission/rewrite/row_filters.hpp"
 #include "admission/rewrite/virtual_columns.hpp"
 #include "config/demo_config.hpp"
+#include "demo/demo_db.hpp"
 #include "executors/postgres/pg_executor.hpp"
-#include "executors/sqlite/demo_db.hpp"
 #include "executors/sqlite/sqlite_executor.hpp"
 #include "gateway/api/api.hpp"
 #include "gateway/api/curated_tools.hpp"
@@ -255,6 +255,13 @@ Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
                           ": no API keys are configured, so anyone who can reach the port could query",
                       "FIX: add keys: [{name: ..., sha256: <output of `querygate hash-key`>, databases: [...]}] to "
                       "the config, or listen on 127.0.0.1.");
+  // Requests without a token get the anonymous key's scope: fine on this machine, not on a network.
+  if (const auto* anonymous = config->anonymous_key(); anonymous && !is_loopback_host(config->listen_host))
+    return make_error(ErrorCode::ConfigInvalid,
+                      "refusing to listen on " + config->listen_host + ": key '" + anonymous->name +
+                          "' is anonymous: true, so anyone who can reach the port would get its scope without a token",
+                      "FIX: listen on 127.0.0.1 (or [::1]), or remove anonymous: true from key '" + anonymous->name +
+                          "' (then every request needs a token).");
   auto dbs = open_databases(*config);
   if (!dbs) return dbs.error();
   // A curated tool whose statement does not admit stops the start, naming the tool.
@@ -279,7 +286,9 @@ Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
   const std::string host = config->listen_host;
   const std::chrono::milliseconds grace(config->shutdown_grace_ms);
   std::string key_names;  // names only: tokens are never in the config, let alone the log
-  for (const auto& key : config->keys) key_names += (key_names.empty() ? "" : ", ") + key.name;
+  for (const auto& key : config->keys)
+    key_names +=
+        (key_names.empty() ? "" : ", ") + key.name + (key.anonymous ? " (anonymous: requests without a token)" : "");
   std::vector<std::string> names;
   for (const auto& db : config->databases) names.push_back(db.name);
   auto api = std::make_unique<Api>(std::move(config).value(), std::move(dbs).value(), workers);

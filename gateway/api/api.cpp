@@ -434,9 +434,10 @@ void Api::enqueue(QueryRequest request, Caller caller, Reply reply, const config
   job->queue = queues_.find(db_name)->second.get();
   job->reply = std::move(reply);
 
-  // Waiters take turns by API key; without keys, by client address.
-  const std::string fairness =
-      job->context.key_name.empty() ? "addr:" + job->context.remote_address : "key:" + job->context.key_name;
+  // Waiters take turns by API key; without keys (or as the anonymous key), by client address.
+  const std::string fairness = job->context.key_name.empty() || job->key->anonymous
+                                   ? "addr:" + job->context.remote_address
+                                   : "key:" + job->context.key_name;
   auto decided = job->queue->submit(fairness, job->context.deadline, job->context.cancellation,
                                     [this, job](permits::Decision d) { on_decision(job, std::move(d)); });
   if (decided)
@@ -680,7 +681,8 @@ void Api::execute_write(WriteCall call, Caller caller, Reply reply) {
   const auto received = clock_.now();
   const auto deadline = received + std::chrono::milliseconds(config_.limits.deadline_ms);
   auto cancellation = caller.cancellation ? caller.cancellation : permits::Cancellation::make();
-  const std::string fairness = caller.key ? "key:" + caller.key->name : "addr:" + caller.remote_address;
+  const std::string fairness =
+      caller.key && !caller.key->anonymous ? "key:" + caller.key->name : "addr:" + caller.remote_address;
   auto job = std::make_shared<std::tuple<WriteCall, Reply, std::shared_ptr<observability::RequestRecord>>>(
       std::move(call), std::move(reply), std::move(caller.record));
   auto decide = [this, job, tool, queue, received, deadline](permits::Decision d) {

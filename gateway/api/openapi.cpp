@@ -318,8 +318,10 @@ json::object components(const config::Config& config) {
           {"description",
            std::string("An API token in `Authorization: Bearer <token>`. Keys are optional: a gateway without "
                        "configured keys needs none (and listens on loopback only). ") +
-               (keys ? "This gateway has keys configured: /v1 routes need one."
-                     : "This gateway has no keys configured.")}}}}},
+               (!keys                        ? "This gateway has no keys configured."
+                : config.anonymous_allowed() ? "This gateway has keys configured and answers requests without a "
+                                               "token in the scope of its anonymous key (loopback only)."
+                                             : "This gateway has keys configured: /v1 routes need one.")}}}}},
       {"headers",
        {{"RetryAfter",
          {{"description", "Seconds to wait before sending the request again."},
@@ -485,7 +487,7 @@ json::object operation(const Route& r, const config::Config& config) {
                   {"tags", strings({is_agent_tool(r) ? "sql" : "operations"})}};
   if (r.access == Access::ApiKey) {
     json::array security{json::object{{"apiKey", json::array{}}}};
-    if (config.keys.empty()) security.emplace_back(json::object{});  // no keys configured: anonymous is fine
+    if (config.anonymous_allowed()) security.emplace_back(json::object{});  // no keys, or an anonymous key
     op["security"] = std::move(security);
   } else {
     op["security"] = json::array{};
@@ -525,7 +527,7 @@ json::object tool_operation(const Route& r, const config::Tool& tool, const conf
                   {"description", description},
                   {"tags", strings({"tools"})}};
   json::array security{json::object{{"apiKey", json::array{}}}};
-  if (config.keys.empty()) security.emplace_back(json::object{});
+  if (config.anonymous_allowed()) security.emplace_back(json::object{});
   op["security"] = std::move(security);
   op["requestBody"] = {{"required", true}, {"content", media("application/json", tools::json_schema(tool.parameters))}};
   op["responses"] = responses(r);

@@ -52,14 +52,17 @@ bool is_bearer_token(std::string_view token) noexcept {
 KeyRing::KeyRing(const std::vector<config::ApiKey>& keys) {
   for (const auto& k : keys) {
     const auto hash = digest_from_hex(k.sha256);
-    // The config reader accepts only 64 hex digits, so this cannot fail.
-    keys_.push_back(Key{k.name, hash.value_or(Digest{}), k.databases, k.hidden_columns, k.bind, k.sql, k.tools});
+    // The config reader accepts only 64 hex digits, so this cannot fail (the anonymous key has no hash).
+    keys_.push_back(
+        Key{k.name, hash.value_or(Digest{}), k.databases, k.hidden_columns, k.bind, k.sql, k.tools, k.anonymous});
+    if (k.anonymous) anonymous_ = keys_.size() - 1;
   }
 }
 
 Result<const Key*> KeyRing::authenticate(std::string_view authorization) const {
   if (keys_.empty()) return static_cast<const Key*>(nullptr);
   const std::string_view value = trim(authorization);
+  if (value.empty() && anonymous_) return &keys_[*anonymous_];
   if (value.empty())
     return make_error(ErrorCode::AuthMissing, "this gateway requires an API key and the request carries none",
                       std::string(kHowToSend));
@@ -83,7 +86,7 @@ Result<const Key*> KeyRing::authenticate(std::string_view authorization) const {
   const Digest presented = sha256(token);
   const Key* found = nullptr;
   for (const Key& key : keys_)
-    if (constant_time_equal(presented, key.hash)) found = &key;
+    if (constant_time_equal(presented, key.hash) && !key.anonymous) found = &key;
   if (found == nullptr)
     return make_error(ErrorCode::AuthInvalid, "the Bearer token matches no API key configured on this gateway",
                       "FIX: check the token: it is compared exactly, case-sensitive (spaces or tabs around it are "

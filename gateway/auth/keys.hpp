@@ -1,7 +1,9 @@
 #pragma once
 // Who is calling. With API keys configured, every /v1 request must carry
-// `Authorization: Bearer <token>`; the token is hashed (SHA-256) and compared
-// in constant time with the configured hashes. Only key names leave this
+// `Authorization: Bearer <token>`, unless one key is `anonymous: true`: a
+// request without the header then gets that key's scope (start-up allows it on
+// loopback only). A token is hashed (SHA-256) and compared in constant time
+// with the configured hashes. Only key names leave this
 // file (for logs, metrics, fairness); tokens are never stored or echoed.
 #include <cstdint>
 #include <optional>
@@ -32,6 +34,7 @@ struct Key {
   std::vector<std::pair<std::string, config::BindValue>> bind;  // row-filter parameters (config keys[i].bind)
   bool sql = true;                                              // false: curated tools only (config keys[].sql)
   std::optional<std::vector<std::string>> tools;  // the tools it may call; absent: every tool on its databases
+  bool anonymous = false;  // the scope of requests without a token (config keys[].anonymous); no hash
 };
 
 class KeyRing {
@@ -42,7 +45,9 @@ class KeyRing {
   bool enabled() const noexcept { return !keys_.empty(); }
 
   // The key an Authorization header value (empty: no header) proves, or
-  // auth:missing / auth:invalid. With no keys configured: nullptr (anonymous).
+  // auth:missing / auth:invalid. With no keys configured: nullptr (anonymous,
+  // unrestricted). No header with an anonymous key configured: that key. A
+  // header that proves nothing is refused, never downgraded to the anonymous key.
   Result<const Key*> authenticate(std::string_view authorization) const;
 
   // auth:forbidden unless `key` may use `database` (anonymous may use any).
@@ -57,6 +62,7 @@ class KeyRing {
 
  private:
   std::vector<Key> keys_;
+  std::optional<std::size_t> anonymous_;  // index into keys_
 };
 
 }  // namespace qg::auth

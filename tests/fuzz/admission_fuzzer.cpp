@@ -63,7 +63,7 @@
 #include "admission/rewrite/limit.hpp"
 #include "admission/rewrite/virtual_columns.hpp"
 #include "config/config.hpp"
-#include "executors/sqlite/demo_db.hpp"
+#include "demo/demo_db.hpp"
 #include "executors/sqlite/sqlite_executor.hpp"
 
 namespace {

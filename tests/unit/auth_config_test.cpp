@@ -116,5 +116,43 @@ TEST(AuthConfigTest, GraceIsRangeChecked) {
   EXPECT_NE(message_of(config).find("shutdown_grace_ms"), std::string::npos) << message_of(config);
 }
 
+TEST(AuthConfigTest, OneAnonymousKeyWithoutAHashGivesRequestsWithoutATokenItsScope) {
+  auto config = parse(
+      "keys:\n  - { name: local, anonymous: true, databases: [demo], sql: false }\n"
+      "  - { name: agent, sha256: " +
+      std::string(kHash) + ", databases: [demo, billing] }\n");
+  ASSERT_TRUE(config) << config.error().message;
+  ASSERT_NE(config->anonymous_key(), nullptr);
+  EXPECT_EQ(config->anonymous_key()->name, "local");
+  EXPECT_TRUE(config->anonymous_key()->sha256.empty());
+  EXPECT_FALSE(config->anonymous_key()->sql);
+  EXPECT_FALSE(config->keys[1].anonymous);
+  EXPECT_TRUE(config->anonymous_allowed());
+  auto tokens_only = parse("keys:\n  - { name: agent, sha256: " + std::string(kHash) + ", databases: [demo] }\n");
+  ASSERT_TRUE(tokens_only);
+  EXPECT_EQ(tokens_only->anonymous_key(), nullptr);
+  EXPECT_FALSE(tokens_only->anonymous_allowed());
+  EXPECT_TRUE(parse("")->anonymous_allowed()) << "no keys at all: anonymous, as before";
+}
+
+TEST(AuthConfigTest, AnAnonymousKeyHasNoHashAndThereIsAtMostOne) {
+  auto hashed =
+      parse("keys:\n  - { name: local, anonymous: true, sha256: " + std::string(kHash) + ", databases: [demo] }\n");
+  ASSERT_FALSE(hashed);
+  EXPECT_NE(message_of(hashed).find("'keys[0]' is anonymous: true and has a sha256"), std::string::npos)
+      << message_of(hashed);
+  auto two = parse(
+      "keys:\n  - { name: a, anonymous: true, databases: [demo] }\n  - { name: b, anonymous: true, databases: "
+      "[billing] }\n");
+  ASSERT_FALSE(two);
+  EXPECT_NE(message_of(two).find("second anonymous key (after 'a')"), std::string::npos) << message_of(two);
+  auto neither = parse("keys:\n  - { name: a, anonymous: false, databases: [demo] }\n");
+  ASSERT_FALSE(neither);
+  EXPECT_NE(message_of(neither).find("'keys[0].sha256' is required"), std::string::npos) << message_of(neither);
+  EXPECT_NE(neither.error().fix.find("anonymous: true"), std::string::npos) << neither.error().fix;
+  auto not_bool = parse("keys:\n  - { name: a, anonymous: yes-please, databases: [demo] }\n");
+  EXPECT_FALSE(not_bool);
+}
+
 }  // namespace
 }  // namespace qg::config

@@ -125,5 +125,35 @@ TEST(AuthKeysTest, ForbiddenNamesTheDatabasesTheKeyMayUse) {
   EXPECT_NE(other.error().fix.find("demo, billing"), std::string::npos) << other.error().fix;
 }
 
+TEST(AuthKeysTest, WithAnAnonymousKeyNoHeaderGetsItsScopeAndABadTokenIsStillRefused) {
+  config::ApiKey local{"local", "", {"demo"}};
+  local.anonymous = true;
+  local.sql = false;
+  const KeyRing keys({local, config::ApiKey{"agent", kAgentHash, {"demo", "billing"}}});
+  EXPECT_TRUE(keys.enabled());
+  for (const char* header : {"", "   "}) {
+    auto who = keys.authenticate(header);
+    ASSERT_TRUE(who) << who.error().message;
+    ASSERT_NE(*who, nullptr);
+    EXPECT_EQ((*who)->name, "local");
+    EXPECT_TRUE((*who)->anonymous);
+    EXPECT_FALSE((*who)->sql) << "the anonymous key's own scope";
+    EXPECT_FALSE(keys.authorize(*who, "billing"));
+    EXPECT_FALSE(KeyRing::authorize_sql(*who, "some_tool"));
+  }
+  auto agent = keys.authenticate("Bearer secret-token-for-tests");
+  ASSERT_TRUE(agent);
+  EXPECT_EQ((*agent)->name, "agent");
+  // A token that proves nothing, or a malformed header, is never downgraded to the anonymous scope.
+  for (const char* header : {"Bearer wrong-token", "Basic abc", "Bearer"}) {
+    auto who = keys.authenticate(header);
+    ASSERT_FALSE(who) << header;
+    EXPECT_EQ(who.error().code, ErrorCode::AuthInvalid) << header;
+  }
+  // The anonymous key's (empty) hash is matched by no token: not even one hashing to zeros could pick it.
+  const KeyRing only_anonymous({local});
+  EXPECT_FALSE(only_anonymous.authenticate("Bearer anything"));
+}
+
 }  // namespace
 }  // namespace qg::auth

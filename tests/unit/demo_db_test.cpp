@@ -1,19 +1,21 @@
 // The embedded demo database: shape, determinism, valid JSON, planted injection
 // text, nested span times, fixed time format, and how creation fails.
-#include "executors/sqlite/demo_db.hpp"
+#include "demo/demo_db.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "executors/sqlite/demo_text.hpp"
+#include "demo/demo_text.hpp"
 
 namespace qg::exec {
 namespace {
@@ -51,7 +53,8 @@ class ReadOnlyDb {
 
   // FNV-1a over every cell (type tag and bytes) of every table in id order, plus
   // the schema: equal digests mean equal content, whatever the file header says.
-  std::uint64_t digest() {
+  // `where` (per table) limits the rows hashed.
+  std::uint64_t digest(const std::vector<std::pair<std::string, std::string>>& where = {}) {
     std::uint64_t h = 1469598103934665603ULL;
     auto mix = [&h](const void* data, std::size_t n) {
       for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ULL;
@@ -72,8 +75,12 @@ class ReadOnlyDb {
       });
     };
     mix_rows("SELECT name, sql FROM sqlite_master ORDER BY name");
-    for (const char* table : {"projects", "users", "api_keys", "traces", "spans", "span_annotations"})
-      mix_rows(std::string("SELECT * FROM ") + table + " ORDER BY id");
+    for (const char* table : {"projects", "users", "api_keys", "traces", "spans", "span_annotations"}) {
+      std::string condition;
+      for (const auto& [name, w] : where)
+        if (name == table) condition = " WHERE " + w;
+      mix_rows(std::string("SELECT * FROM ") + table + condition + " ORDER BY id");
+    }
     return h;
   }
 
@@ -117,14 +124,68 @@ class DemoDbTest : public ::testing::Test {
 
 TEST_F(DemoDbTest, HasTheDocumentedRowCounts) {
   ReadOnlyDb db(shared_db());
-  EXPECT_EQ(db.integer("SELECT count(*) FROM projects"), 5);
-  EXPECT_EQ(db.integer("SELECT count(*) FROM traces"), 8000);
+  EXPECT_EQ(db.integer("SELECT count(*) FROM projects WHERE id <> 6"), 5);
+  EXPECT_EQ(db.integer("SELECT count(*) FROM traces WHERE project_id <> 6"), 8000);
   EXPECT_GE(db.integer("SELECT count(*) FROM spans"), 50000);
   EXPECT_LE(db.integer("SELECT count(*) FROM spans"), 75000);
   EXPECT_GE(db.integer("SELECT count(*) FROM span_annotations"), 2500);
   EXPECT_LE(db.integer("SELECT count(*) FROM span_annotations"), 3500);
   EXPECT_EQ(db.integer("SELECT count(*) FROM users"), 200);
   EXPECT_EQ(db.integer("SELECT count(*) FROM api_keys"), 100);
+}
+
+// The rows of the five real projects, exactly as the generator wrote them
+// before the internal-tests project existed (digest of a database made by
+// main at e0aad5d): internal-tests comes from its own random stream, after
+// every other row, so no existing test or parity expectation shifted.
+constexpr std::uint64_t kDigestWithoutInternalTests = 0x966d5f9973f6c215ULL;
+
+// The rows that are not internal-tests'.
+const std::vector<std::pair<std::string, std::string>> kRealTraffic = {
+    {"projects", "id <> 6"},
+    {"traces", "project_id <> 6"},
+    {"spans", "trace_id IN (SELECT trace_id FROM traces WHERE project_id <> 6)"},
+    {"span_annotations",
+     "span_id IN (SELECT id FROM spans WHERE trace_id IN (SELECT trace_id FROM traces WHERE project_id <> 6))"},
+};
+
+TEST_F(DemoDbTest, InternalTestsLeftEveryOtherRowAsItWas) {
+  ReadOnlyDb db(shared_db());
+  EXPECT_EQ(db.digest(kRealTraffic), kDigestWithoutInternalTests);
+  // QG_DEMO_REFERENCE_DB: a demo.db made by another build (e.g. before a
+  // generator change), compared row by row over the same projects.
+  if (const char* reference = std::getenv("QG_DEMO_REFERENCE_DB")) {
+    ReadOnlyDb other(reference);
+    EXPECT_EQ(db.digest(kRealTraffic), other.digest(kRealTraffic)) << reference;
+  }
+}
+
+TEST_F(DemoDbTest, InternalTestsIsAProjectWithItsOwnRowsAfterTheOthers) {
+  ReadOnlyDb db(shared_db());
+  EXPECT_EQ(db.text("SELECT name FROM projects WHERE id = 6"), "internal-tests");
+  const auto traces = db.integer("SELECT count(*) FROM traces WHERE project_id = 6");
+  EXPECT_GE(traces, 900);  // 60 nightly runs of 12 cases, plus a load test of 40 each Wednesday
+  EXPECT_LE(traces, 1200);
+  EXPECT_EQ(db.integer("SELECT min(id) FROM traces WHERE project_id = 6"), 8001);
+  // After every span and annotation of the real projects.
+  EXPECT_EQ(db.integer("SELECT count(*) FROM spans s JOIN traces t ON t.trace_id = s.trace_id WHERE t.project_id = 6 "
+                       "AND s.id < (SELECT max(id) FROM spans s2 JOIN traces t2 ON t2.trace_id = s2.trace_id "
+                       "WHERE t2.project_id <> 6)"),
+            0);
+  EXPECT_GT(db.integer("SELECT count(*) FROM span_annotations a JOIN spans s ON s.id = a.span_id JOIN traces t ON "
+                       "t.trace_id = s.trace_id WHERE t.project_id = 6"),
+            100);
+  // CI traffic: no end user, inside the window, tagged prompts, no planted injection text.
+  EXPECT_EQ(db.integer("SELECT count(*) FROM traces WHERE project_id = 6 AND user_id IS NOT NULL"), 0);
+  EXPECT_EQ(db.integer("SELECT count(*) FROM traces WHERE project_id = 6 AND (start_time < '2026-09-16' OR "
+                       "end_time > '2026-11-15T23:59:59.999+00:00')"),
+            0);
+  EXPECT_EQ(db.integer("SELECT count(*) FROM spans s JOIN traces t ON t.trace_id = s.trace_id WHERE t.project_id = 6 "
+                       "AND s.parent_id IS NULL AND json_extract(s.attributes, '$.\"input.value\"') NOT LIKE '[%'"),
+            0);
+  EXPECT_EQ(db.integer("SELECT count(*) FROM spans s JOIN traces t ON t.trace_id = s.trace_id WHERE t.project_id = 6 "
+                       "AND s.attributes LIKE '%Ignore all previous%'"),
+            0);
 }
 
 TEST_F(DemoDbTest, SameContentOnEveryRun) {
@@ -254,7 +315,7 @@ TEST_F(DemoDbTest, RecreatesOverAnExistingDatabaseAndStaleSidecars) {
   EXPECT_FALSE(fs::exists(with_suffix(path, "-shm")));
   EXPECT_FALSE(fs::exists(with_suffix(path, ".tmp")));
   ReadOnlyDb db(path);
-  EXPECT_EQ(db.integer("SELECT count(*) FROM traces"), 8000);
+  EXPECT_EQ(db.integer("SELECT count(*) FROM traces WHERE project_id <> 6"), 8000);
 }
 
 TEST_F(DemoDbTest, UnwritablePathIsAnErrorNamingThePath) {

@@ -2,7 +2,7 @@
 // deterministic script covering every table, and a real load into a fresh
 // database of the test cluster (scripts/pg-test-cluster.sh) whose rows equal
 // the SQLite demo's, value for value on the spans and annotations.
-#include "executors/postgres/demo_pg_script.hpp"
+#include "demo/demo_pg_script.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "executors/sqlite/demo_db.hpp"
+#include "demo/demo_db.hpp"
 
 namespace qg::exec {
 namespace {

@@ -1,4 +1,4 @@
-#include "executors/postgres/demo_pg_script.hpp"
+#include "demo/demo_pg_script.hpp"
 
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "admission/render/render.hpp"
-#include "executors/sqlite/demo_db.hpp"
+#include "demo/demo_db.hpp"
 #include "executors/sqlite/sqlite_handle.hpp"
 
 namespace qg::exec {

@@ -1,6 +1,6 @@
 #pragma once
 // The demo database for PostgreSQL: a psql script converted from the SQLite
-// demo (executors/sqlite/demo_db.cpp), so both backends serve the same rows and
+// demo (demo/demo_db.cpp), so both backends serve the same rows and
 // the generator stays the one source of the data. The script holds CREATE TABLE
 // with PostgreSQL types (timestamps as timestamptz, span attributes as jsonb),
 // COPY ... FROM stdin blocks, the foreign keys and indexes of the SQLite schema,

@@ -77,6 +77,9 @@ struct Slot {
 std::span<const Model> models();
 const Model& model_named(std::string_view name);  // every ModelChoice names one
 std::span<const Domain> domains();
+// The project `internal-tests` (CI evaluations and load tests): not one of
+// domains(), so generating it draws nothing from their random stream.
+const Domain& internal_tests();
 std::span<const Slot> slots();
 
 // Prompt-injection sentences planted in ~1 % of prompts and in some feedback.

@@ -1,4 +1,4 @@
-#include "executors/sqlite/demo_db.hpp"
+#include "demo/demo_db.hpp"
 
 #include <sqlite3.h>
 
@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "executors/sqlite/demo_text.hpp"
+#include "demo/demo_text.hpp"
 #include "executors/sqlite/sqlite_handle.hpp"
 
 namespace qg::exec {
@@ -462,7 +462,8 @@ enum class Quality { Good, Incorrect, Hallucination };
 
 class TraceWriter {
  public:
-  TraceWriter(Writer& w, Rng& rng) : w_(w), rng_(rng) {
+  // `injections`: plant prompt-injection text (real traffic) or not (internal tests).
+  TraceWriter(Writer& w, Rng& rng, bool injections = true) : w_(w), rng_(rng), injections_(injections) {
     traces_ = w.prepare(
         "INSERT INTO traces(id, project_id, trace_id, session_id, user_id, start_time, end_time, status) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
@@ -474,13 +475,19 @@ class TraceWriter {
         "VALUES (?, ?, ?, ?, ?, ?, ?)");
   }
 
-  void write(int index, const PlannedTrace& p) {
-    const demo::Domain& domain = demo::domains()[p.domain];
+  // Carries on numbering spans and annotations after `before`'s last ones.
+  void continue_after(const TraceWriter& before) {
+    next_span_id_ = before.next_span_id_;
+    next_annotation_id_ = before.next_annotation_id_;
+  }
+
+  // Trace number `index` of this writer (0-based), stored with row id `id` in project `project_id`.
+  void write(std::int64_t id, int index, int project_id, const demo::Domain& domain, const PlannedTrace& p) {
     Filler filler(rng_);
     const auto& model_choice = domain.models[rng_.weighted(domain.models, [](const auto& m) { return m.weight; })];
     const demo::Exchange& exchange = rng_.pick(domain.exchanges);
     TraceRequest req{&domain, filler.fill(exchange.prompt), {}, &demo::model_named(model_choice.model)};
-    const bool injected = index % kInjectionEvery == kInjectionOffset;
+    const bool injected = injections_ && index % kInjectionEvery == kInjectionOffset;
     if (injected) {
       const auto injection = demo::injections()[(index / kInjectionEvery) % demo::injections().size()];
       // Alternate where the sentence sits: appended, or smuggled in front.
@@ -493,8 +500,8 @@ class TraceWriter {
     const Millis start = p.start, duration = nodes[0].end;
     const std::string trace_id = rng_.hex(32);
     const SpanNode& root = nodes[0];
-    w_.insert(traces_, index + 1, p.domain + 1, trace_id, p.session_id, p.user_id, iso8601(start),
-              iso8601(start + duration), root.error ? "ERROR" : "OK");
+    w_.insert(traces_, id, project_id, trace_id, p.session_id, p.user_id, iso8601(start), iso8601(start + duration),
+              root.error ? "ERROR" : "OK");
 
     const std::int64_t first_id = next_span_id_;
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -541,7 +548,7 @@ class TraceWriter {
       std::optional<std::string> comment;
       if (rng_.percent(75)) {
         comment = std::string(rng_.pick(good ? demo::positive_feedback() : demo::negative_feedback()));
-        if (++human_comments_ % kFeedbackInjectionEvery == 0)
+        if (injections_ && ++human_comments_ % kFeedbackInjectionEvery == 0)
           *comment +=
               " " +
               std::string(demo::injections()[human_comments_ / kFeedbackInjectionEvery % demo::injections().size()]);
@@ -565,10 +572,53 @@ class TraceWriter {
   sqlite3_stmt* traces_;
   sqlite3_stmt* spans_;
   sqlite3_stmt* annotations_;
+  bool injections_;
   std::int64_t next_span_id_ = 1;
   std::int64_t next_annotation_id_ = 1;
   int human_comments_ = 0;
 };
+
+// ---- internal-tests --------------------------------------------------------
+
+// The team's own CI traffic, in a sixth project that the demo configuration
+// hides with row filters (an analysis of real traffic must not count it). Its
+// rows come after every other row (ids carry on) and from their own random
+// stream: adding it left every row of the other projects byte-identical.
+constexpr std::uint64_t kInternalSeed = 0x5157'4741'5445'0101ULL;  // change = new internal-tests rows
+constexpr int kInternalProjectId = 6;
+constexpr int kEvalCasesPerNight = 12;
+constexpr int kLoadTestTraces = 40;
+
+void write_internal_project(Writer& w) {
+  sqlite3_stmt* s = w.prepare("INSERT INTO projects(id, name, created_at) VALUES (?, ?, ?)");
+  w.insert(s, kInternalProjectId, demo::internal_tests().project,
+           iso8601(epoch_ms(std::chrono::year{2026} / 8 / 3) + 8 * kHour + 30 * kMinute));
+}
+
+// Every night at about 02:00 UTC an evaluation run (one session, a case every
+// 1-3 minutes); every Wednesday afternoon a load test (a burst of traces a few
+// seconds apart, no session). No end user: user_id is NULL. Sorted by start.
+std::vector<PlannedTrace> plan_internal_tests(Rng& rng) {
+  std::vector<PlannedTrace> plan;
+  for (int day = 0; day < kWindowDays; ++day) {
+    const Millis midnight = kWindowStart + day * kDay;
+    Millis at = midnight + 2 * kHour + rng.between(0, 5 * kMinute);
+    const std::string session = "sess_" + rng.hex(16);
+    for (int i = 0; i < kEvalCasesPerNight; ++i) {
+      plan.push_back({at, 0, std::nullopt, session});
+      at += rng.between(kMinute, 3 * kMinute);
+    }
+    const std::chrono::weekday wd{std::chrono::sys_days{std::chrono::days{midnight / kDay}}};
+    if (wd != std::chrono::Wednesday) continue;
+    at = midnight + 15 * kHour + rng.between(0, 30 * kMinute);
+    for (int i = 0; i < kLoadTestTraces; ++i) {
+      plan.push_back({at, 0, std::nullopt, std::nullopt});
+      at += rng.between(2 * kSecond, 20 * kSecond);
+    }
+  }
+  std::sort(plan.begin(), plan.end(), [](const PlannedTrace& a, const PlannedTrace& b) { return a.start < b.start; });
+  return plan;
+}
 
 // Fills an open, empty database. Returns the Writer's error text, empty on success.
 std::string generate(sqlite3* db) {
@@ -582,10 +632,21 @@ std::string generate(sqlite3* db) {
   write_projects(w);
   const auto user_created = write_users(w, rng);
   write_api_keys(w, rng, user_created);
-  {
-    TraceWriter traces(w, rng);
-    const auto plan = plan_traces(rng);
-    for (std::size_t i = 0; i < plan.size(); ++i) traces.write(static_cast<int>(i), plan[i]);
+  TraceWriter traces(w, rng);
+  const auto plan = plan_traces(rng);
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    const int index = static_cast<int>(i);
+    traces.write(index + 1, index, plan[i].domain + 1, demo::domains()[plan[i].domain], plan[i]);
+  }
+  // After every other row, from its own stream (see kInternalSeed).
+  Rng internal_rng(kInternalSeed);
+  write_internal_project(w);
+  TraceWriter internal(w, internal_rng, /*injections=*/false);
+  internal.continue_after(traces);
+  const auto internal_plan = plan_internal_tests(internal_rng);
+  for (std::size_t i = 0; i < internal_plan.size(); ++i) {
+    const int index = static_cast<int>(i);
+    internal.write(kTraces + index + 1, index, kInternalProjectId, demo::internal_tests(), internal_plan[i]);
   }
   w.exec(kIndexes);
   w.exec("ANALYZE");  // sqlite_stat1 gives the gateway row-count estimates

@@ -1,4 +1,4 @@
-#include "executors/sqlite/demo_text.hpp"
+#include "demo/demo_text.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -248,6 +248,32 @@ constexpr Domain kDomains[] = {
     {"sales-assistant", 10, {70, 20, 10}, 250, kSalesModels, kSalesTools, kSalesExchanges},
 };
 
+// ---- internal-tests (not in kDomains: its rows come from their own stream) --
+
+// The team's own CI: a nightly evaluation replays golden prompts against the
+// production agents, and a weekly load test hammers them with synthetic ones.
+// Real traffic's analyses must not count any of it (the demo config filters it out).
+constexpr ModelChoice kInternalModels[] = {{"gpt-4o", 50}, {"claude-3-5-sonnet", 50}};
+constexpr Tool kInternalTools[] = {
+    {"load_fixture", "case", "golden/{module}.json", 5, 60},
+    {"get_order_status", "order_id", "{order_id}", 80, 600},
+    {"search_docs", "query", "{topic}", 80, 500},
+    {"assert_output", "expected", "contains '{order_id}'", 1, 20},
+};
+constexpr Exchange kInternalExchanges[] = {
+    {"[eval golden-set] My order {order_id} still hasn't arrived. It was supposed to be here {date}. Where is it?",
+     "I'm sorry about the delay. Order {order_id} is with the carrier and the latest scan shows it in transit."},
+    {"[eval golden-set] How do I set up {topic}?",
+     "To set up {topic}, open Settings → Integrations, follow the wizard and verify with the test button."},
+    {"[eval regression] Why does `{error}` happen in {module}.py ({language})?",
+     "The error `{error}` in {module}.py comes from a value that is missing before it is used; check it first."},
+    {"[ci smoke] Reply with the single word: pong", "pong"},
+    {"[load-test] Plan a {days}-day trip to {city2} in {month}, budget {budget}. Synthetic request, ignore.",
+     "Here's a {days}-day plan for {city2} in {month} within {budget}: (synthetic load-test answer)."},
+};
+constexpr Domain kInternalTests{"internal-tests",  0, {20, 30, 50}, 900, kInternalModels, kInternalTools,
+                                kInternalExchanges};
+
 // ---- untrusted text the gateway must flag ---------------------------------
 
 constexpr sv kInjections[] = {
@@ -337,6 +363,9 @@ const Model& model_named(std::string_view name) {
 }
 std::span<const Domain> domains() {
   return kDomains;
+}
+const Domain& internal_tests() {
+  return kInternalTests;
 }
 std::span<const Slot> slots() {
   return kSlots;

@@ -8,6 +8,9 @@
 // platform (own PRNG, own integer→range mapping, fixed timestamps). About 60 000
 // spans over 60 days ending 2026-11-15; ~1 % of prompts and some feedback carry
 // prompt-injection text, so untrusted-content flagging has something to flag.
+// A sixth project, internal-tests (the team's CI runs: ~1 000 traces, after
+// every other row, from its own random stream), is there to be hidden by the
+// demo configuration's row filters.
 #include <filesystem>
 
 #include "common/result.hpp"
