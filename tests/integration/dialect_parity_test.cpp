@@ -424,7 +424,8 @@ TEST_F(DialectParityTest, SqliteSpellingsAnswerAlikeOnBothBackends) {
     EXPECT_TRUE(has_rewrite(applied, c.rewrite)) << c.sqlite << "\n" << json::serialize(applied);
     if (c.on_sqlite && !c.truth.empty()) EXPECT_EQ(answer(*sqlite_, c.sqlite), t) << "SQLite gateway: " << c.sqlite;
   }
-  expect_truth("SELECT id FROM e WHERE n == 4");
+  for (auto* gateway : {postgres_.get(), sqlite_.get()})
+    EXPECT_EQ(answer(*gateway, "SELECT id FROM e WHERE n == 4"), truth("SELECT id FROM e WHERE n = 4"));
   // julianday is a float day number: differences agree to well under a millisecond.
   const std::string days = "SELECT id, julianday(end_time) - julianday(start_time) FROM e ORDER BY id";
   expect_close(answer(*postgres_, days),
