@@ -282,10 +282,9 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
   auto& f = std::get<ast::FuncCall>(e.node);
   const auto* row = capability::find_function(f.name);
   const bool scalar_max_min = (f.name == "max" || f.name == "min") && f.args.size() > 1;
-  // date(t) alone is PostgreSQL's date(timestamp) too; with modifiers it is SQLite's.
-  // date('2026-10-05 23:30:00-02:00') is the UTC date on SQLite (2026-10-06); PostgreSQL's date(text) drops the offset.
-  const bool date_modifiers =
-      f.name == "date" && (f.args.size() > 1 || (f.args.size() == 1 && string_literal(f.args[0])));
+  // date(t) alone is PostgreSQL's date() (a literal's offset is dropped, as PostgreSQL does: the SQLite
+  // executor follows that); with modifiers it is SQLite's.
+  const bool date_modifiers = f.name == "date" && f.args.size() > 1;
   if (!scalar_max_min && !date_modifiers && (!row || row->postgres.verdict != capability::Verdict::Rewrite)) return {};
   const int loc = e.location;
   const std::string name = f.name;
@@ -391,18 +390,17 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
     Expr as_text = op("->>", doc, path);
     Expr as_json = op("->", doc, path);
     if (use == SpellingUse::NullOrText) return done(std::move(as_text), "dialect:json_extract");
+    // The other JSON types are named in the statement, so PostgreSQL's error shows which one it met.
     Expr type = fn("jsonb_typeof", {std::move(as_json)});
-    Expr error = cast(type, "int4");  // a runtime error that names the JSON type
-    if (use == SpellingUse::Number) {
-      ast::Case c;
-      c.operand = Box<Expr>(std::move(type));
-      c.whens.push_back(ast::CaseWhen{Box<Expr>(str("number")), Box<Expr>(std::move(as_text))});
-      c.otherwise = Box<Expr>(cast(std::move(error), "text"));
-      return done(cast(ast::make_expr(std::move(c)), "numeric"), "dialect:json_extract");
-    }
-    ast::InList others{Box<Expr>(std::move(type)), {str("number"), str("boolean"), str("object"), str("array")}};
-    return done(case_when(ast::make_expr(std::move(others)), cast(std::move(error), "text"), std::move(as_text)),
-                "dialect:json_extract");
+    Expr error = cast(cast(type, "int4"), "text");  // a runtime error that names the JSON type
+    std::vector<Expr> others;
+    for (const char* t : {"string", "number", "boolean", "object", "array"})
+      if (use == SpellingUse::Number ? std::string_view(t) != "number" : std::string_view(t) != "string")
+        others.push_back(str(t));
+    Expr wrong = ast::make_expr(ast::InList{Box<Expr>(std::move(type)), std::move(others)});
+    Expr value = case_when(std::move(wrong), std::move(error), std::move(as_text));
+    if (use == SpellingUse::Number) value = cast(std::move(value), "numeric");
+    return done(std::move(value), "dialect:json_extract");
   }
   if (name == "strftime" || name == "datetime" || name == "date" || name == "julianday" || name == "unixepoch") {
     const std::size_t first = name == "strftime" ? 1 : 0;
