@@ -10,6 +10,7 @@
 #include "admission/convert/convert.hpp"
 #include "admission/params/params.hpp"
 #include "admission/parse/parser.hpp"
+#include "admission/parse/sqlite_spellings.hpp"
 #include "admission/render/render.hpp"
 #include "admission/rewrite/row_filters.hpp"
 
@@ -63,7 +64,21 @@ Result<AdmittedStatement> admit_statement(std::string_view caller_sql, const cat
         ErrorCode::ParseSyntax, "the SQL text is not valid UTF-8",
         "FIX: send the statement as UTF-8 text; write non-ASCII characters as they are, not as raw bytes.");
   auto json = parse::parse_to_json(sql);
-  if (!json) return std::move(json).error();
+  // SQLite spellings with an exact meaning (LIMIT a, b; GLOB with a literal pattern) are rewritten in
+  // the text and read again; the grammar's own refusal stands when that does not parse either.
+  std::vector<std::string> text_rewrites;
+  std::string rewritten_text;
+  if (!json) {
+    if (auto text = parse::rewrite_sqlite_spellings(sql, text_rewrites)) {
+      auto again = parse::parse_to_json(*text);
+      if (again) {
+        rewritten_text = std::move(*text);
+        sql = rewritten_text;
+        json = std::move(again);
+      }
+    }
+    if (!json) return std::move(json).error();
+  }
   auto tree = convert::convert_statement(*json, sql, configured ? &positional_names : nullptr);
   if (!tree) return std::move(tree).error();
   ast::Query query = std::move(tree).value();
@@ -123,7 +138,8 @@ Result<AdmittedStatement> admit_statement(std::string_view caller_sql, const cat
   out.sql = std::move(rendered).value();
   if (!filtered) out.shown_sql = out.sql;
   out.admission = std::move(admission).value();
-  out.rewrites = out.admission.rewrites;
+  out.rewrites = text_rewrites;
+  out.rewrites.insert(out.rewrites.end(), out.admission.rewrites.begin(), out.admission.rewrites.end());
   if (fenced) out.rewrites.emplace_back("row-filter-fence");
   if (out.limit.injected || out.limit.clamped) out.rewrites.emplace_back("limit-injection");
   return out;

@@ -197,6 +197,17 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
         ast::make_expr(ast::Cast{ast::Box<ast::Expr>(std::move(condition)), ast::TypeName{"int4", {}}}, at);
     note_rewrite("dialect:sum-of-boolean");
   }
+  // How a SQLite spelling in an argument is read (sqlite_spellings.cpp).
+  if (dialect_ == Dialect::Postgres && f.args.size() == 1 && !f.star) {
+    static constexpr std::string_view kNumber[] = {"sum",     "avg",   "max",   "min",  "abs", "round", "ceil",
+                                                   "ceiling", "floor", "trunc", "sqrt", "ln",  "exp"};
+    if (std::find(std::begin(kNumber), std::end(kNumber), f.name) != std::end(kNumber))
+      spelling_use(f.args.front(), SpellingUse::Number);
+    else if (f.name == "count" && !f.distinct)
+      spelling_use(f.args.front(), SpellingUse::NullOrText);
+  }
+  if (f.name == "round" && f.args.size() == 2) spelling_use(f.args.front(), SpellingUse::Number);
+  round_numeric_on_postgres(f, ctx);
   // SQLite's json functions read JSON text: x -> 'k' may be their argument there.
   const bool reads_json_text = dialect_ == Dialect::Sqlite && f.name.starts_with("json");
   for (auto& a : f.args) {
@@ -273,6 +284,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::Literal>) {
           return big_number_literal(n, loc);
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
+          {
+            bool replaced = false;
+            if (auto s = sqlite_spelling_on_postgres(e, ctx, replaced); !s) return s;
+            if (replaced) return expr(e, ctx);  // `n` died: admit the translation
+          }
           if (auto s = function(n, loc, ctx); !s) return s;
           const std::string called = n.name;
           if (auto s = time_function_on_sqlite(e, ctx); !s) return s;
@@ -292,6 +308,21 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           float_round_on_sqlite(e, ctx);  // `n` may die here
           return check_size(e, ctx);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {
+          // SQLite's == is = (issue #12: a SQLite spelling with an exact meaning, on both backends).
+          if (n.op == "==" && n.left) {
+            n.op = "=";
+            note_rewrite("dialect:double-equals");
+          }
+          if (n.left) {
+            static constexpr std::string_view kArith[] = {"+", "-", "*", "/", "%"};
+            static constexpr std::string_view kCompare[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
+            if (std::find(std::begin(kArith), std::end(kArith), n.op) != std::end(kArith)) {
+              spelling_use(**n.left, SpellingUse::Number);
+              spelling_use(*n.right, SpellingUse::Number);
+            } else if (std::find(std::begin(kCompare), std::end(kCompare), n.op) != std::end(kCompare)) {
+              spelling_uses_in_comparison(**n.left, *n.right, ctx);
+            }
+          }
           const auto* row = capability::find_operator(n.op);
           if (!row)
             return make_error(ErrorCode::ValidationUnsupported, "operator " + n.op + " is not admitted",
@@ -378,6 +409,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = construct(Construct::GreatestLeast, loc); !s) return s;
           return exprs(n.args, ctx);
         } else if constexpr (std::is_same_v<T, ast::NullTest>) {
+          spelling_use(*n.arg, SpellingUse::NullOrText);
           json_text_allowed_ = &*n.arg;  // NULL or not reads the same on both engines
           return expr(*n.arg, ctx);
         } else if constexpr (std::is_same_v<T, ast::BoolTest>) {
@@ -484,6 +516,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                 "a cast to " + n.type.name + " is not available on " + std::string(dialect_name(dialect_)),
                 std::string(cell.note), pos(loc));
           if (auto s = numeric_text_cast(n, loc); !s) return s;
+          {
+            static constexpr std::string_view kNumberTypes[] = {"int2", "int4", "int8", "float4", "float8", "numeric"};
+            if (std::find(std::begin(kNumberTypes), std::end(kNumberTypes), n.type.name) != std::end(kNumberTypes))
+              spelling_use(*n.arg, SpellingUse::Number);
+          }
           if (auto s = expr(*n.arg, ctx); !s) return s;
           {
             bool replaced = false;

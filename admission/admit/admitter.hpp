@@ -3,6 +3,7 @@
 // that happen at a name), admit_expr.cpp (expressions and the capability
 // table) and admit_query.cpp (queries, FROM, grouping). Private to admission/admit.
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -179,6 +180,19 @@ class Admitter {
   // The one expression whose JSON text (`x -> 'k'`) may be used as is here: the left operand of
   // another arrow, a NULL test, an argument of a SQLite json function.
   const ast::Expr* json_text_allowed_ = nullptr;
+
+  // SQLite spellings on PostgreSQL (sqlite_spellings.cpp): translated into PostgreSQL's meaning or refused.
+  // How the parent reads a json_extract()/datetime() call decides its translation's type.
+  enum class SpellingUse : std::uint8_t { Value, Number, NullOrText, Time };
+  std::map<const ast::Expr*, SpellingUse> spelling_uses_;
+  void spelling_use(const ast::Expr& e, SpellingUse use);
+  void spelling_uses_in_comparison(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx);
+  bool text_alike(const ast::Expr& e, const ExprContext& ctx);
+  std::optional<ast::Expr> spelled_time(ast::Expr& arg, const ExprContext& ctx, std::string& why);
+  std::optional<ast::Expr> apply_modifiers(ast::Expr t, std::vector<ast::Expr>& args, const ExprContext& ctx,
+                                           std::string& why);
+  Status sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ctx, bool& replaced);
+  void round_numeric_on_postgres(ast::FuncCall& f, const ExprContext& ctx);
 
   // Grouping that SQLite reads differently from the grammar (precedence.cpp).
   Status check_precedence(const ast::Expr& e);

@@ -119,22 +119,11 @@ constexpr std::string_view kPgPercentile =
     "FIX: on SQLite, write percentile(x, p) with p in 0..100 (p = 50 is the median), or median(x).";
 constexpr std::string_view kSqliteOnlyPercentile =
     "FIX: on PostgreSQL, write percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x).";
-constexpr std::string_view kSqliteOnlyJson =
-    "FIX: on PostgreSQL, use col -> 'key' / col ->> 'key' or jsonb_extract_path_text(col, 'key').";
 constexpr std::string_view kSqliteOnlyJsonValid =
     "FIX: on PostgreSQL, cast the text with CAST(x AS jsonb) (invalid JSON is an error), then use -> / ->>.";
-constexpr std::string_view kSqliteOnlyGroupConcat = "FIX: on PostgreSQL, write string_agg(x, ',').";
 constexpr std::string_view kPgTimeCast = "FIX: on PostgreSQL, cast instead: CAST(t AS timestamptz).";
 constexpr std::string_view kPgTimeArithmetic =
     "FIX: on PostgreSQL, write the operators: end_time - start_time, start_time + CAST('1 hour' AS interval).";
-constexpr std::string_view kSqliteOnlyStrftime =
-    "FIX: on PostgreSQL, write to_char(t, 'YYYY-MM-DD') or date_trunc('day', t).";
-constexpr std::string_view kSqliteOnlyIif = "FIX: on PostgreSQL, write CASE WHEN c THEN a ELSE b END.";
-constexpr std::string_view kSqliteOnlyIfnull = "FIX: write coalesce(a, b): it works on both backends.";
-constexpr std::string_view kSqliteOnlyDate =
-    "FIX: on PostgreSQL, cast instead: CAST(t AS date), CAST(t AS timestamptz), or use date_trunc('day', t).";
-constexpr std::string_view kSqliteOnlyPrintf =
-    "FIX: on PostgreSQL, write to_char(x, 'FM999990.00') for numbers, or join text with ||.";
 // Statistics aggregates SQLite lacks, as sums it has (multiply integer columns by 1.0 first).
 constexpr std::string_view kPgOnlyVarSamp =
     "FIX: on SQLite, write (sum(x * x) - sum(x) * sum(x) / count(x)) / (count(x) - 1).";
@@ -197,6 +186,12 @@ constexpr FunctionCapability sqlite_rewrite(std::string_view n, FunctionKind k, 
                                             std::string_view rewrite_name) {
   return {n, k, r, g, rewrite(rewrite_name), admit()};
 }
+// SQLite's own function, translated on PostgreSQL into PostgreSQL's meaning by the rewrite `name`
+// (admit/sqlite_spellings.cpp: replaced at admission, or refused with a FIX where not exact).
+constexpr FunctionCapability pg_rewrite(std::string_view n, FunctionKind k, Returns r, Growth g,
+                                        std::string_view rewrite_name) {
+  return {n, k, r, g, admit(), rewrite(rewrite_name)};
+}
 // Refused on both backends, each with its own spelling.
 constexpr FunctionCapability neither(std::string_view n, FunctionKind k, Returns r, std::string_view sqlite_fix,
                                      std::string_view pg_fix) {
@@ -215,8 +210,8 @@ constexpr std::array kFunctions{
     both("max", Aggregate, LikeArguments, Growth::Within),
     both("min", Aggregate, LikeArguments, Growth::Within),
     both("sum", Aggregate, LikeArguments, Growth::Fixed),
-    sqlite_only("total", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write coalesce(sum(x), 0)."),
-    sqlite_only("group_concat", Aggregate, Text, Growth::TextAggregate, kSqliteOnlyGroupConcat),
+    pg_rewrite("total", Aggregate, Number, Growth::Fixed, "dialect:total"),
+    pg_rewrite("group_concat", Aggregate, Text, Growth::TextAggregate, "dialect:group_concat"),
     pg_only("string_agg", Aggregate, Text, Growth::TextAggregate, "FIX: on SQLite, write group_concat(x, ',')."),
     sqlite_only("json_group_array", Aggregate, Text, Growth::TextAggregate, "FIX: on PostgreSQL, write json_agg(x)."),
     sqlite_only("json_group_object", Aggregate, Text, Growth::TextAggregate,
@@ -314,7 +309,7 @@ constexpr std::array kFunctions{
     pg_only("right", Scalar, Text, Growth::Within, "FIX: on SQLite, write substr(x, length(x) - n + 1)."),
     pg_only("position", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write instr(haystack, needle)."),
     pg_only("strpos", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write instr(haystack, needle)."),
-    sqlite_only("instr", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write strpos(haystack, needle)."),
+    pg_rewrite("instr", Scalar, Number, Growth::Fixed, "dialect:instr"),
     pg_only("split_part", Scalar, Text, Growth::Within,
             "FIX: on SQLite, cut at the separator with substr and instr: substr(x, 1, instr(x, ',') - 1) is the "
             "first part."),
@@ -343,8 +338,8 @@ constexpr std::array kFunctions{
     // call, where neither the progress handler nor SQLITE_LIMIT_LENGTH can stop it): admission
     // requires a literal format whose widths and precisions are at most 1000 (Growth::Printf).
     // PostgreSQL's format() has the same widths and no such cap, so it stays refused there.
-    sqlite_only("printf", Scalar, Text, Growth::Printf, kSqliteOnlyPrintf),
-    sqlite_only("format", Scalar, Text, Growth::Printf, kSqliteOnlyPrintf),
+    pg_rewrite("printf", Scalar, Text, Growth::Printf, "dialect:printf"),
+    pg_rewrite("format", Scalar, Text, Growth::Printf, "dialect:printf"),
     // CHAR is a type name in the PostgreSQL grammar: the function is reachable only as "char"(n).
     sqlite_only("char", Scalar, Text, Growth::CodePoint, "FIX: on PostgreSQL, write chr(n)."),
     pg_only("chr", Scalar, Text, Growth::Fixed,
@@ -360,8 +355,8 @@ constexpr std::array kFunctions{
     sqlite_only(
         "typeof", Scalar, Text, Growth::Fixed,
         "FIX: on PostgreSQL, column types are fixed (see GET /v1/schema); convert explicitly with CAST(x AS text)."),
-    sqlite_only("ifnull", Scalar, LikeArguments, Growth::Within, kSqliteOnlyIfnull),
-    sqlite_only("iif", Scalar, LikeArguments, Growth::Within, kSqliteOnlyIif),
+    pg_rewrite("ifnull", Scalar, LikeArguments, Growth::Within, "dialect:ifnull"),
+    pg_rewrite("iif", Scalar, LikeArguments, Growth::Within, "dialect:iif"),
     // ---- date and time
     // date(x) exists on both: SQLite's date(timestring) and PostgreSQL's date(timestamp), the
     // function form of CAST(x AS date). SQLite's modifiers (date(t, '+1 day')) fail on PostgreSQL
@@ -369,11 +364,10 @@ constexpr std::array kFunctions{
     both("date", Scalar, Text, Growth::Fixed),
     // TIME is a type name in the PostgreSQL grammar: the function is reachable only as "time"(t).
     sqlite_only("time", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, cast instead: CAST(t AS time)."),
-    sqlite_only("datetime", Scalar, Text, Growth::Fixed, kSqliteOnlyDate),
-    sqlite_only("julianday", Scalar, Number, Growth::Fixed,
-                "FIX: on PostgreSQL, subtract timestamps, or write date_part('epoch', t) / 86400 for days."),
-    sqlite_only("unixepoch", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write date_part('epoch', t)."),
-    sqlite_only("strftime", Scalar, Text, Growth::Format, kSqliteOnlyStrftime),
+    pg_rewrite("datetime", Scalar, Text, Growth::Fixed, "dialect:datetime"),
+    pg_rewrite("julianday", Scalar, Number, Growth::Fixed, "dialect:julianday"),
+    pg_rewrite("unixepoch", Scalar, Number, Growth::Fixed, "dialect:unixepoch"),
+    pg_rewrite("strftime", Scalar, Text, Growth::Format, "dialect:strftime"),
     // PostgreSQL's time family is translated on SQLite into the pg_* functions below (admit/time_types.cpp).
     sqlite_rewrite("date_trunc", Scalar, Text, Growth::Fixed, "dialect:date_trunc"),
     sqlite_rewrite("extract", Scalar, Number, Growth::Fixed, "dialect:extract"),
@@ -404,7 +398,7 @@ constexpr std::array kFunctions{
     sqlite_only("pg_from_key", Scalar, Text, Growth::Fixed, kPgTimeCast),
     // ---- JSON
     sqlite_only("json", Scalar, Text, Growth::Within, kSqliteOnlyJsonValid),
-    sqlite_only("json_extract", Scalar, Text, Growth::Within, kSqliteOnlyJson),
+    pg_rewrite("json_extract", Scalar, Text, Growth::Within, "dialect:json_extract"),
     sqlite_only("json_type", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write jsonb_typeof(col -> 'key')."),
     sqlite_only("json_valid", Scalar, Number, Growth::Fixed, kSqliteOnlyJsonValid),
     // json_array_length(x) exists on both (PostgreSQL's takes json: cast text with CAST(x AS json)).
@@ -494,7 +488,6 @@ constexpr std::array kFunctions{
             "without rows are absent), or list the periods with SELECT '2026-09' AS m UNION ALL SELECT '2026-10'."),
 };
 
-constexpr std::string_view kDoubleEquals = "FIX: write = (a single equals sign).";
 constexpr std::string_view kJsonPgArrow =
     "FIX: on PostgreSQL, col -> 'key' returns json and col ->> 'key' returns text.";
 
@@ -532,7 +525,8 @@ constexpr std::array kOperators{
     OperatorCapability{"|", LikeArguments, Growth::Fixed, admit(), admit()},
     OperatorCapability{"<<", LikeArguments, Growth::Fixed, admit(), admit()},
     OperatorCapability{">>", LikeArguments, Growth::Fixed, admit(), admit()},
-    OperatorCapability{"==", Boolean, Growth::Refused, refuse(kDoubleEquals), refuse(kDoubleEquals)},
+    OperatorCapability{"==", Boolean, Growth::Fixed, rewrite("dialect:double-equals"),
+                       rewrite("dialect:double-equals")},
     OperatorCapability{"::", Text, Growth::Refused, refuse(kJsonPgArrow), refuse(kJsonPgArrow)},
 };
 

@@ -146,6 +146,107 @@ std::string near_text(std::string_view sql, int position) {
   return "\"" + excerpt + "\"";
 }
 
+std::optional<std::string> rewrite_sqlite_spellings(std::string_view sql, std::vector<std::string>& names) {
+  const auto tokens = tokenize(sql);
+  struct Splice {
+    int begin, end;
+    std::string text;
+    std::string_view name;
+  };
+  std::vector<Splice> splices;
+  auto number = [](const Token& t) {
+    return !t.upper.empty() && t.upper.size() <= 18 && std::all_of(t.upper.begin(), t.upper.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c));
+    });
+  };
+  for (std::size_t k = 0; k < tokens.size(); ++k) {
+    if (tokens[k].upper == "LIMIT" && k + 3 < tokens.size() && number(tokens[k + 1]) && tokens[k + 2].upper == "," &&
+        number(tokens[k + 3])) {
+      const std::string a(sql.substr(tokens[k + 1].begin, tokens[k + 1].end - tokens[k + 1].begin));
+      const std::string b(sql.substr(tokens[k + 3].begin, tokens[k + 3].end - tokens[k + 3].begin));
+      splices.push_back({tokens[k].begin, tokens[k + 3].end, "LIMIT " + b + " OFFSET " + a, "dialect:limit-comma"});
+      k += 3;
+      continue;
+    }
+    // `name` / [name]: SQLite's identifier quotes. Lower-case names as "name" (PostgreSQL matches them
+    // exactly, SQLite without case); others bare (both fold or ignore case). A subscript x[i] stays.
+    const bool backtick = tokens[k].upper == "`";
+    const bool bracket =
+        tokens[k].upper == "[" &&
+        (tokens[k].begin == 0 || (!is_word_char(sql[tokens[k].begin - 1]) && sql[tokens[k].begin - 1] != ')' &&
+                                  sql[tokens[k].begin - 1] != ']' && sql[tokens[k].begin - 1] != '"'));
+    if ((backtick || bracket) && k + 2 < tokens.size() && tokens[k + 2].upper == (backtick ? "`" : "]") &&
+        tokens[k + 1].end == tokens[k + 2].begin && tokens[k].end == tokens[k + 1].begin) {
+      const std::string word(sql.substr(tokens[k + 1].begin, tokens[k + 1].end - tokens[k + 1].begin));
+      static constexpr std::string_view kValues[] = {"USER",
+                                                     "CURRENT_USER",
+                                                     "SESSION_USER",
+                                                     "CURRENT_ROLE",
+                                                     "CURRENT_DATE",
+                                                     "CURRENT_TIME",
+                                                     "CURRENT_TIMESTAMP",
+                                                     "LOCALTIME",
+                                                     "LOCALTIMESTAMP",
+                                                     "CURRENT_CATALOG",
+                                                     "CURRENT_SCHEMA",
+                                                     "TRUE",
+                                                     "FALSE",
+                                                     "NULL"};
+      const bool identifier = !word.empty() && !std::isdigit(static_cast<unsigned char>(word[0])) &&
+                              std::all_of(word.begin(), word.end(), [](char c) {
+                                return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                              });
+      if (identifier && std::find(std::begin(kValues), std::end(kValues), tokens[k + 1].upper) == std::end(kValues)) {
+        const bool lower_case =
+            std::none_of(word.begin(), word.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); });
+        splices.push_back(
+            {tokens[k].begin, tokens[k + 2].end, lower_case ? "\"" + word + "\"" : word, "dialect:identifier-quotes"});
+        k += 2;
+        continue;
+      }
+    }
+    // a IS 3 / a IS NOT 'x': SQLite's IS compares like IS [NOT] DISTINCT FROM, NULLs included.
+    if (tokens[k].upper == "IS" && k > 0) {
+      const bool negated = k + 1 < tokens.size() && tokens[k + 1].upper == "NOT";
+      const std::size_t v = k + (negated ? 2 : 1);
+      if (v < tokens.size() && (tokens[v].upper == "'" || number(tokens[v]))) {
+        splices.push_back({tokens[k].begin, tokens[v].begin, negated ? "IS DISTINCT FROM " : "IS NOT DISTINCT FROM ",
+                           "dialect:is-comparison"});
+        k = v;
+        continue;
+      }
+    }
+    if (tokens[k].upper == "GLOB" && k > 0 && k + 1 < tokens.size() && tokens[k + 1].upper == "'") {
+      const Token& lit = tokens[k + 1];
+      const std::string_view body = sql.substr(lit.begin + 1, lit.end - lit.begin - 2);
+      if (lit.end - lit.begin < 2 || sql[lit.end - 1] != '\'' || body.find('[') != std::string_view::npos) continue;
+      // An E'' string or a prefix would read backslashes differently: only a plain literal.
+      if (lit.begin > 0 && is_word_char(sql[lit.begin - 1])) continue;
+      std::string pattern = "'";
+      for (char c : body) {
+        if (c == '*')
+          pattern += '%';
+        else if (c == '?')
+          pattern += '_';
+        else if (c == '%' || c == '_' || c == '\\')
+          pattern += std::string("\\") + c;
+        else
+          pattern += c;
+      }
+      pattern += '\'';
+      splices.push_back({tokens[k].begin, lit.end, "LIKE " + pattern, "dialect:glob"});
+      ++k;
+    }
+  }
+  if (splices.empty()) return std::nullopt;
+  std::string out(sql);
+  for (auto it = splices.rbegin(); it != splices.rend(); ++it) {
+    out.replace(static_cast<std::size_t>(it->begin), static_cast<std::size_t>(it->end - it->begin), it->text);
+    if (std::find(names.begin(), names.end(), it->name) == names.end()) names.emplace_back(it->name);
+  }
+  return out;
+}
+
 std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::optional<int> error_position) {
   const auto tokens = tokenize(sql);
   // Statements only SQLite has: name what they are rather than "syntax error".

@@ -53,6 +53,15 @@ std::string fix_for_sqlstate(const std::string& state, const std::string& messag
     return "FIX: the types do not match: CAST one side to the other's type (see the column types in GET "
            "/v1/schema).";
   if (state == "22012") return "FIX: guard the divisor: x / NULLIF(y, 0).";
+  // A SQLite json_extract() translated by its use (admission/admit/sqlite_spellings.cpp) met a JSON value
+  // of another type: the translation names the JSON type as the value it could not read.
+  if (state == "22P02")
+    for (const char* json_type : {"\"number\"", "\"string\"", "\"boolean\"", "\"object\"", "\"array\""})
+      if (message.find(std::string("type integer: ") + json_type) != std::string::npos)
+        return "FIX: if the statement uses json_extract(), a value it read is a JSON " + std::string(json_type) +
+               ", not the type the statement reads there (SQLite returns each JSON type as its own SQL type; "
+               "PostgreSQL has one per column): write CAST(json_extract(x, '$.key') AS numeric) for numbers, or x "
+               "->> 'key' for the text of any value.";
   // The engine quotes the value it could not read, unless it names the type
   // only (json): then the value may be a literal or come from a column.
   if ((state == "22P02" || state == "22007" || state == "22008") && message.find('"') == std::string::npos)

@@ -356,5 +356,100 @@ TEST_F(DialectParityTest, FixesNameAnExactAlternative) {
   expect_refused(*postgres_, "SELECT cuont(*) FROM e", "did you mean count");
 }
 
+// SQLite spellings (admit/sqlite_spellings.cpp): on PostgreSQL translated into PostgreSQL SQL that answers
+// what SQLite answers (dialect:<name>), on SQLite the engine's own; both give the PostgreSQL truth, NULLs,
+// empty input and month ends included. What cannot be kept exactly is refused on PostgreSQL with a FIX.
+TEST_F(DialectParityTest, SqliteSpellingsAnswerAlikeOnBothBackends) {
+  // truth "": SQLite's own answer is the meaning (modifier arithmetic spelt out would only restate the code).
+  struct Case {
+    std::string sqlite, truth, rewrite;
+    bool on_sqlite = true;
+  };
+  const Case cases[] = {
+      {"SELECT id, ifnull(attrs ->> 'k', 'none') FROM e ORDER BY id",
+       "SELECT id, coalesce(attrs ->> 'k', 'none') FROM e ORDER BY id", "dialect:ifnull"},
+      {"SELECT id, iif(n > 5, 'big', 'small') FROM e ORDER BY id",
+       "SELECT id, CASE WHEN n > 5 THEN 'big' ELSE 'small' END FROM e ORDER BY id", "dialect:iif"},
+      {"SELECT id, instr(name, 'a'), instr(name, 'mega') FROM e ORDER BY id",
+       "SELECT id, strpos(name, 'a'), strpos(name, 'mega') FROM e ORDER BY id", "dialect:instr"},
+      {"SELECT total(n), total(n) FILTER (WHERE id > 100) FROM e",
+       "SELECT coalesce(sum(n), 0)::float8, coalesce(sum(n) FILTER (WHERE id > 100), 0)::float8 FROM e",
+       "dialect:total"},
+      {"SELECT id, max(n, 5), min(n, 5), max(n, CASE WHEN id = 3 THEN NULL ELSE 1 END) FROM e ORDER BY id",
+       "SELECT id, greatest(n, 5), least(n, 5), CASE WHEN id = 3 THEN NULL ELSE greatest(n, 1) END FROM e ORDER BY id",
+       "dialect:scalar-max-min"},
+      {"SELECT length(group_concat(name, '|')), length(group_concat(DISTINCT grp)) FROM e",
+       "SELECT length(string_agg(name, '|')), length(string_agg(DISTINCT grp, ',')) FROM e", "dialect:group_concat"},
+      {"SELECT group_concat(name) FROM e WHERE id > 100", "SELECT string_agg(name, ',') FROM e WHERE id > 100",
+       "dialect:group_concat"},
+      {"SELECT id, json_extract(attrs, '$.\"llm.provider\"'), json_extract(attrs, '$.llm.provider') FROM e ORDER BY id",
+       "SELECT id, attrs ->> 'llm.provider', attrs #>> '{llm,provider}' FROM e ORDER BY id", "dialect:json_extract"},
+      {"SELECT count(*) FROM e WHERE json_extract(attrs, '$.\"llm.provider\"') = 'openai' OR "
+       "json_extract(attrs, '$.k') IS NOT NULL",
+       "SELECT count(*) FROM e WHERE attrs ->> 'llm.provider' = 'openai' OR attrs ->> 'k' IS NOT NULL",
+       "dialect:json_extract"},
+      {"SELECT id, strftime('%Y-%m-%d %H:%M:%S', start_time), strftime('%w|%j|%s|%%', end_time) FROM e ORDER BY id",
+       "SELECT id, to_char(start_time, 'YYYY-MM-DD HH24:MI:SS'), date_part('dow', end_time)::int || '|' || "
+       "to_char(end_time, 'DDD') || '|' || trunc(date_part('epoch', end_time))::bigint || '|%' FROM e ORDER BY id",
+       "dialect:strftime"},
+      {"SELECT id, date(start_time, '+1 month'), date(start_time, '-1 month'), date(start_time, 'start of month', "
+       "'-1 day'), date(start_time, '+1 year', 'weekday 0') FROM e ORDER BY id",
+       "", "dialect:date"},
+      {"SELECT date('2026-01-31', '+1 month'), date('2025-12-31', '-1 month'), date('2024-02-29', '+1 year'), "
+       "date('2026-12-01', 'weekday 1'), date('2026-12-01', 'weekday 2'), date('2026-03-15', 'start of year')",
+       "SELECT '2026-03-03', '2025-12-01', '2025-03-01', '2026-12-07', '2026-12-01', '2026-01-01'", "dialect:date"},
+      {"SELECT id, datetime(start_time, '+90 minutes'), datetime('2026-01-31', '+1 month', '-1 second') FROM e "
+       "ORDER BY id",
+       "SELECT id, to_char(start_time + interval '90 minutes', 'YYYY-MM-DD HH24:MI:SS'), '2026-03-02 23:59:59' FROM e "
+       "ORDER BY id",
+       "dialect:datetime"},
+      {"SELECT count(*) FROM e WHERE start_time >= datetime('2026-01-01', '-1 day')",
+       "SELECT count(*) FROM e WHERE start_time >= '2025-12-31T00:00:00Z'", "dialect:datetime", false},
+      {"SELECT id, unixepoch(start_time), datetime(1767225600, 'unixepoch') FROM e ORDER BY id",
+       "SELECT id, trunc(date_part('epoch', start_time))::bigint, '2026-01-01 00:00:00' FROM e ORDER BY id",
+       "dialect:unixepoch"},
+      {"SELECT id, printf('%s-%d%%', name, n), format('%s', NULL) FROM e ORDER BY id",
+       "SELECT id, name || '-' || n || '%', '' FROM e ORDER BY id", "dialect:printf"},
+      {"SELECT id FROM e WHERE n >= 4 ORDER BY id LIMIT 1, 2",
+       "SELECT id FROM e WHERE n >= 4 ORDER BY id LIMIT 2 OFFSET 1", "dialect:limit-comma"},
+      {"SELECT id FROM e WHERE name GLOB 'be*' OR name GLOB 'BETA_?' OR name NOT GLOB '*a*' ORDER BY id",
+       "SELECT id FROM e WHERE name LIKE 'be%' OR name LIKE 'BETA\\__' OR name NOT LIKE '%a%' ORDER BY id",
+       "dialect:glob"},
+  };
+  for (const auto& c : cases) {
+    const Cells t = c.truth.empty() ? answer(*sqlite_, c.sqlite) : truth(c.truth);
+    ASSERT_FALSE(t.empty()) << c.sqlite;
+    json::object applied;
+    EXPECT_EQ(answer(*postgres_, c.sqlite, &applied), t) << "PostgreSQL gateway: " << c.sqlite;
+    EXPECT_TRUE(has_rewrite(applied, c.rewrite)) << c.sqlite << "\n" << json::serialize(applied);
+    if (c.on_sqlite && !c.truth.empty()) EXPECT_EQ(answer(*sqlite_, c.sqlite), t) << "SQLite gateway: " << c.sqlite;
+  }
+  for (auto* gateway : {postgres_.get(), sqlite_.get()})
+    EXPECT_EQ(answer(*gateway, "SELECT id FROM e WHERE n == 4"), truth("SELECT id FROM e WHERE n = 4"));
+  // julianday is a float day number: differences agree to well under a millisecond.
+  const std::string days = "SELECT id, julianday(end_time) - julianday(start_time) FROM e ORDER BY id";
+  expect_close(answer(*postgres_, days),
+               truth("SELECT id, date_part('epoch', end_time - start_time) / 86400 FROM e "
+                     "ORDER BY id"),
+               1e-8, days);
+  expect_close(answer(*postgres_, days), answer(*sqlite_, days), 1e-8, days);
+  // Where the meaning cannot be kept, PostgreSQL refuses with the PostgreSQL spelling.
+  expect_refused(*postgres_, "SELECT group_concat(x) FROM e", "string_agg(CAST(x AS text), ',')");
+  expect_refused(*postgres_, "SELECT strftime('%W', start_time) FROM e", "to_char(t");
+  expect_refused(*postgres_, "SELECT printf('%.2f', x) FROM e", "to_char(x, 'FM999990.00')");
+  expect_refused(*postgres_, "SELECT date(start_time, 'localtime') FROM e", "CAST('N days' AS interval)");
+  expect_refused(*postgres_, "SELECT strftime('%Y', name) FROM e", "ISO-8601");
+  expect_refused(*postgres_, "SELECT max(random(), 0.5) FROM e", "greatest");
+  // A JSON value of another type than the use needs is the engine's error on PostgreSQL, never a different value:
+  // SQLite's json_extract returns the number or object as such.
+  for (const std::string sql : {"SELECT json_extract(attrs, '$.llm') FROM e",
+                                "SELECT sum(json_extract(attrs, "
+                                "'$.\"llm.provider\"')) FROM e"}) {
+    auto r = ask(*postgres_, sql);
+    EXPECT_NE(r.status, 200) << sql << "\n" << r.body;
+    EXPECT_NE(r.body.find("CAST(json_extract(x, '$.key') AS numeric)"), std::string::npos) << sql << "\n" << r.body;
+  }
+}
+
 }  // namespace
 }  // namespace qg::testing

@@ -606,3 +606,128 @@ SELECT CAST(Total AS INTEGER) FROM Invoice ORDER BY InvoiceId LIMIT 5;
 -- database: chinook
 -- truth: SELECT count(*) FROM Invoice WHERE Total > 10 AND BillingState IS NOT NULL
 SELECT count(*) FROM Invoice WHERE Total > 10 AND BillingState IS NOT NULL;
+
+-- id: sqlite-121
+-- database: demo
+-- truth: SELECT to_char(date_trunc('week', start_time), 'YYYY-MM-DD') AS week_start, count(*) FROM traces GROUP BY 1 ORDER BY 1
+SELECT date(start_time, '-6 days', 'weekday 1') AS week_start, count(*) FROM traces GROUP BY 1 ORDER BY 1;
+
+-- id: sqlite-122
+-- database: demo
+-- truth: SELECT to_char(start_time, 'YYYY-MM-01') AS month_start, count(*) FROM spans WHERE kind = 'LLM' GROUP BY 1 ORDER BY 1
+SELECT date(start_time, 'start of month') AS month_start, count(*) FROM spans WHERE kind = 'LLM' GROUP BY 1 ORDER BY 1;
+
+-- id: sqlite-123
+-- database: demo
+-- truth: SELECT count(*) FROM spans WHERE start_time >= '2026-10-01T00:00:00Z' AND start_time < '2026-11-01T00:00:00Z'
+SELECT count(*) FROM spans WHERE start_time >= datetime('2026-10-15', 'start of month') AND start_time < datetime('2026-10-15', 'start of month', '+1 month');
+
+-- id: sqlite-124
+-- database: demo
+-- truth: SELECT to_char(start_time, 'YYYY-MM-DD HH24:MI:SS') FROM traces ORDER BY id LIMIT 5
+SELECT datetime(start_time) FROM traces ORDER BY id LIMIT 5;
+
+-- id: sqlite-125
+-- database: demo
+-- truth: SELECT to_char(start_time + interval '2 hours', 'YYYY-MM-DD HH24:MI:SS') FROM traces ORDER BY id LIMIT 5
+SELECT datetime(start_time, '+2 hours') FROM traces ORDER BY id LIMIT 5;
+
+-- id: sqlite-126
+-- database: demo
+-- truth: SELECT to_char(start_time, 'DD') AS d, count(*) FROM traces GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3
+SELECT strftime('%d', start_time) AS d, count(*) FROM traces GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 3;
+
+-- id: sqlite-127
+-- database: demo
+-- truth: SELECT CAST(date_part('dow', start_time) AS int)::text AS dow, count(*) FROM traces GROUP BY 1 ORDER BY 1
+SELECT strftime('%w', start_time) AS dow, count(*) FROM traces GROUP BY 1 ORDER BY 1;
+
+-- id: sqlite-128
+-- database: demo
+-- truth: SELECT min(trunc(date_part('epoch', start_time)))::bigint, max(trunc(date_part('epoch', start_time)))::bigint FROM traces
+SELECT min(unixepoch(start_time)), max(unixepoch(start_time)) FROM traces;
+
+-- id: sqlite-129
+-- database: demo
+-- truth: SELECT count(*) FROM spans WHERE (attributes ->> 'llm.token_count.total')::numeric > 1000
+SELECT count(*) FROM spans WHERE json_extract(attributes, '$."llm.token_count.total"') > 1000;
+
+-- id: sqlite-130
+-- database: demo
+-- truth: SELECT attributes ->> 'llm.model_name' AS m, sum((attributes ->> 'llm.token_count.prompt')::bigint) AS p, sum((attributes ->> 'llm.token_count.completion')::bigint) AS c FROM spans WHERE kind = 'LLM' GROUP BY 1 ORDER BY 1
+SELECT json_extract(attributes, '$."llm.model_name"') AS m, sum(json_extract(attributes, '$."llm.token_count.prompt"')) AS p, sum(json_extract(attributes, '$."llm.token_count.completion"')) AS c FROM spans WHERE kind = 'LLM' GROUP BY 1 ORDER BY 1;
+
+-- id: sqlite-131
+-- database: demo
+-- truth: SELECT count(*) FROM spans WHERE kind = 'LLM' AND attributes ->> 'llm.model_name' IN ('gpt-4o', 'gpt-4o-mini')
+SELECT count(*) FROM spans WHERE kind = 'LLM' AND (json_extract(attributes, '$."llm.model_name"') = 'gpt-4o' OR json_extract(attributes, '$."llm.model_name"') = 'gpt-4o-mini');
+
+-- id: sqlite-132
+-- database: demo
+-- truth: SELECT kind, coalesce(sum(cost_usd), 0)::float8 AS cost FROM spans GROUP BY kind ORDER BY kind
+SELECT kind, total(cost_usd) AS cost FROM spans GROUP BY kind ORDER BY kind;
+
+-- id: sqlite-133
+-- database: demo
+-- truth: SELECT kind, round(coalesce(sum(cost_usd), 0)::numeric, 4) FROM spans GROUP BY kind ORDER BY kind
+SELECT kind, round(total(cost_usd), 4) FROM spans GROUP BY kind ORDER BY kind;
+
+-- id: sqlite-134
+-- database: demo
+-- truth: SELECT status, sum(CASE WHEN session_id IS NULL THEN 1 ELSE 0 END) AS anonymous FROM traces GROUP BY status ORDER BY status
+SELECT status, sum(iif(session_id IS NULL, 1, 0)) AS anonymous FROM traces GROUP BY status ORDER BY status;
+
+-- id: sqlite-135
+-- database: demo
+-- truth: SELECT substr(name, 1, strpos(name, ':') - 1) AS prefix, count(*) FROM spans WHERE strpos(name, ':') > 0 GROUP BY 1 ORDER BY 2 DESC, 1
+SELECT substr(name, 1, instr(name, ':') - 1) AS prefix, count(*) FROM spans WHERE instr(name, ':') > 0 GROUP BY 1 ORDER BY 2 DESC, 1;
+
+-- id: sqlite-136
+-- database: demo
+-- truth: SELECT count(*) FROM spans WHERE name LIKE 'tool:_%'
+SELECT count(*) FROM spans WHERE name GLOB 'tool:?*';
+
+-- id: sqlite-137
+-- database: demo
+-- truth: SELECT id, kind || ' #' || id FROM spans ORDER BY id LIMIT 5
+SELECT id, printf('%s #%d', kind, id) FROM spans ORDER BY id LIMIT 5;
+
+-- id: sqlite-138
+-- database: demo
+-- truth: SELECT id, CASE WHEN cost_usd IS NULL THEN NULL ELSE least(cost_usd, 0.01) END FROM spans ORDER BY id LIMIT 20
+SELECT id, min(cost_usd, 0.01) FROM spans ORDER BY id LIMIT 20;
+
+-- id: sqlite-139
+-- database: demo
+-- truth: SELECT t.trace_id, count(s.id) FROM traces t JOIN spans s ON s.trace_id = t.trace_id GROUP BY t.trace_id ORDER BY 2 DESC, 1 LIMIT 5 OFFSET 5
+SELECT t.trace_id, count(s.id) FROM traces t JOIN spans s ON s.trace_id = t.trace_id GROUP BY t.trace_id ORDER BY 2 DESC, 1 LIMIT 5, 5;
+
+-- id: sqlite-140
+-- database: chinook
+-- truth: SELECT to_char(InvoiceDate, 'YYYY') AS y, to_char(InvoiceDate, 'MM') AS m, count(*) FROM Invoice GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 5
+SELECT strftime('%Y', InvoiceDate) AS y, strftime('%m', InvoiceDate) AS m, count(*) FROM Invoice GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 5;
+
+-- id: sqlite-141
+-- database: chinook
+-- truth: SELECT e.LastName, count(c.CustomerId) FROM Employee e LEFT JOIN Customer c ON c.SupportRepId = e.EmployeeId GROUP BY e.EmployeeId, e.LastName ORDER BY e.EmployeeId
+SELECT e.LastName, count(c.CustomerId) FROM Employee e LEFT JOIN Customer c ON c.SupportRepId = e.EmployeeId GROUP BY e.EmployeeId, e.LastName ORDER BY e.EmployeeId;
+
+-- id: sqlite-142
+-- database: chinook
+-- truth: SELECT FirstName || ' ' || LastName, coalesce(Company, '-'), coalesce(State, '-') FROM Customer ORDER BY CustomerId LIMIT 10
+SELECT FirstName || ' ' || LastName, ifnull(Company, '-'), ifnull(State, '-') FROM Customer ORDER BY CustomerId LIMIT 10;
+
+-- id: sqlite-143
+-- database: chinook
+-- truth: SELECT count(*) FROM Invoice WHERE InvoiceDate >= '2013-01-01' AND InvoiceDate < '2013-04-01'
+SELECT count(*) FROM Invoice WHERE InvoiceDate >= date('2013-01-01') AND InvoiceDate < date('2013-01-01', '+3 months');
+
+-- id: sqlite-144
+-- database: chinook
+-- truth: SELECT Name FROM Track WHERE Name LIKE 'A%' ORDER BY TrackId LIMIT 5 OFFSET 10
+SELECT Name FROM Track WHERE Name GLOB 'A*' ORDER BY TrackId LIMIT 10, 5;
+
+-- id: sqlite-145
+-- database: chinook
+-- truth: SELECT BillingCountry, round(coalesce(sum(Total), 0)::numeric, 2) FROM Invoice GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5
+SELECT BillingCountry, round(total(Total), 2) FROM Invoice GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5;

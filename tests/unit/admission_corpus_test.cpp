@@ -7,6 +7,7 @@
 #include "admission/capability/capability.hpp"
 #include "admission/convert/convert.hpp"
 #include "admission/parse/parser.hpp"
+#include "admission/parse/sqlite_spellings.hpp"
 #include "admission/pipeline.hpp"
 #include "admission/render/render.hpp"
 #include "config/config.hpp"
@@ -79,9 +80,17 @@ TEST(AdmissionCorpusTest, PostgresRenderingRoundTrips) {
   const catalog::Catalog pg_catalog = demo.postgres_catalog();
   for (const auto& c : load_corpus()) {
     if (c.expected != "ok" || c.backend == "sqlite") continue;
-    auto json = parse::parse_to_json(c.sql);
+    // As the pipeline reads it: SQLite spellings with an exact meaning are rewritten in the text first.
+    std::string sql = c.sql;
+    auto json = parse::parse_to_json(sql);
+    std::vector<std::string> text_rewrites;
+    if (!json)
+      if (auto text = parse::rewrite_sqlite_spellings(sql, text_rewrites)) {
+        sql = *text;
+        json = parse::parse_to_json(sql);
+      }
     ASSERT_TRUE(json) << c.sql;
-    auto tree = convert::convert_statement(*json, c.sql);
+    auto tree = convert::convert_statement(*json, sql);
     ASSERT_TRUE(tree) << c.sql;
     auto rendered = render::render(*tree, Dialect::Postgres);
     ASSERT_TRUE(rendered) << c.sql << ": " << rendered.error().message;
