@@ -293,12 +293,31 @@ TEST(CompanionColumns, AnOutputReadingTheColumnNeedsTheCompanionInTheSameRow) {
       "SELECT score, annotator_kind FROM span_annotations UNION ALL SELECT score, label FROM span_annotations",
       // the companion combined with something else is not the companion
       "SELECT score, annotator_kind || label FROM span_annotations",
+      // a companion in form only (red team s3): computed, from another reference, or an aggregate of it
+      "SELECT score, CASE WHEN false THEN annotator_kind END AS annotator_kind FROM span_annotations",
+      "SELECT score, NULLIF(annotator_kind, annotator_kind) AS annotator_kind FROM span_annotations",
+      "SELECT a.score, b.annotator_kind FROM span_annotations a JOIN span_annotations b ON b.id = a.id + 1",
+      "SELECT avg(score), min(annotator_kind) FROM span_annotations",
+      "SELECT avg(score), max(annotator_kind) FROM span_annotations",
+      "SELECT score, (SELECT annotator_kind FROM span_annotations LIMIT 1) AS k FROM span_annotations",
+      "SELECT (SELECT avg(score) FROM span_annotations) AS s, annotator_kind FROM span_annotations",
+      "WITH c AS (SELECT id, score, annotator_kind FROM span_annotations) "
+      "SELECT c1.score, c2.annotator_kind FROM c c1 JOIN c c2 ON c2.id = c1.id",
+      "SELECT annotator_kind, avg(score) FROM span_annotations GROUP BY annotator_kind, label HAVING count(*) > 0 "
+      "UNION ALL SELECT 'all', avg(score) FROM span_annotations",
+      "SELECT avg(score) OVER () AS m, annotator_kind FROM span_annotations",
+      "SELECT avg(score) OVER w AS m, annotator_kind FROM span_annotations WINDOW w AS (ORDER BY id)",
   };
   const std::vector<std::string> admitted = {
       "SELECT score, annotator_kind FROM span_annotations",
       "SELECT * FROM span_annotations",
       "SELECT annotator_kind, avg(score) FROM span_annotations GROUP BY annotator_kind",
-      "SELECT avg(score), min(annotator_kind) FROM span_annotations",
+      "SELECT annotator_kind AS k, avg(score) FROM span_annotations GROUP BY k",
+      "SELECT annotator_kind, avg(score) FROM span_annotations GROUP BY 1",
+      "SELECT avg(score) OVER (PARTITION BY annotator_kind) AS m, annotator_kind FROM span_annotations",
+      "SELECT avg(score) OVER w AS m, annotator_kind FROM span_annotations WINDOW w AS (PARTITION BY "
+      "annotator_kind)",
+      "SELECT x.k, x.m FROM (SELECT annotator_kind AS k, avg(score) AS m FROM span_annotations GROUP BY 1) AS x",
       "SELECT id FROM span_annotations WHERE score > 0.5 ORDER BY score",
       "SELECT x.s, x.k FROM (SELECT score AS s, annotator_kind AS k FROM span_annotations) AS x",
       "WITH c AS (SELECT * FROM span_annotations) SELECT c.score, c.annotator_kind FROM c",
