@@ -534,7 +534,14 @@ Status Admitter::expand_stars(ast::Select& s, const Scope& level, int location) 
 Status Admitter::group_items(std::vector<ast::GroupItem>& items, const ExprContext& ctx) {
   for (auto& g : items) {
     if (auto* e = std::get_if<ast::Expr>(&g.node)) {
-      if (auto s = expr(*e, ctx); !s) return s;
+      // PostgreSQL reads an output name in GROUP BY only as a bare name, not inside an expression.
+      const auto* ref = std::get_if<ast::ColumnRef>(&e->node);
+      ExprContext inputs = ctx;
+      if (dialect_ == Dialect::Postgres && !(ref && !ref->star && ref->table.empty())) {
+        inputs.output_names = nullptr;
+        inputs.output_items = nullptr;
+      }
+      if (auto s = expr(*e, inputs); !s) return s;
       continue;
     }
     auto& set = std::get<ast::GroupingSet>(g.node);
@@ -633,7 +640,9 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
         continue;
       }
     }
-    if (auto st = expr(*item.expr, with_outputs); !st) return st.error();
+    // PostgreSQL reads output names in ORDER BY only as a bare name (above): inside an expression a
+    // name is an input column (an alias there is its error). SQLite reads aliases there too.
+    if (auto st = expr(*item.expr, dialect_ == Dialect::Postgres ? ctx : with_outputs); !st) return st.error();
     nulls_order_on_sqlite(item, *item.expr, with_outputs);
     time_sort_on_sqlite(item, *item.expr, with_outputs);
   }
