@@ -93,6 +93,16 @@ class Executor {
   virtual Result<Rows> run(const std::string& sql, const RunOptions& options) = 0;
   // True when the database can be opened and answers.
   virtual Status ping() = 0;
+  // Tables whose row filter binds a value from the calling key (config `bind`),
+  // with the filter's conditions on the table's own columns, set once at
+  // start-up: an engine that can see its plan (PostgreSQL's plan gate) refuses
+  // a plan that reads such a table without them. Others ignore it.
+  struct BoundRowFilter {
+    std::string table;
+    std::vector<std::string> columns;
+    bool subquery = false;  // the filter has IN (SELECT ...)
+  };
+  virtual void set_bound_row_filters(const std::vector<BoundRowFilter>& filters) { (void)filters; }
 };
 
 }  // namespace qg::exec

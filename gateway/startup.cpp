@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 
+#include "admission/ast/walk.hpp"
 #include "admission/capability/capability.hpp"
 #include "admission/rewrite/row_filters.hpp"
 #include "admission/rewrite/virtual_columns.hpp"
@@ -194,6 +196,33 @@ Status check_column_policy(const config::Config& config, const ServedDatabases& 
 
 }  // namespace
 
+// The tables whose row filter binds a value from the calling key, with the
+// filter's conditions on the table's own columns (outside its subqueries).
+std::vector<exec::Executor::BoundRowFilter> bound_row_filters(const catalog::Catalog& catalog) {
+  std::vector<exec::Executor::BoundRowFilter> out;
+  for (const auto& t : catalog.tables) {
+    if (!t.row_filter || t.row_filter->binds.empty() || !t.row_filter->predicate) continue;
+    exec::Executor::BoundRowFilter f{t.name, {}, false};
+    std::function<void(const ast::Expr&)> walk = [&](const ast::Expr& e) {
+      if (std::holds_alternative<ast::SubLink>(e.node)) {
+        f.subquery = true;
+        if (const auto& test = std::get<ast::SubLink>(e.node).test) walk(**test);
+        return;
+      }
+      if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node); ref && !ref->star) {
+        if (const auto* c = t.find_column(ref->column, catalog.dialect);
+            c && std::find(f.columns.begin(), f.columns.end(), c->name) == f.columns.end())
+          f.columns.push_back(c->name);
+        return;
+      }
+      ast::for_each_child(e, walk);
+    };
+    walk(*t.row_filter->predicate);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 Result<ServedDatabases> open_databases(const config::Config& config) {
   ServedDatabases out;
   for (const auto& db : config.databases) {
@@ -207,6 +236,7 @@ Result<ServedDatabases> open_databases(const config::Config& config) {
     served.catalog = served.executor->catalog();
     if (auto s = rewrite::attach_virtual_columns(served.catalog, db); !s) return s.error();
     if (auto s = rewrite::attach_row_filters(served.catalog, db); !s) return s.error();
+    served.executor->set_bound_row_filters(bound_row_filters(served.catalog));
     // Without keys nobody has a `bind`: a filter that needs one could never run.
     if (config.keys.empty())
       for (const auto& t : served.catalog.tables)

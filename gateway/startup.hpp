@@ -40,6 +40,11 @@ Status check_config(const std::filesystem::path& file);
 
 Status create_demo_database(const std::filesystem::path& path);
 
+// The tables whose row filter binds a value from the calling key (config
+// `bind`), with the filter's conditions on the table's own columns (outside its
+// subqueries): what the executor's plan gate requires of every scan of them.
+std::vector<exec::Executor::BoundRowFilter> bound_row_filters(const catalog::Catalog& catalog);
+
 // Opens every database and builds the catalog admission uses for it.
 Result<ServedDatabases> open_databases(const config::Config& config);
 // Admits the write tools' SQL against the databases' catalogs and opens their connections.

@@ -278,7 +278,15 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
         if constexpr (std::is_same_v<T, ast::ColumnRef>) {
           auto relation = column(n, loc, ctx);
           if (!relation) return std::move(relation).error();
+          const ShadowFix fix = std::move(shadow_fix_);
+          shadow_fix_ = {};
+          if (fix.output) {
+            e = *fix.output;  // the output column it names, already admitted
+            e.location = loc;
+            return {};
+          }
           if (!*relation) return {};
+          if (!fix.qualifier.empty()) n.table = fix.qualifier;
           const ast::ColumnRef ref = n;  // `n` dies if the node is replaced
           return substitute_virtual(e, **relation, ref, ctx);
         } else if constexpr (std::is_same_v<T, ast::Literal>) {

@@ -172,6 +172,14 @@ Result<const Relation*> Admitter::resolve_column(const ast::ColumnRef& ref, int 
     return std::any_of(r.columns.begin(), r.columns.end(), named) ||
            (ref.configured && std::any_of(r.hidden.begin(), r.hidden.end(), named));
   };
+  shadow_fix_ = {};
+  // A column hidden from the caller must leave no trace: the engine resolves an
+  // unqualified name to the innermost column of that name, hidden or not, so a
+  // name a hidden column shadows resolves as if the hidden column did not exist
+  // and the reference is rewritten (shadow_fix_, applied by expr()) so that the
+  // engine cannot see the hidden one either: qualified with the relation it
+  // resolves to, or replaced by the output column's expression it names.
+  bool hidden_shadow = false;
   for (const Scope* s = ctx.scope; s; s = s->parent) {
     if (!ref.table.empty()) {
       for (const auto& r : s->relations) {
@@ -184,29 +192,41 @@ Result<const Relation*> Admitter::resolve_column(const ast::ColumnRef& ref, int 
     std::vector<const Relation*> matches;
     for (const auto& r : s->relations)
       if (has(r)) matches.push_back(&r);
-    // The engine resolves an unqualified name to the innermost column of that
-    // name, hidden or not: a hidden one here must not let the name reach an
-    // outer query's column or an output alias (the engine would read the hidden
-    // one), nor pass as unambiguous (the engine would refuse it as ambiguous).
-    const bool shadowed =
-        !ref.configured && std::any_of(s->relations.begin(), s->relations.end(), [&](const Relation& r) {
-          return std::any_of(r.hidden.begin(), r.hidden.end(),
-                             [&](const std::string& c) { return same(c, ref.column); });
-        });
-    if (shadowed) {
-      if (matches.empty()) return unknown_column(ref, location, ctx);
+    hidden_shadow = hidden_shadow ||
+                    (!ref.configured && std::any_of(s->relations.begin(), s->relations.end(), [&](const Relation& r) {
+                      return std::any_of(r.hidden.begin(), r.hidden.end(),
+                                         [&](const std::string& c) { return same(c, ref.column); });
+                    }));
+    if (matches.size() == 1) {
       const Relation* r = matches.front();
-      const std::string qualified = r->name.empty() ? ref.column : r->name + "." + ref.column;
-      return make_error(ErrorCode::ValidationAmbiguousColumn, "column '" + ref.column + "' is ambiguous here",
-                        "FIX: qualify it, e.g. " + qualified + ".", pos(location));
+      if (s != ctx.scope) {
+        // A correlated reference: written qualified, the name must not mean an inner relation instead.
+        for (const Scope* inner = ctx.scope; inner != s; inner = inner->parent)
+          for (const auto& other : inner->relations)
+            if (!r->name.empty() && same(other.name, r->name))
+              return make_error(ErrorCode::ValidationAmbiguousColumn,
+                                "column '" + ref.column + "' names a column of the outer " + r->name +
+                                    ", and a relation of the inner query is also named " + r->name,
+                                "FIX: give the outer " + r->name + " another alias (e.g. FROM ... AS " + r->name +
+                                    "_outer) and write " + r->name + "_outer." + ref.column + ".",
+                                pos(location));
+      }
+      if (hidden_shadow) {
+        bool merged = false;
+        for (const auto& u : r->using_columns) merged = merged || same(u, ref.column);
+        if (merged || r->name.empty())
+          return make_error(ErrorCode::ValidationAmbiguousColumn, "column '" + ref.column + "' is ambiguous here",
+                            "FIX: qualify it with the relation it belongs to.", pos(location));
+        shadow_fix_.qualifier = r->name;
+      }
+      return r;
     }
-    if (matches.size() == 1) return matches.front();
     if (matches.size() > 1) {
       // USING (x) merges x into one column; an unqualified x then means the merged one.
       bool merged = false;
       for (const auto* r : matches)
         for (const auto& u : r->using_columns) merged = merged || same(u, ref.column);
-      if (merged) return matches.front();
+      if (merged && !hidden_shadow) return matches.front();
       std::vector<std::string> options;
       for (const auto* r : matches) options.push_back(r->name.empty() ? ref.column : r->name + "." + ref.column);
       return make_error(ErrorCode::ValidationAmbiguousColumn,
@@ -216,8 +236,16 @@ Result<const Relation*> Admitter::resolve_column(const ast::ColumnRef& ref, int 
     // Not at this level: ORDER BY / GROUP BY may name an output column of this level.
     // (Not for system-column names: both engines resolve those to the hidden column first.)
     if (s == ctx.scope && ctx.output_names && !is_system_column(ref.column))
-      for (const auto& n : *ctx.output_names)
-        if (same(n, ref.column)) return static_cast<const Relation*>(nullptr);
+      for (std::size_t i = 0; i < ctx.output_names->size(); ++i)
+        if (same((*ctx.output_names)[i], ref.column)) {
+          if (hidden_shadow) {
+            if (!ctx.output_items || i >= ctx.output_items->size())
+              return make_error(ErrorCode::ValidationAmbiguousColumn, "column '" + ref.column + "' is ambiguous here",
+                                "FIX: write the output column's expression instead of its name.", pos(location));
+            shadow_fix_.output = &(*ctx.output_items)[i].expr;
+          }
+          return static_cast<const Relation*>(nullptr);
+        }
   }
   if (ctx.scope == nullptr && ctx.output_names)
     for (const auto& n : *ctx.output_names)

@@ -300,7 +300,9 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
               if (same(it->name, n.name)) {
                 r.columns = it->columns;
                 r.lineage = it->lineage;
-                r.reads = it->reads;
+                std::map<int, int> renumbered;  // this reference's own instances of the CTE's tables
+                r.reads = fresh_instances(it->reads, renumbered);
+                r.plain = fresh_instances(it->plain, renumbered);
                 r.bounds = it->bounds;
                 r.generated_rows = it->generated_rows;
                 r.ambiguous = it->ambiguous;
@@ -319,6 +321,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             r.name = table->name;
             r.source = table->name;
             r.table = table;
+            r.instance = next_instance_++;
             r.lineage = table_lineage(*table);
             std::vector<Lineage> shown;
             for (std::size_t i = 0; i < table->columns.size(); ++i) {
@@ -328,7 +331,8 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
                 continue;
               }
               r.columns.push_back(c.name);
-              r.reads.push_back({&c});
+              r.reads.push_back({Source{&c, r.instance}});
+              r.plain.push_back({Source{&c, r.instance}});
               shown.push_back(r.lineage[i]);
             }
             for (std::size_t i = 0; i < table->virtual_columns.size(); ++i) {
@@ -339,6 +343,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
               }
               r.columns.push_back(v.name);
               r.reads.push_back({});  // substituted before anything reads it
+              r.plain.push_back({});
               shown.push_back(r.lineage[table->columns.size() + i]);
             }
             r.lineage = std::move(shown);
@@ -372,6 +377,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.columns = std::move(cols).value();
           r.lineage = output_lineages(*n.query, r.columns.size());
           r.reads = output_reads(*n.query, r.columns.size());
+          r.plain = output_plain(*n.query, r.columns.size());
           r.timestamps = query_times(*n.query);
           r.literal_text = literal_texts(*n.query);
           r.time_kinds = query_kinds(*n.query);
@@ -395,6 +401,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.lineage = rows_lineage(n.rows, ctx);
           r.lineage.resize(width, Lineage{Taint::Text, ValueKind::Other});
           r.reads.assign(width, {});
+          r.plain.assign(width, {});
           for (const auto& row : n.rows)
             for (std::size_t i = 0; i < row.size() && i < width; ++i) {
               const Reads more = reads_of(row[i], ctx);
@@ -527,7 +534,14 @@ Status Admitter::expand_stars(ast::Select& s, const Scope& level, int location) 
 Status Admitter::group_items(std::vector<ast::GroupItem>& items, const ExprContext& ctx) {
   for (auto& g : items) {
     if (auto* e = std::get_if<ast::Expr>(&g.node)) {
-      if (auto s = expr(*e, ctx); !s) return s;
+      // PostgreSQL reads an output name in GROUP BY only as a bare name, not inside an expression.
+      const auto* ref = std::get_if<ast::ColumnRef>(&e->node);
+      ExprContext inputs = ctx;
+      if (dialect_ == Dialect::Postgres && !(ref && !ref->star && ref->table.empty())) {
+        inputs.output_names = nullptr;
+        inputs.output_items = nullptr;
+      }
+      if (auto s = expr(*e, inputs); !s) return s;
       continue;
     }
     auto& set = std::get<ast::GroupingSet>(g.node);
@@ -582,7 +596,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   }
   if (s.where)
     if (auto st = expr(*s.where, ctx); !st) return st.error();
-  ExprContext with_outputs{&level, ctes, &names};
+  ExprContext with_outputs{&level, ctes, &names, &s.items};
   if (auto st = group_items(s.group_by, with_outputs); !st) return st.error();
   if (s.having)
     if (auto st = expr(*s.having, ctx); !st) return st.error();
@@ -626,7 +640,9 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
         continue;
       }
     }
-    if (auto st = expr(*item.expr, with_outputs); !st) return st.error();
+    // PostgreSQL reads output names in ORDER BY only as a bare name (above): inside an expression a
+    // name is an input column (an alias there is its error). SQLite reads aliases there too.
+    if (auto st = expr(*item.expr, dialect_ == Dialect::Postgres ? ctx : with_outputs); !st) return st.error();
     nulls_order_on_sqlite(item, *item.expr, with_outputs);
     time_sort_on_sqlite(item, *item.expr, with_outputs);
   }
@@ -636,8 +652,11 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   select_lineage_.clear();
   for (const auto& item : s.items) select_lineage_.push_back(lineage(item.expr, ctx));
   lineage_windows_ = nullptr;
+  lineage_windows_ = &s.windows;
   select_reads_.clear();
   for (const auto& item : s.items) select_reads_.push_back(reads_of(item.expr, ctx));
+  select_plain_ = select_plain(s, ctx, names);
+  lineage_windows_ = nullptr;
   select_times_.clear();
   for (const auto& item : s.items) select_times_.push_back(timestamp_column(item.expr, ctx));
   select_kinds_ = select_kinds(s, ctx);
@@ -698,12 +717,14 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
                                   query_times(*cte.query), bounds_of(*cte.query),
                                   query_generated_.contains(&*cte.query), literal_texts(*cte.query),
                                   output_reads(*cte.query, width), query_kinds(*cte.query)});
+    env.ctes.back().plain = output_plain(*cte.query, width);
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
 
   std::vector<std::string> names;
   std::vector<Lineage> lineage;
   std::vector<Reads> reads;
+  std::vector<Reads> plain;
   std::vector<const catalog::Column*> times;
   std::vector<std::optional<pgtime::Kind>> kinds;
   std::vector<SizeBound> bounds;
@@ -714,6 +735,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     names = std::move(r).value();
     lineage = select_lineage_;
     reads = select_reads_;
+    plain = select_plain_;
     times = select_times_;
     kinds = select_kinds_;
     bounds = select_bounds_;
@@ -743,6 +765,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     const auto right_reads = output_reads(*set->right, names.size());
     for (std::size_t i = 0; i < reads.size(); ++i)
       reads[i].insert(reads[i].end(), right_reads[i].begin(), right_reads[i].end());
+    // A cell passed on unchanged by either branch (each branch's instances are its own).
+    plain = output_plain(*set->left, names.size());
+    const auto right_plain = output_plain(*set->right, names.size());
+    for (std::size_t i = 0; i < plain.size(); ++i)
+      plain[i].insert(plain[i].end(), right_plain[i].begin(), right_plain[i].end());
     // A timestamp column only when both branches pass one on, stored alike.
     times = query_times(*set->left);
     const auto right_times = query_times(*set->right);
@@ -785,7 +812,9 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     std::sort(r.begin(), r.end());
     r.erase(std::unique(r.begin(), r.end()), r.end());
   }
+  plain.resize(names.size());
   query_reads_[&q] = std::move(reads);
+  query_plain_[&q] = std::move(plain);
   query_lineage_[&q] = std::move(lineage);
   query_times_[&q] = std::move(times);
   query_kinds_[&q] = std::move(kinds);
@@ -880,31 +909,44 @@ const catalog::Table* table_of(const catalog::Catalog& catalog, const catalog::C
 // Companion columns (config `requires`): an output column that reads a column
 // with companions (directly, through any expression, aggregate, subquery,
 // derived table, CTE or set operation) needs, for each companion, an output
-// column in the same row computed only from that companion (the column itself,
-// its aggregate, any expression over it alone).
+// column in the same row that passes on that companion of the SAME table
+// instance unchanged (a plain reference, traced through derived tables, CTEs
+// and set operations; in a grouped query a grouping key, so that every
+// aggregate of the value is per companion value). A companion computed from
+// the column (CASE, NULLIF, an aggregate of it), taken from another reference
+// to the table (a self-join, a subquery) or lost by an outer query is no
+// companion, and a window aggregate whose partition does not keep the
+// companion fixed cannot have one.
 Status check_companions(const ast::Query& query, const catalog::Catalog& catalog, std::string_view sql,
-                        const std::vector<std::string>& names, const std::vector<detail::Reads>& reads) {
+                        const std::vector<std::string>& names, const std::vector<detail::Reads>& reads,
+                        const std::vector<detail::Reads>& plain) {
   for (std::size_t i = 0; i < reads.size(); ++i)
-    for (const catalog::Column* column : reads[i]) {
-      if (column->companions.empty()) continue;
+    for (const detail::Source& read : reads[i]) {
+      const catalog::Column* column = read.column;
+      if (!column || column->companions.empty()) continue;
       const catalog::Table* table = table_of(catalog, column);
       if (!table) continue;
       for (const auto& name : column->companions) {
         const catalog::Column* companion = table->find_column(name, catalog.dialect);
         if (!companion) continue;  // checked at start-up
-        const bool returned = std::any_of(reads.begin(), reads.end(), [&](const detail::Reads& r) {
-          return !r.empty() &&
-                 std::all_of(r.begin(), r.end(), [&](const catalog::Column* c) { return c == companion; });
+        const bool returned = !read.mixed && std::any_of(plain.begin(), plain.end(), [&](const detail::Reads& p) {
+          return std::any_of(p.begin(), p.end(), [&](const detail::Source& c) {
+            return c.column == companion && c.instance == read.instance && !c.mixed;
+          });
         });
         if (returned) continue;
         const std::string shown = with_companion(sql, catalog.dialect, column->name, companion->name);
         std::string fix = "FIX: return " + companion->name + " in the same row as " + column->name + "; ";
-        if (std::holds_alternative<ast::SetOp>(query.body))
+        if (read.mixed)
+          fix += "a window over " + column->name + " must keep " + companion->name +
+                 " fixed: write OVER (PARTITION BY " + companion->name + " ...) and return " + companion->name +
+                 " as a plain column.";
+        else if (std::holds_alternative<ast::SetOp>(query.body))
           fix += "add " + companion->name + " (computed the same way) to the select list of every branch.";
         else if (!shown.empty())
-          fix += "e.g. " + shown + " (if " + column->name + " comes from a subquery or CTE, select " + companion->name +
-                 " there too; any output computed only from " + companion->name + ", such as min(" + companion->name +
-                 "), also counts).";
+          fix += "e.g. " + shown + " (the " + companion->name + " of the same row of the same reference to " +
+                 table->name + ", as a plain column, grouped by when the query aggregates; if " + column->name +
+                 " comes from a subquery or CTE, select " + companion->name + " there too and pass it on).";
         else
           fix += "add it to the outermost select list.";
         // At the output item that returns it (a star's items point at the query).
@@ -928,8 +970,8 @@ Status check_companions(const ast::Query& query, const catalog::Catalog& catalog
 int output_float_digits(const detail::Reads& reads) {
   int digits = -1;
   for (std::size_t i = 0; i < reads.size(); ++i) {
-    if (reads[i]->float_digits < 0 || (i > 0 && reads[i]->float_digits != digits)) return -1;
-    digits = reads[i]->float_digits;
+    if (reads[i].column->float_digits < 0 || (i > 0 && reads[i].column->float_digits != digits)) return -1;
+    digits = reads[i].column->float_digits;
   }
   return digits;
 }
@@ -950,7 +992,8 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   auto names = admitter.query(query, nullptr, nullptr);
   if (!names) return std::move(names).error();
   const auto reads = admitter.output_reads(query, names->size());
-  if (auto companions = check_companions(query, catalog, sql, *names, reads); !companions)
+  const auto plain = admitter.output_plain(query, names->size());
+  if (auto companions = check_companions(query, catalog, sql, *names, reads, plain); !companions)
     return std::move(companions).error();
   Admission out;
   const auto untrusted = admitter.untrusted_outputs(query, names->size());

@@ -40,7 +40,8 @@ std::vector<SizeBound> widest_bounds(const std::vector<SizeBound>& a, const std:
 struct ExprContext {
   const Scope* scope = nullptr;
   const CteEnv* ctes = nullptr;
-  const std::vector<std::string>* output_names = nullptr;  // ORDER BY / GROUP BY may name select-list aliases
+  const std::vector<std::string>* output_names = nullptr;      // ORDER BY / GROUP BY may name select-list aliases
+  const std::vector<ast::SelectItem>* output_items = nullptr;  // their expressions, in the same order
 };
 
 class Admitter {
@@ -64,6 +65,8 @@ class Admitter {
   const std::vector<SizeBound>& bounds_of(const ast::Query& q) const;
   // Per output column of an admitted query: the stored columns it reads (empty when unknown).
   std::vector<Reads> output_reads(const ast::Query& q, std::size_t width) const;
+  // Per output column of an admitted query: the stored cells it passes on unchanged (Relation::plain).
+  std::vector<Reads> output_plain(const ast::Query& q, std::size_t width) const;
   // Per output column: the stored timestamp column it passes on, if any (issue #12, one answer format).
   std::vector<const catalog::Column*> output_times(const ast::Query& q) const { return query_times(q); }
 
@@ -80,6 +83,14 @@ class Admitter {
   // The relation a column reference resolves to (nullptr: a select-list alias).
   Result<const Relation*> column(const ast::ColumnRef& ref, int location, const ExprContext& ctx);
   Result<const Relation*> resolve_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx);
+  // How the last resolve_column() wants an unqualified name that a hidden column
+  // shadows to be written, so the engine cannot resolve it to the hidden column:
+  // qualified with its relation's name, or replaced by the output column's expression.
+  struct ShadowFix {
+    std::string qualifier;
+    const ast::Expr* output = nullptr;
+  };
+  ShadowFix shadow_fix_;
   Status substitute_virtual(ast::Expr& e, const Relation& relation, const ast::ColumnRef& ref, const ExprContext& ctx);
   Status function(ast::FuncCall& f, int location, const ExprContext& ctx);
   // Adds the item's relations to `level` and the columns an unqualified * shows to `star`.
@@ -233,7 +244,15 @@ class Admitter {
   Reads reads_of(const ast::Expr& e, const ExprContext& ctx);
   Reads column_reads(const ast::ColumnRef& ref, const ExprContext& ctx);
   std::map<const ast::Query*, std::vector<Reads>> query_reads_;
-  std::vector<Reads> select_reads_;        // the last select()'s items
+  std::vector<Reads> select_reads_;  // the last select()'s items
+  // Plain cells (Relation::plain), per output column of every admitted query.
+  Reads column_plain(const ast::ColumnRef& ref, const ExprContext& ctx);
+  std::vector<Reads> select_plain(const ast::Select& s, const ExprContext& ctx, const std::vector<std::string>& names);
+  std::map<const ast::Query*, std::vector<Reads>> query_plain_;
+  std::vector<Reads> select_plain_;  // the last select()'s items
+  int next_instance_ = 0;            // Source::instance of the next table reference
+  // A CTE's instances renumbered for one reference to it (each reference reads the table afresh).
+  std::vector<Reads> fresh_instances(const std::vector<Reads>& reads, std::map<int, int>& renumbered);
   std::vector<std::string> from_names_;    // every relation name in the FROM being resolved (for better refusals)
   std::vector<std::string> window_names_;  // the WINDOW clause names of the SELECT being admitted
   // The WITH lists whose CTE at `index` is being admitted, innermost last: that

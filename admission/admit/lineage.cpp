@@ -159,6 +159,97 @@ std::vector<Reads> Admitter::output_reads(const ast::Query& q, std::size_t width
   return out;
 }
 
+std::vector<Reads> Admitter::output_plain(const ast::Query& q, std::size_t width) const {
+  auto it = query_plain_.find(&q);
+  std::vector<Reads> out = it == query_plain_.end() ? std::vector<Reads>{} : it->second;
+  out.resize(width);
+  return out;
+}
+
+std::vector<Reads> Admitter::fresh_instances(const std::vector<Reads>& reads, std::map<int, int>& renumbered) {
+  std::vector<Reads> out = reads;
+  for (auto& column : out) {
+    for (auto& read : column) {
+      auto [it, added] = renumbered.try_emplace(read.instance, next_instance_);
+      if (added) ++next_instance_;
+      read.instance = it->second;
+    }
+    std::sort(column.begin(), column.end());
+  }
+  return out;
+}
+
+// The cells a column reference passes on unchanged: its relation column's plain
+// cells (not a column USING merged from more than one side).
+Reads Admitter::column_plain(const ast::ColumnRef& ref, const ExprContext& ctx) {
+  if (ref.star) return {};
+  auto relation = column(ref, -1, ctx);
+  shadow_fix_ = {};
+  if (!relation || !*relation) return {};
+  const Relation* r = *relation;
+  if (ref.table.empty() && std::any_of(r->using_columns.begin(), r->using_columns.end(),
+                                       [&](const std::string& u) { return same(u, ref.column); }))
+    return {};
+  for (std::size_t i = 0; i < r->columns.size(); ++i)
+    if (same(r->columns[i], ref.column)) return i < r->plain.size() ? r->plain[i] : Reads{};
+  return {};
+}
+
+// Per select item: the cells it passes on unchanged. Only a bare column
+// reference passes a cell on; in a grouped query (GROUP BY, HAVING or an
+// aggregate) only when that cell is a grouping key of every group (a plain
+// GROUP BY item, not one inside ROLLUP/CUBE/GROUPING SETS), so that every
+// aggregate in the row is computed for that one value.
+std::vector<Reads> Admitter::select_plain(const ast::Select& s, const ExprContext& ctx,
+                                          const std::vector<std::string>& names) {
+  bool grouped = !s.group_by.empty() || s.having.has_value();
+  std::function<bool(const ast::Expr&)> aggregates = [&](const ast::Expr& e) {
+    if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && !f->over)
+      if (const auto* row = capability::find_function(f->name);
+          row && row->kind == capability::FunctionKind::Aggregate &&
+          !((f->name == "max" || f->name == "min") && f->args.size() >= 2))
+        return true;
+    if (std::holds_alternative<ast::SubLink>(e.node)) return false;  // its own query's aggregates
+    bool found = false;
+    ast::for_each_child(e, [&](const ast::Expr& child) { found = found || aggregates(child); });
+    return found;
+  };
+  for (const auto& item : s.items) grouped = grouped || aggregates(item.expr);
+  Reads keys;
+  if (grouped)
+    for (const auto& g : s.group_by) {
+      const auto* e = std::get_if<ast::Expr>(&g.node);
+      if (!e) continue;
+      const ast::Expr* key = e;
+      if (const auto k = ast::integer_value(*e); k && std::holds_alternative<ast::Literal>(e->node)) {
+        key = *k >= 1 && static_cast<std::size_t>(*k) <= s.items.size()
+                  ? &s.items[static_cast<std::size_t>(*k - 1)].expr
+                  : nullptr;
+      } else if (const auto* ref = std::get_if<ast::ColumnRef>(&e->node); ref && !ref->star && ref->table.empty()) {
+        // GROUP BY an output column's name (when no input column has it).
+        auto relation = column(*ref, -1, ctx);
+        shadow_fix_ = {};
+        if (!relation)
+          for (std::size_t i = 0; i < names.size() && i < s.items.size(); ++i)
+            if (same(names[i], ref->column)) key = &s.items[i].expr;
+      }
+      const auto* ref = key ? std::get_if<ast::ColumnRef>(&key->node) : nullptr;
+      if (!ref) continue;
+      const Reads more = column_plain(*ref, ctx);
+      keys.insert(keys.end(), more.begin(), more.end());
+    }
+  std::vector<Reads> out;
+  for (const auto& item : s.items) {
+    const auto* ref = std::get_if<ast::ColumnRef>(&item.expr.node);
+    Reads plain = ref ? column_plain(*ref, ctx) : Reads{};
+    if (grouped)
+      std::erase_if(plain, [&](const Source& p) { return std::find(keys.begin(), keys.end(), p) == keys.end(); });
+    std::sort(plain.begin(), plain.end());
+    out.push_back(std::move(plain));
+  }
+  return out;
+}
+
 Reads Admitter::column_reads(const ast::ColumnRef& ref, const ExprContext& ctx) {
   auto relation = column(ref, -1, ctx);
   if (!relation || !*relation) return {};  // a select-list alias: read where it is defined
@@ -167,7 +258,7 @@ Reads Admitter::column_reads(const ast::ColumnRef& ref, const ExprContext& ctx) 
     for (std::size_t i = 0; i < rel.columns.size(); ++i)
       if (same(rel.columns[i], ref.column)) return i < rel.reads.size() ? rel.reads[i] : Reads{};
     if (ref.configured && rel.table)
-      if (const auto* c = rel.table->find_column(ref.column, dialect_)) return {c};
+      if (const auto* c = rel.table->find_column(ref.column, dialect_)) return {Source{c, rel.instance}};
     return {};
   };
   Reads out = of(*r);
@@ -203,6 +294,52 @@ Reads Admitter::reads_of(const ast::Expr& e, const ExprContext& ctx) {
       if (auto it = query_reads_.find(&*sub->query); it != query_reads_.end())
         for (const auto& more : it->second) out.insert(out.end(), more.begin(), more.end());
       if (sub->test) walk(**sub->test);
+      return;
+    }
+    if (const auto* f = std::get_if<ast::FuncCall>(&x.node); f && f->over) {
+      // A window function computes each row's value from other rows of its
+      // partition: a column with companions read there is mixed unless the
+      // partition keeps each companion of the same instance fixed.
+      std::vector<const ast::Expr*> partition;
+      for (const auto& p : f->over->partition_by) partition.push_back(&p);
+      std::string base = f->over->base_name;
+      bool resolved = true;
+      for (std::size_t hops = 0; !base.empty(); ++hops) {
+        const ast::NamedWindow* named = nullptr;
+        if (lineage_windows_ && hops <= lineage_windows_->size())
+          for (const auto& w : *lineage_windows_)
+            if (same(w.name, base)) named = &w;
+        if (!named) {
+          resolved = false;  // a window it cannot read: fail closed
+          break;
+        }
+        for (const auto& p : named->spec.partition_by) partition.push_back(&p);
+        base = named->spec.base_name;
+      }
+      Reads kept;
+      for (const auto* p : partition) {
+        const auto* ref = std::get_if<ast::ColumnRef>(&p->node);
+        if (!ref || ref->star) continue;
+        const Reads more = column_plain(*ref, ctx);
+        kept.insert(kept.end(), more.begin(), more.end());
+      }
+      const std::size_t from = out.size();
+      ast::for_each_child(x, walk);
+      for (std::size_t i = from; i < out.size(); ++i) {
+        Source& read = out[i];
+        if (!read.column || read.column->companions.empty()) continue;
+        const catalog::Table* table = nullptr;
+        for (const auto& t : catalog_.tables)
+          if (!t.columns.empty() && read.column >= &t.columns.front() && read.column <= &t.columns.back()) table = &t;
+        bool fixed = resolved && table;
+        for (const auto& name : read.column->companions) {
+          const catalog::Column* companion = table ? table->find_column(name, dialect_) : nullptr;
+          fixed = fixed && companion && std::any_of(kept.begin(), kept.end(), [&](const Source& k) {
+                    return k.column == companion && k.instance == read.instance;
+                  });
+        }
+        if (!fixed) read.mixed = true;
+      }
       return;
     }
     ast::for_each_child(x, walk);

@@ -31,7 +31,19 @@ struct Lineage {
 // CASE conditions, FILTER, window clauses, subqueries), through derived tables,
 // CTEs and set operations; sorted, without repeats. For companion columns and
 // per-column float_digits (admit.cpp's end).
-using Reads = std::vector<const catalog::Column*>;
+//
+// Each read names the table instance (range entry: one reference to a table in
+// FROM, a CTE's per reference) it comes from, so that a companion column is
+// only satisfied by the same instance's companion. `mixed`: the value is a
+// window aggregate over rows of that instance whose partition does not keep
+// each companion fixed, so no output can show the companion it was computed for.
+struct Source {
+  const catalog::Column* column = nullptr;
+  int instance = -1;
+  bool mixed = false;
+  auto operator<=>(const Source&) const = default;
+};
+using Reads = std::vector<Source>;
 
 // A relation visible in a FROM clause: a base table, a CTE reference, a derived
 // table or VALUES list — anything with a name (maybe empty) and columns.
@@ -41,6 +53,11 @@ struct Relation {
   std::vector<std::string> columns;  // in order
   std::vector<Lineage> lineage;      // per column
   std::vector<Reads> reads;          // per column
+  // Per column: the stored cells it passes on unchanged (a plain reference to a
+  // table instance's column; in a grouped query only a grouping key), one per
+  // set-operation branch that does; empty when it is computed.
+  std::vector<Reads> plain;
+  int instance = -1;  // a base table's instance (Source::instance)
   // A base table's columns hidden from this caller (config `hidden`, the key's
   // hidden_columns): not in `columns`, so no reference, star or suggestion finds
   // them; only a configured reference (a virtual column's expression) may read them.
@@ -92,6 +109,7 @@ struct CteBinding {
   std::vector<bool> literal_text;                            // as in Relation
   std::vector<Reads> reads;                                  // as in Relation
   std::vector<std::optional<pgtime::Kind>> time_kinds = {};  // as in Relation
+  std::vector<Reads> plain = {};                             // as in Relation
 };
 
 // CTEs visible at a point, innermost last; chained to the enclosing WITH.

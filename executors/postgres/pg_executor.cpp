@@ -224,6 +224,11 @@ class PostgresExecutor final : public Executor {
     return execute(sql, sql, options, true);
   }
 
+  void set_bound_row_filters(const std::vector<BoundRowFilter>& filters) override {
+    policy_.bound_filters.clear();
+    for (const auto& f : filters) policy_.bound_filters[f.table] = pg::PlanPolicy::BoundFilter{f.columns, f.subquery};
+  }
+
   Status ping() override {
     auto rows = run("SELECT 1", RunOptions{.max_rows = 1, .deadline = Clock::now() + kPingBudget});
     if (!rows) return rows.error();
@@ -331,6 +336,15 @@ class PostgresExecutor final : public Executor {
           "FIX: query only the tables GET /v1/schema lists and the functions GET /v1/schema?detail=functions "
           "lists; this refusal is "
           "also reported to the operator as a gateway defect");
+    }
+    if (auto violation = pg::row_filter_violation(*facts, policy_)) {
+      // Admission attaches a bound row filter to every reference: a plan without it is a defect, never run.
+      std::cerr << "querygate: ADMISSION DEFECT caught by the plan gate on " << what_ << ": " << *violation
+                << "; statement fingerprint " << parse::fingerprint(sql) << "\n";
+      return make_error(ErrorCode::Internal,
+                        "ADMISSION DEFECT: the plan gate refused the statement: " + *violation +
+                            " (a key-bound row filter must restrict every read of the table)",
+                        "FIX: this is a gateway defect, reported to the operator; the statement was not run.");
     }
     if (auto refusal = pg::aggregate_violation(*facts, policy_)) return std::move(*refusal);
     return facts;

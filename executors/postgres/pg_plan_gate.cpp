@@ -167,7 +167,123 @@ void collect(const boost::json::value& v, const std::string& key, PlanFacts& fac
   }
 }
 
+const std::vector<std::string>& own_condition_keys() {
+  static const std::vector<std::string> keys = {"Filter", "Index Cond", "Recheck Cond", "TID Cond"};
+  return keys;
+}
+const std::vector<std::string>& join_condition_keys() {
+  static const std::vector<std::string> keys = {"Hash Cond", "Merge Cond", "Join Filter"};
+  return keys;
+}
+
+void conditions_of(const boost::json::object& o, const std::vector<std::string>& keys, std::vector<std::string>& out) {
+  for (const auto& k : keys)
+    if (const auto* c = o.if_contains(k); c && c->is_string()) out.emplace_back(c->as_string());
+}
+
+// Every own and join condition in a subtree (a Nested Loop's parameterized inner scans join there).
+void subtree_conditions(const boost::json::object& o, std::vector<std::string>& out, int depth) {
+  if (depth > 200) return;
+  conditions_of(o, own_condition_keys(), out);
+  conditions_of(o, join_condition_keys(), out);
+  if (const auto* plans = o.if_contains("Plans"); plans && plans->is_array())
+    for (const auto& child : plans->as_array())
+      if (child.is_object()) subtree_conditions(child.as_object(), out, depth + 1);
+}
+
+// Scans of stored relations with the conditions above them (ScanFacts).
+void collect_scans(const boost::json::object& o, std::vector<std::string> inherited, PlanFacts& facts, int depth) {
+  if (depth > 200) return;
+  const auto* type = o.if_contains("Node Type");
+  const std::string node = type && type->is_string() ? std::string(type->as_string()) : std::string();
+  conditions_of(o, join_condition_keys(), inherited);
+  if (node == "Nested Loop") subtree_conditions(o, inherited, depth);
+  if (const auto* rel = o.if_contains("Relation Name"); rel && rel->is_string()) {
+    ScanFacts scan;
+    const auto* schema = o.if_contains("Schema");
+    scan.relation = (schema && schema->is_string() ? std::string(schema->as_string()) : std::string("?")) + "." +
+                    std::string(rel->as_string());
+    const auto* alias = o.if_contains("Alias");
+    scan.alias = alias && alias->is_string() ? std::string(alias->as_string()) : std::string(rel->as_string());
+    conditions_of(o, own_condition_keys(), scan.own_conditions);
+    scan.conditions = inherited;
+    scan.conditions.insert(scan.conditions.end(), scan.own_conditions.begin(), scan.own_conditions.end());
+    facts.scans.push_back(std::move(scan));
+  }
+  if (const auto* plans = o.if_contains("Plans"); plans && plans->is_array())
+    for (const auto& child : plans->as_array())
+      if (child.is_object()) collect_scans(child.as_object(), inherited, facts, depth + 1);
+}
+
 }  // namespace
+
+std::vector<std::pair<std::string, std::string>> qualified_columns(const std::string& e) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::size_t i = 0;
+  while (i < e.size()) {
+    const char c = e[i];
+    if (c == '\'') {  // a literal: '' is an escaped quote
+      for (++i; i < e.size(); ++i)
+        if (e[i] == '\'') {
+          if (i + 1 < e.size() && e[i + 1] == '\'') {
+            ++i;
+            continue;
+          }
+          ++i;
+          break;
+        }
+      continue;
+    }
+    if (c == ':' && i + 1 < e.size() && e[i + 1] == ':') {
+      i += 2;
+      skip_type(e, i);
+      continue;
+    }
+    if (ident_start(c) || c == '"') {
+      if (ident_start(c) && i > 0 && std::isdigit(static_cast<unsigned char>(e[i - 1]))) {
+        ++i;
+        continue;
+      }
+      bool quoted = false;
+      std::vector<std::string> parts{read_identifier(e, i, quoted)};
+      while (i + 1 < e.size() && e[i] == '.' && (ident_start(e[i + 1]) || e[i + 1] == '"')) {
+        ++i;
+        parts.push_back(read_identifier(e, i, quoted));
+      }
+      if (parts.size() >= 2) out.emplace_back(parts[parts.size() - 2], parts.back());
+      continue;
+    }
+    ++i;
+  }
+  return out;
+}
+
+std::optional<std::string> row_filter_violation(const PlanFacts& facts, const PlanPolicy& policy) {
+  for (const auto& scan : facts.scans) {
+    const auto dot = scan.relation.find('.');
+    if (scan.relation.substr(0, dot) != policy.schema) continue;
+    const auto it = policy.bound_filters.find(scan.relation.substr(dot + 1));
+    if (it == policy.bound_filters.end()) continue;
+    const auto& filter = it->second;
+    bool carried = false;
+    for (const auto& condition : scan.conditions) {
+      for (const auto& [qualifier, column] : qualified_columns(condition))
+        if (qualifier == scan.alias &&
+            std::find(filter.columns.begin(), filter.columns.end(), column) != filter.columns.end())
+          carried = true;
+    }
+    // IN (SELECT ...) the planner kept as a subplan: "(hashed SubPlan 1)" in the scan's own Filter.
+    for (const auto& condition : scan.own_conditions)
+      if (filter.subquery && condition.find("SubPlan") != std::string::npos) carried = true;
+    if (!carried) {
+      std::string columns;
+      for (const auto& c : filter.columns) columns += (columns.empty() ? "" : ", ") + c;
+      return "the plan reads " + scan.relation + " (as " + scan.alias +
+             ") without a condition on its row filter's columns (" + columns + ")";
+    }
+  }
+  return std::nullopt;
+}
 
 std::vector<std::string> called_functions(const std::string& e) {
   std::vector<std::string> out;
@@ -228,6 +344,7 @@ Result<PlanFacts> read_plan(const std::string& explain_json) {
     return make_error(ErrorCode::Internal, "EXPLAIN (FORMAT JSON) did not return a plan");
   PlanFacts facts;
   collect(*plan, "Plan", facts, 0, false);
+  collect_scans(plan->as_object(), {}, facts, 0);
   const auto& root = plan->as_object();
   const boost::json::object* measured = &root;
   if (const auto* type = root.if_contains("Node Type"); type && type->is_string() && type->as_string() == "Limit")

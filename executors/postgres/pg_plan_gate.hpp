@@ -6,11 +6,13 @@
 // table admits on PostgreSQL. Admission should make a violation impossible;
 // when one happens anyway it is refused and reported as an admission defect.
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common/result.hpp"
@@ -25,6 +27,17 @@ struct AggregateInput {
   double width = 0;
 };
 
+// One scan of a stored relation, with every condition that decides which of
+// its rows go on: its own (Filter, Index Cond, Recheck Cond) and those of the
+// joins above it (Hash Cond, Merge Cond, Join Filter; for a Nested Loop also
+// the conditions inside it, where a parameterized inner scan joins it).
+struct ScanFacts {
+  std::string relation;  // "schema.name"
+  std::string alias;     // as the plan's expressions name it (unique within one plan)
+  std::vector<std::string> conditions;
+  std::vector<std::string> own_conditions;  // its own only
+};
+
 struct PlanFacts {
   std::vector<std::string> relations;  // "schema.name" of every scanned relation
   std::vector<std::string> functions;  // lower-case names of called functions, schema-qualified unless pg_catalog
@@ -34,6 +47,7 @@ struct PlanFacts {
   // named <table>_<shard id>; each must be a shard of an allowlisted table.
   std::vector<std::string> shard_relations;
   std::vector<AggregateInput> aggregates;
+  std::vector<ScanFacts> scans;
 };
 
 // Reads EXPLAIN (FORMAT JSON[, VERBOSE]) output. InternalError when it is not a plan.
@@ -55,7 +69,25 @@ struct PlanPolicy {
   // the deadline).
   std::set<std::string> text_aggregates;
   double max_aggregate_bytes = 0;
+  // Tables whose row filter binds a value from the calling key (config `bind`):
+  // the filter's conditions on the table's own columns. Every scan of such a
+  // table must carry a condition on one of them (row_filter_violation).
+  struct BoundFilter {
+    std::vector<std::string> columns;
+    bool subquery = false;  // the filter has IN (SELECT ...): a hashed SubPlan may carry it
+  };
+  std::map<std::string, BoundFilter> bound_filters;
 };
+
+// Columns a deparsed expression names as qualifier.column ("(t.project_id = 1)"),
+// outside literals; each as {qualifier, column}.
+std::vector<std::pair<std::string, std::string>> qualified_columns(const std::string& expression);
+
+// The first scan of a table with a bound row filter that carries no condition
+// on the filter's columns (its own or an enclosing join's), as a sentence, or
+// nothing. Admission attaches the filter to every reference, so a plan without
+// it is a gateway defect: the statement must not run.
+std::optional<std::string> row_filter_violation(const PlanFacts& facts, const PlanPolicy& policy);
 
 // The first text aggregate over more than policy.max_aggregate_bytes, as a
 // refusal (limit:memory) with a FIX, or nothing.

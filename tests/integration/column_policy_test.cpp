@@ -138,6 +138,138 @@ void check_mcp(int port) {
   EXPECT_FALSE(contains(json::serialize(allowed), "validation:")) << json::serialize(allowed);
 }
 
+// What a caller can observe of an answer: status, error (code, message, fix), columns and rows; with one
+// name replaced by NAME, so that a hidden column and a name that exists nowhere can be compared.
+std::string observable(const Answer& a, const std::string& name) {
+  json::object seen;
+  seen["status"] = a.status;
+  for (const char* key : {"error", "columns", "rows"})
+    if (const auto* v = a.body.if_contains(key)) seen[key] = *v;
+  return std::regex_replace(json::serialize(seen), std::regex(name), "NAME");
+}
+
+// Red team (tests/redteam/s3): a hidden column (traces.user_id) leaves no trace. Each probe, written
+// with the hidden name and with a name that exists nowhere (uzer_id: as long, the same did-you-mean),
+// gets the same answer apart from the name.
+void check_hidden_probes(int port) {
+  for (const std::string probe : {
+           // the engine would see two candidates for an unqualified name (ambiguity)
+           "SELECT NAME FROM traces, (SELECT 1 AS NAME) x LIMIT 1",
+           "SELECT x.NAME, NAME FROM traces JOIN (SELECT 1 AS NAME) x ON true ORDER BY traces.id LIMIT 1",
+           "SELECT id FROM traces t, (SELECT 1 AS NAME) x WHERE NAME = 1 ORDER BY NAME, id LIMIT 1",
+           "SELECT NAME, count(*) AS n FROM traces, (SELECT 1 AS NAME) x GROUP BY NAME",
+           // a correlated reference the hidden column would capture
+           "SELECT (SELECT NAME FROM traces LIMIT 1) AS v FROM (SELECT 7 AS NAME) q",
+           "SELECT q.v FROM (SELECT 7 AS NAME, 1 AS v) q WHERE EXISTS (SELECT 1 FROM traces WHERE NAME = 7)",
+           // an output alias the engine would read as the hidden input column (GROUP BY)
+           "SELECT project_id AS NAME, count(*) AS n FROM traces GROUP BY NAME ORDER BY 1",
+           "SELECT id AS NAME FROM traces ORDER BY NAME LIMIT 1",
+           "SELECT id AS NAME FROM traces ORDER BY NAME + 1 LIMIT 1",
+           "SELECT project_id AS NAME FROM traces GROUP BY NAME HAVING count(*) > 1 ORDER BY 1",
+           // ORDER BY, USING, NATURAL, qualified, star through subqueries and set operations
+           "SELECT id FROM traces ORDER BY NAME LIMIT 1",
+           "SELECT count(*) FROM traces a JOIN (SELECT 1 AS NAME) b USING (NAME)",
+           "SELECT count(*) FROM traces a JOIN traces b USING (NAME)",
+           "SELECT count(*) FROM traces NATURAL JOIN (SELECT 1 AS NAME) b",
+           "SELECT count(*) FROM traces WHERE traces.NAME IS NULL",
+           "SELECT count(*) FROM (SELECT * FROM traces) x WHERE x.NAME IS NULL",
+           "SELECT count(*) FROM (SELECT * FROM traces UNION ALL SELECT * FROM traces) u WHERE u.NAME > 0",
+           "WITH c AS (SELECT * FROM traces) SELECT count(*) FROM c WHERE NAME > 0",
+           "SELECT count(*) FROM traces WHERE NAME IN (SELECT 1 AS NAME)",
+           "SELECT NAME FROM traces",
+           "SELECT count(NAME) FROM traces",
+       }) {
+    SCOPED_TRACE(probe);
+    const std::string hidden = std::regex_replace(probe, std::regex("NAME"), "user_id");
+    const std::string absent = std::regex_replace(probe, std::regex("NAME"), "uzer_id");
+    const Answer h = query(port, hidden, kFull);
+    const Answer a = query(port, absent, kFull);
+    EXPECT_EQ(observable(h, "user_id"), observable(a, "uzer_id")) << hidden;
+    EXPECT_NE(h.status, 500) << json::serialize(h.body);
+  }
+  // Stars through derived tables, CTEs and set operations never show it.
+  for (const std::string sql : {"SELECT x.* FROM (SELECT * FROM traces) x ORDER BY id LIMIT 1",
+                                "WITH c AS (SELECT * FROM traces) SELECT * FROM c ORDER BY id LIMIT 1",
+                                "SELECT * FROM traces UNION ALL SELECT * FROM traces LIMIT 1",
+                                "SELECT * FROM (SELECT * FROM traces INTERSECT SELECT * FROM traces) i LIMIT 1",
+                                "SELECT * FROM traces a JOIN traces b USING (trace_id) LIMIT 1"}) {
+    const Answer r = query(port, sql, kFull);
+    ASSERT_EQ(r.status, 200) << sql << ": " << json::serialize(r.body);
+    EXPECT_FALSE(contains(json::serialize(r.body.at("columns")), "user_id")) << sql;
+  }
+  // Suggestions never name it.
+  const Answer near = query(port, "SELECT user_idd FROM traces", kFull);
+  EXPECT_EQ(code_of(near), "validation:unknown-column");
+  EXPECT_FALSE(contains(json::serialize(near.body), "user_id\"")) << json::serialize(near.body);
+  EXPECT_FALSE(contains(json::serialize(near.body), "user_id,")) << json::serialize(near.body);
+  EXPECT_FALSE(contains(json::serialize(near.body), "user_id?")) << json::serialize(near.body);
+}
+
+// Red team: companions satisfied in form only. Strict: the companion is a plain
+// reference to the same table instance's companion column, a grouping key when
+// the query aggregates, passed on by every outer query.
+void check_companion_probes(int port) {
+  for (const std::string sql : {
+           "SELECT score, CASE WHEN false THEN annotator_kind END AS annotator_kind FROM span_annotations LIMIT 3",
+           "SELECT score, NULLIF(annotator_kind, annotator_kind) AS annotator_kind FROM span_annotations LIMIT 3",
+           "SELECT score, substr(annotator_kind, 1, 0) AS annotator_kind FROM span_annotations LIMIT 3",
+           "SELECT score, annotator_kind || '' AS annotator_kind FROM span_annotations LIMIT 3",
+           "SELECT a.score, b.annotator_kind FROM span_annotations a JOIN span_annotations b ON b.id = a.id + 1",
+           "SELECT avg(score), max(annotator_kind) FROM span_annotations",
+           "SELECT avg(score), min(annotator_kind) AS annotator_kind FROM span_annotations",
+           "SELECT avg(score) AS s, count(DISTINCT annotator_kind) FROM span_annotations",
+           "SELECT label, avg(score) AS m, max(annotator_kind) AS k FROM span_annotations GROUP BY label",
+           "SELECT score, (SELECT annotator_kind FROM span_annotations LIMIT 1) AS k FROM span_annotations LIMIT 3",
+           "SELECT (SELECT avg(score) FROM span_annotations) AS s, annotator_kind FROM span_annotations LIMIT 1",
+           "SELECT s FROM (SELECT score AS s, annotator_kind FROM span_annotations) x WHERE annotator_kind = 'LLM'",
+           "SELECT score FROM (SELECT score, annotator_kind FROM span_annotations WHERE annotator_kind = 'LLM') x",
+           "SELECT m FROM (SELECT annotator_kind, avg(score) AS m FROM span_annotations GROUP BY annotator_kind) x",
+           "WITH c AS (SELECT id, score, annotator_kind FROM span_annotations) "
+           "SELECT c1.score, c2.annotator_kind FROM c c1 JOIN c c2 ON c2.id = c1.id + 1",
+           "SELECT u.score, u.annotator_kind FROM (SELECT score, annotator_kind FROM span_annotations UNION ALL "
+           "SELECT score, 'LLM' FROM span_annotations) u LIMIT 3",
+           "SELECT avg(score) OVER () AS m, annotator_kind FROM span_annotations LIMIT 3",
+           "SELECT rank() OVER (ORDER BY score) AS r, annotator_kind FROM span_annotations LIMIT 3",
+       }) {
+    const Answer r = query(port, sql, kFull);
+    EXPECT_EQ(code_of(r), "validation:companion-column") << sql << ": " << json::serialize(r.body);
+    EXPECT_TRUE(contains(json::serialize(r.body), "FIX: return annotator_kind")) << json::serialize(r.body);
+  }
+  // The FIX shows the select list with the companion of the same reference added.
+  const Answer self_join = query(
+      port, "SELECT a.score, b.annotator_kind FROM span_annotations a JOIN span_annotations b ON b.id = a.id", kFull);
+  EXPECT_TRUE(contains(json::serialize(self_join.body), "SELECT a.score, b.annotator_kind, a.annotator_kind FROM"))
+      << json::serialize(self_join.body);
+  const Answer grouped = query(port, "SELECT avg(score) AS m, max(annotator_kind) AS k FROM span_annotations", kFull);
+  EXPECT_TRUE(contains(json::serialize(grouped.body), "GROUP BY ..., annotator_kind")) << json::serialize(grouped.body);
+  // The natural forms still pass.
+  for (const std::string sql : {
+           "SELECT score, annotator_kind FROM span_annotations ORDER BY id LIMIT 3",
+           "SELECT * FROM span_annotations ORDER BY id LIMIT 1",
+           "SELECT annotator_kind, avg(score) AS m FROM span_annotations GROUP BY annotator_kind ORDER BY 1",
+           "SELECT annotator_kind AS k, avg(score) AS m FROM span_annotations GROUP BY k ORDER BY 1",
+           "SELECT annotator_kind, avg(score) AS m FROM span_annotations GROUP BY 1 ORDER BY 1",
+           "SELECT label, annotator_kind, avg(score) AS m FROM span_annotations GROUP BY label, annotator_kind "
+           "ORDER BY 1, 2",
+           "SELECT s, k FROM (SELECT score AS s, annotator_kind AS k FROM span_annotations) x ORDER BY s, k LIMIT 3",
+           "WITH c AS (SELECT score, annotator_kind FROM span_annotations) SELECT w.score, w.annotator_kind FROM c w "
+           "ORDER BY 1, 2 LIMIT 3",
+           "SELECT x.k, x.m FROM (SELECT annotator_kind AS k, avg(score) AS m FROM span_annotations GROUP BY "
+           "annotator_kind) x ORDER BY 1",
+           "SELECT score, annotator_kind FROM span_annotations UNION ALL SELECT score, annotator_kind FROM "
+           "span_annotations ORDER BY 1, 2 LIMIT 3",
+           "SELECT score, annotator_kind FROM span_annotations UNION ALL SELECT 1, 'x' ORDER BY 1, 2 LIMIT 3",
+           "SELECT avg(score) OVER (PARTITION BY annotator_kind) AS m, annotator_kind FROM span_annotations "
+           "ORDER BY 1, 2 LIMIT 3",
+           "SELECT a.score, a.annotator_kind, b.label FROM span_annotations a JOIN span_annotations b ON b.id = a.id "
+           "ORDER BY a.id LIMIT 3",
+           "SELECT id, annotator_kind FROM span_annotations WHERE score > 0.5 ORDER BY id LIMIT 3",
+       }) {
+    const Answer r = query(port, sql, kFull);
+    EXPECT_EQ(r.status, 200) << sql << ": " << json::serialize(r.body);
+  }
+}
+
 void check_gateway(int port, const std::string& backend) {
   SCOPED_TRACE(backend);
   // --- the schema: user_id for nobody, attributes and spans.status not for the restricted key
@@ -220,6 +352,8 @@ void check_gateway(int port, const std::string& backend) {
   EXPECT_GT(significant_digits(row.at(1)), 4) << json::serialize(row);
   EXPECT_NEAR(row.at(0).to_number<double>(), row.at(1).to_number<double>(), row.at(1).to_number<double>() * 1e-3);
 
+  check_hidden_probes(port);
+  check_companion_probes(port);
   check_mcp(port);
 }
 

@@ -1,13 +1,16 @@
-// Tenant scoping over HTTP against the real binary and a real SQLite file: a
-// row filter's :parameters are bound from the calling key's `bind`. Two keys
-// bound to different projects see disjoint rows for the same statement; a key
-// without the binding is refused (403 auth:missing-binding with a FIX), never
-// served unfiltered; bound strings with quotes, unicode and SQL fragments are
-// data. GET /v1/schema says that a filter applies.
+// Tenant scoping over HTTP against the real binary, on a real SQLite file and
+// on the PostgreSQL test cluster (one fixture, both backends): a row filter's
+// :parameters are bound from the calling key's `bind`. Two keys bound to
+// different projects see disjoint rows for the same statement; a key without
+// the binding is refused (403 auth:missing-binding with a FIX), never served
+// unfiltered; bound strings with quotes, unicode and SQL fragments are data.
+// GET /v1/schema says that a filter applies. The oracle is the engine itself,
+// queried directly (sqlite3 on the file; libpq as the reader role).
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
 #include <boost/json.hpp>
+#include <pqxx/pqxx>
 #include <set>
 
 #include "gateway/auth/sha256.hpp"
@@ -31,22 +34,46 @@ const Tenant kTenants[] = {
 };
 constexpr const char* kUnboundToken = "unbound-token-0123456789abcdef012345678";
 
-class TenantScopingTest : public ::testing::Test {
+enum class Backend { Sqlite, Postgres };
+
+// One gateway per backend, started by the first test that needs it, stopped after the suite.
+struct Served {
+  std::filesystem::path dir;
+  std::unique_ptr<GatewayProcess> gateway;
+  std::string pg_dsn;  // PostgreSQL: the reader's DSN, for the direct oracle
+};
+
+class TenantScopingTest : public ::testing::TestWithParam<Backend> {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new std::filesystem::path(make_temp_dir("qg-tenant"));
-    auto made = run_command({QG_BINARY, "demo-db", (*dir_ / "demo.db").string()});
-    ASSERT_EQ(made.exit_code, 0) << made.output;
+  void SetUp() override {
+    if (GetParam() == Backend::Postgres) {
+      QG_PG_TEST_SERVER(server);
+      start(Backend::Postgres, pg_dsn(server, "qg_reader", "demo"));
+    } else {
+      start(Backend::Sqlite, {});
+    }
+    ASSERT_TRUE(served().gateway) << "the gateway did not start";
+  }
+
+  static void start(Backend backend, const std::string& dsn) {
+    auto& s = served_[static_cast<int>(backend)];
+    if (s.gateway) return;
+    s.dir = make_temp_dir(backend == Backend::Sqlite ? "qg-tenant" : "qg-tenant-pg");
+    std::string database;
+    if (backend == Backend::Sqlite) {
+      auto made = run_command({QG_BINARY, "demo-db", (s.dir / "demo.db").string()});
+      ASSERT_EQ(made.exit_code, 0) << made.output;
+      database = "    backend: sqlite\n    path: demo.db\n";
+    } else {
+      s.pg_dsn = dsn;
+      database = "    backend: postgres\n    dsn: \"" + dsn + "\"\n";
+    }
     std::string keys = "keys:\n";
     for (const auto& t : kTenants)
       keys += std::string("  - { name: ") + t.name + ", sha256: " + auth::to_hex(auth::sha256(t.token)) +
               ", databases: [demo], bind: " + t.bind + " }\n";
     keys += "  - { name: unbound, sha256: " + auth::to_hex(auth::sha256(kUnboundToken)) + ", databases: [demo] }\n";
-    write_file(*dir_ / "querygate.yaml", keys + R"yaml(databases:
-  demo:
-    backend: sqlite
-    path: demo.db
-    tables:
+    write_file(s.dir / "querygate.yaml", keys + "databases:\n  demo:\n" + database + R"yaml(    tables:
       projects:
         row_filter: "id = :project_id OR name = :project_name"
         row_filter_note: "only the calling tenant's project"
@@ -56,18 +83,21 @@ class TenantScopingTest : public ::testing::Test {
       spans:
         row_filter: "trace_id IN (SELECT trace_id FROM traces)"
 )yaml");
-    gateway_ = new GatewayProcess(*dir_ / "querygate.yaml");
+    s.gateway = std::make_unique<GatewayProcess>(s.dir / "querygate.yaml");
   }
   static void TearDownTestSuite() {
-    EXPECT_EQ(gateway_->stop(), 0);
-    delete gateway_;
-    std::filesystem::remove_all(*dir_);
-    delete dir_;
+    for (auto& s : served_) {
+      if (!s.gateway) continue;
+      EXPECT_EQ(s.gateway->stop(), 0);
+      s.gateway.reset();
+      std::filesystem::remove_all(s.dir);
+    }
   }
+  Served& served() const { return served_[static_cast<int>(GetParam())]; }
 
-  static HttpResult query(const char* token, const std::string& sql) {
+  HttpResult query(const char* token, const std::string& sql) const {
     json::object body{{"sql", sql}};
-    return http(gateway_->port(), "POST", "/v1/query", json::serialize(body),
+    return http(served().gateway->port(), "POST", "/v1/query", json::serialize(body),
                 std::string("Authorization: Bearer ") + token + "\r\n");
   }
   // The rows of a 200 answer as text lines.
@@ -79,13 +109,29 @@ class TenantScopingTest : public ::testing::Test {
     for (const auto& row : body.at("rows").as_array()) out.push_back(json::serialize(row));
     return out;
   }
-  // Direct on the file: the oracle.
-  static std::vector<std::string> direct(const std::string& sql) {
+  // Direct on the engine: the oracle (integers bare, everything else quoted).
+  std::vector<std::string> direct(const std::string& sql) const {
+    std::vector<std::string> out;
+    if (GetParam() == Backend::Postgres) {
+      pqxx::connection conn(served().pg_dsn);
+      pqxx::nontransaction tx(conn);
+      const pqxx::result r = tx.exec(sql);
+      for (const auto& row : r) {
+        std::string line = "[";
+        for (pqxx::row::size_type i = 0; i < row.size(); ++i) {
+          if (i) line += ",";
+          const unsigned type = r.column_type(i);
+          const bool integer = type == 20 || type == 21 || type == 23;
+          line += integer ? std::string(row[i].c_str()) : "\"" + std::string(row[i].c_str()) + "\"";
+        }
+        out.push_back(line + "]");
+      }
+      return out;
+    }
     sqlite3* db = nullptr;
-    EXPECT_EQ(sqlite3_open_v2((*dir_ / "demo.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    EXPECT_EQ(sqlite3_open_v2((served().dir / "demo.db").c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
     sqlite3_stmt* stmt = nullptr;
     EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sql;
-    std::vector<std::string> out;
     while (sqlite3_step(stmt) == SQLITE_ROW) {
       std::string line = "[";
       for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
@@ -101,13 +147,11 @@ class TenantScopingTest : public ::testing::Test {
     return out;
   }
 
-  static std::filesystem::path* dir_;
-  static GatewayProcess* gateway_;
+  static Served served_[2];
 };
-std::filesystem::path* TenantScopingTest::dir_ = nullptr;
-GatewayProcess* TenantScopingTest::gateway_ = nullptr;
+Served TenantScopingTest::served_[2];
 
-TEST_F(TenantScopingTest, KeysBoundToDifferentProjectsSeeDisjointRows) {
+TEST_P(TenantScopingTest, KeysBoundToDifferentProjectsSeeDisjointRows) {
   std::set<std::string> seen;
   for (const auto& t : kTenants) {
     const std::string project = std::to_string(static_cast<int>(&t - kTenants) + 1);
@@ -134,7 +178,7 @@ TEST_F(TenantScopingTest, KeysBoundToDifferentProjectsSeeDisjointRows) {
   }
 }
 
-TEST_F(TenantScopingTest, BoundStringsAreDataNotSql) {
+TEST_P(TenantScopingTest, BoundStringsAreDataNotSql) {
   // alpha binds a real project name (support-bot is project 1 = its own id): one row.
   EXPECT_EQ(rows(query(kTenants[0].token, "SELECT id FROM projects ORDER BY id")), std::vector<std::string>{"[1]"});
   // The SQL fragments match no name: only the tenant's own project, and the table is still there.
@@ -145,7 +189,7 @@ TEST_F(TenantScopingTest, BoundStringsAreDataNotSql) {
   EXPECT_NE(direct("SELECT count(*) FROM traces").front(), "[0]");
 }
 
-TEST_F(TenantScopingTest, KeyWithoutTheBindingIsRefusedNeverUnfiltered) {
+TEST_P(TenantScopingTest, KeyWithoutTheBindingIsRefusedNeverUnfiltered) {
   for (const char* sql :
        {"SELECT count(*) FROM traces", "SELECT count(*) FROM spans", "SELECT (SELECT count(*) FROM traces)",
         "SELECT count(*) FROM span_annotations a WHERE "
@@ -168,8 +212,8 @@ TEST_F(TenantScopingTest, KeyWithoutTheBindingIsRefusedNeverUnfiltered) {
   EXPECT_EQ(rows(query(kUnboundToken, "SELECT 1")), std::vector<std::string>{"[1]"});
 }
 
-TEST_F(TenantScopingTest, SchemaSaysAFilterApplies) {
-  const auto r = http(gateway_->port(), "GET", "/v1/schema?database=demo", {},
+TEST_P(TenantScopingTest, SchemaSaysAFilterApplies) {
+  const auto r = http(served().gateway->port(), "GET", "/v1/schema?database=demo", {},
                       std::string("Authorization: Bearer ") + kTenants[0].token + "\r\n");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_NE(r.body.find("ROW FILTER on traces"), std::string::npos) << r.body;
@@ -177,7 +221,7 @@ TEST_F(TenantScopingTest, SchemaSaysAFilterApplies) {
   EXPECT_EQ(r.body.find(":project_id"), std::string::npos) << "the filter's text is not shown";
 }
 
-TEST_F(TenantScopingTest, AppliedReportsTheFilter) {
+TEST_P(TenantScopingTest, AppliedReportsTheFilter) {
   const auto r = query(kTenants[0].token, "SELECT count(*) FROM spans");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_NE(r.body.find("row-filter:spans"), std::string::npos) << r.body;
@@ -186,6 +230,11 @@ TEST_F(TenantScopingTest, AppliedReportsTheFilter) {
   EXPECT_EQ(r.body.find("project_id"), std::string::npos) << r.body;
   EXPECT_EQ(r.body.find("IN (SELECT"), std::string::npos) << r.body;
 }
+
+INSTANTIATE_TEST_SUITE_P(Backends, TenantScopingTest, ::testing::Values(Backend::Sqlite, Backend::Postgres),
+                         [](const ::testing::TestParamInfo<Backend>& info) {
+                           return info.param == Backend::Sqlite ? std::string("Sqlite") : std::string("Postgres");
+                         });
 
 }  // namespace
 }  // namespace qg::testing

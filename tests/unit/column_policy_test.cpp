@@ -190,31 +190,41 @@ TEST(HiddenColumns, PerKeyHiddenColumnsAreAsIfTheyDidNotExistForThatKey) {
 
 // An unqualified name the engine would resolve to the hidden column must not
 // reach an outer query's column of that name, nor an output alias in GROUP BY.
-TEST(HiddenColumns, AHiddenColumnShadowsOuterNamesAsTheEngineWouldRead) {
+// A hidden column leaves no trace (red team s3): a bare name it would capture in
+// the engine means what it means without it, written so the engine reads that.
+TEST(HiddenColumns, ABareNameAHiddenColumnShadowsIsWrittenForTheEngine) {
   const config::HiddenColumns key{{{"spans", {"status"}}}};
   for (Dialect d : {Dialect::Sqlite, Dialect::Postgres}) {
     const auto catalog = demo_catalog(d);
-    // The engine reads spans.status here, not traces.status.
+    // The engine would read spans.status; without it the name is the outer traces.status.
     auto correlated = admit_statement("SELECT id FROM traces WHERE EXISTS (SELECT 1 FROM spans WHERE status = 'ERROR')",
                                       catalog, config::Limits{}, std::nullopt, &key);
-    ASSERT_FALSE(correlated);
-    EXPECT_EQ(correlated.error().code, ErrorCode::ValidationUnknownColumn);
-    // ... and GROUP BY prefers the input column over the alias.
+    ASSERT_TRUE(correlated) << correlated.error().message;
+    EXPECT_TRUE(contains(correlated->sql, "traces.status")) << correlated->sql;
+    // GROUP BY would prefer the (hidden) input column over the alias: grouped by the output's expression.
     auto grouped = admit_statement("SELECT name AS status, count(*) FROM spans GROUP BY status", catalog,
                                    config::Limits{}, std::nullopt, &key);
-    ASSERT_FALSE(grouped);
-    // Qualified, the outer column is fine.
-    EXPECT_TRUE(admit_statement("SELECT id FROM traces t WHERE EXISTS (SELECT 1 FROM spans WHERE t.status = 'ERROR')",
-                                catalog, config::Limits{}, std::nullopt, &key));
-    // ORDER BY a bare output name is the output column on both engines: allowed.
+    ASSERT_TRUE(grouped) << grouped.error().message;
+    EXPECT_TRUE(contains(grouped->sql, "GROUP BY spans.name") || contains(grouped->sql, "GROUP BY name"))
+        << grouped->sql;
+    // ORDER BY a bare output name is the output column on both engines.
     EXPECT_TRUE(admit_statement("SELECT name AS status FROM spans ORDER BY status", catalog, config::Limits{},
                                 std::nullopt, &key));
-    // Two relations: the engine would call the bare name ambiguous.
+    // Two relations: the engine would call the bare name ambiguous; it is traces.status.
     auto both = admit_statement("SELECT status FROM spans JOIN traces USING (trace_id)", catalog, config::Limits{},
                                 std::nullopt, &key);
-    ASSERT_FALSE(both);
-    EXPECT_EQ(both.error().code, ErrorCode::ValidationAmbiguousColumn);
-    EXPECT_TRUE(contains(both.error().fix, "traces.status")) << both.error().fix;
+    ASSERT_TRUE(both) << both.error().message;
+    EXPECT_TRUE(contains(both->sql, "traces.status")) << both->sql;
+    EXPECT_FALSE(contains(both->sql, "spans.status")) << both->sql;
+    // Without the key's hidden column, the same statements mean spans.status (ambiguous for the last).
+    EXPECT_FALSE(admit_statement("SELECT status FROM spans JOIN traces USING (trace_id)", catalog, config::Limits{},
+                                 std::nullopt));
+    // A correlated bare name whose outer relation's name an inner relation also has is refused for any name.
+    auto renamed = admit_statement(
+        "SELECT id FROM traces WHERE EXISTS (SELECT 1 FROM (SELECT 1 AS x) traces WHERE status = 'ERROR')", catalog,
+        config::Limits{}, std::nullopt);
+    ASSERT_FALSE(renamed);
+    EXPECT_EQ(renamed.error().code, ErrorCode::ValidationAmbiguousColumn);
     // Column aliases on the table would rename hidden columns by position.
     EXPECT_FALSE(admit_statement("SELECT a FROM spans AS s(a, b)", catalog, config::Limits{}, std::nullopt, &key));
   }
@@ -293,12 +303,31 @@ TEST(CompanionColumns, AnOutputReadingTheColumnNeedsTheCompanionInTheSameRow) {
       "SELECT score, annotator_kind FROM span_annotations UNION ALL SELECT score, label FROM span_annotations",
       // the companion combined with something else is not the companion
       "SELECT score, annotator_kind || label FROM span_annotations",
+      // a companion in form only (red team s3): computed, from another reference, or an aggregate of it
+      "SELECT score, CASE WHEN false THEN annotator_kind END AS annotator_kind FROM span_annotations",
+      "SELECT score, NULLIF(annotator_kind, annotator_kind) AS annotator_kind FROM span_annotations",
+      "SELECT a.score, b.annotator_kind FROM span_annotations a JOIN span_annotations b ON b.id = a.id + 1",
+      "SELECT avg(score), min(annotator_kind) FROM span_annotations",
+      "SELECT avg(score), max(annotator_kind) FROM span_annotations",
+      "SELECT score, (SELECT annotator_kind FROM span_annotations LIMIT 1) AS k FROM span_annotations",
+      "SELECT (SELECT avg(score) FROM span_annotations) AS s, annotator_kind FROM span_annotations",
+      "WITH c AS (SELECT id, score, annotator_kind FROM span_annotations) "
+      "SELECT c1.score, c2.annotator_kind FROM c c1 JOIN c c2 ON c2.id = c1.id",
+      "SELECT annotator_kind, avg(score) FROM span_annotations GROUP BY annotator_kind, label HAVING count(*) > 0 "
+      "UNION ALL SELECT 'all', avg(score) FROM span_annotations",
+      "SELECT avg(score) OVER () AS m, annotator_kind FROM span_annotations",
+      "SELECT avg(score) OVER w AS m, annotator_kind FROM span_annotations WINDOW w AS (ORDER BY id)",
   };
   const std::vector<std::string> admitted = {
       "SELECT score, annotator_kind FROM span_annotations",
       "SELECT * FROM span_annotations",
       "SELECT annotator_kind, avg(score) FROM span_annotations GROUP BY annotator_kind",
-      "SELECT avg(score), min(annotator_kind) FROM span_annotations",
+      "SELECT annotator_kind AS k, avg(score) FROM span_annotations GROUP BY k",
+      "SELECT annotator_kind, avg(score) FROM span_annotations GROUP BY 1",
+      "SELECT avg(score) OVER (PARTITION BY annotator_kind) AS m, annotator_kind FROM span_annotations",
+      "SELECT avg(score) OVER w AS m, annotator_kind FROM span_annotations WINDOW w AS (PARTITION BY "
+      "annotator_kind)",
+      "SELECT x.k, x.m FROM (SELECT annotator_kind AS k, avg(score) AS m FROM span_annotations GROUP BY 1) AS x",
       "SELECT id FROM span_annotations WHERE score > 0.5 ORDER BY score",
       "SELECT x.s, x.k FROM (SELECT score AS s, annotator_kind AS k FROM span_annotations) AS x",
       "WITH c AS (SELECT * FROM span_annotations) SELECT c.score, c.annotator_kind FROM c",

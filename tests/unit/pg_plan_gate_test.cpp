@@ -152,5 +152,102 @@ TEST(PlanGateCache, RemembersAdmittedShapesUntilTheyExpire) {
   EXPECT_FALSE(lasting.admitted("b"));
 }
 
+// Key-bound row filters (config `bind`): every scan of such a table must carry
+// a condition on the filter's columns, its own or an enclosing join's.
+PlanPolicy bound_policy() {
+  PlanPolicy p;
+  p.schema = "public";
+  p.tables = {"traces", "spans"};
+  p.bound_filters["traces"] = PlanPolicy::BoundFilter{{"project_id"}, false};
+  p.bound_filters["spans"] = PlanPolicy::BoundFilter{{"trace_id"}, true};
+  return p;
+}
+
+std::optional<std::string> filter_verdict(const std::string& plan) {
+  auto facts = read_plan(plan);
+  EXPECT_TRUE(facts) << plan;
+  if (!facts) return "unreadable";
+  return row_filter_violation(*facts, bound_policy());
+}
+
+TEST(PlanGateRowFilters, QualifiedColumnsOutsideLiterals) {
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(qualified_columns("(traces.project_id = 1)"), Pairs({{"traces", "project_id"}}));
+  EXPECT_EQ(qualified_columns("((t2.project_id)::text = 'traces.project_id'::text)"), Pairs({{"t2", "project_id"}}));
+  EXPECT_EQ(qualified_columns("(public.traces.project_id <> 5)"), Pairs({{"traces", "project_id"}}));
+  EXPECT_EQ(qualified_columns("(\"T\".\"project_id\" = 1)"), Pairs({{"T", "project_id"}}));
+  EXPECT_EQ(qualified_columns("(1.5 < x)"), Pairs{});
+}
+
+// The plan PostgreSQL 15 gives the demo (EXPLAIN (FORMAT JSON, VERBOSE), trimmed):
+// spans joined to the filtered traces by the semi-join of its filter.
+const char* kFilteredPlan = R"json([{"Plan": {"Node Type": "Aggregate", "Output": ["count(*)"],
+  "Plans": [{"Node Type": "Hash Join", "Join Type": "Inner", "Hash Cond": "(spans.trace_id = traces.trace_id)",
+    "Plans": [
+      {"Node Type": "Index Only Scan", "Relation Name": "spans", "Schema": "public", "Alias": "spans",
+       "Output": ["spans.trace_id"]},
+      {"Node Type": "Hash", "Output": ["traces.trace_id"], "Plans": [
+        {"Node Type": "Bitmap Heap Scan", "Relation Name": "traces", "Schema": "public", "Alias": "traces",
+         "Recheck Cond": "(traces.project_id = 1)", "Plans": [
+           {"Node Type": "Bitmap Index Scan", "Index Name": "idx_traces_project_id",
+            "Index Cond": "(traces.project_id = 1)"}]}]}]}]}}])json";
+
+TEST(PlanGateRowFilters, APlanCarryingTheFiltersPasses) {
+  EXPECT_EQ(filter_verdict(kFilteredPlan), std::nullopt);
+  // A Nested Loop whose inner index scan joins the outer spans by trace_id (a parameterized semi-join).
+  EXPECT_EQ(filter_verdict(R"json([{"Plan": {"Node Type": "Nested Loop", "Plans": [
+      {"Node Type": "Index Scan", "Relation Name": "spans", "Schema": "public", "Alias": "spans",
+       "Index Cond": "(spans.id = 5)"},
+      {"Node Type": "Index Scan", "Relation Name": "traces", "Schema": "public", "Alias": "traces",
+       "Index Cond": "(traces.trace_id = spans.trace_id)", "Filter": "(traces.project_id = 1)"}]}}])json"),
+            std::nullopt);
+  // IN (SELECT ...) kept as a hashed subplan in the scan's own filter.
+  EXPECT_EQ(filter_verdict(R"json([{"Plan": {"Node Type": "Seq Scan", "Relation Name": "spans", "Schema": "public",
+      "Alias": "s", "Filter": "((s.id = 5) OR (hashed SubPlan 1))", "Plans": [
+        {"Node Type": "Seq Scan", "Parent Relationship": "SubPlan", "Relation Name": "traces", "Schema": "public",
+         "Alias": "traces", "Filter": "(traces.project_id = 1)"}]}}])json"),
+            std::nullopt);
+}
+
+TEST(PlanGateRowFilters, AFilterLessPlanIsRefused) {
+  // The same statement with the filter missing: traces read whole.
+  const std::string bare = R"json([{"Plan": {"Node Type": "Aggregate", "Output": ["count(*)"], "Plans": [
+      {"Node Type": "Seq Scan", "Relation Name": "traces", "Schema": "public", "Alias": "traces",
+       "Output": ["traces.id"]}]}}])json";
+  const auto verdict = filter_verdict(bare);
+  ASSERT_TRUE(verdict);
+  EXPECT_NE(verdict->find("public.traces"), std::string::npos) << *verdict;
+  EXPECT_NE(verdict->find("project_id"), std::string::npos) << *verdict;
+  // A condition on another column is not the filter.
+  EXPECT_TRUE(filter_verdict(R"json([{"Plan": {"Node Type": "Seq Scan", "Relation Name": "traces",
+      "Schema": "public", "Alias": "t", "Filter": "(t.status = 'OK'::text)"}}])json"));
+  // Nor the filter's column of another reference to the table (t2 filtered, t not).
+  EXPECT_TRUE(filter_verdict(R"json([{"Plan": {"Node Type": "Hash Join", "Hash Cond": "(t.id = t2.id)", "Plans": [
+      {"Node Type": "Seq Scan", "Relation Name": "traces", "Schema": "public", "Alias": "t"},
+      {"Node Type": "Hash", "Plans": [{"Node Type": "Seq Scan", "Relation Name": "traces", "Schema": "public",
+        "Alias": "t2", "Filter": "(t2.project_id = 1)"}]}]}}])json"));
+  // Nor the column's name inside a literal.
+  EXPECT_TRUE(filter_verdict(R"json([{"Plan": {"Node Type": "Seq Scan", "Relation Name": "traces",
+      "Schema": "public", "Alias": "traces", "Filter": "(traces.status = 'traces.project_id = 1'::text)"}}])json"));
+  // A hashed subplan stands for the filter only where the filter has one (spans), not for traces.
+  EXPECT_TRUE(filter_verdict(R"json([{"Plan": {"Node Type": "Seq Scan", "Relation Name": "traces",
+      "Schema": "public", "Alias": "traces", "Filter": "(hashed SubPlan 1)"}}])json"));
+  // A join condition below the scan (inside a sibling's subtree) does not count unless a Nested Loop
+  // parameterizes it; a Hash Join's own condition on spans.trace_id does (kFilteredPlan), a sibling's filter not.
+  EXPECT_TRUE(filter_verdict(R"json([{"Plan": {"Node Type": "Hash Join", "Hash Cond": "(spans.id = x.id)",
+      "Plans": [{"Node Type": "Seq Scan", "Relation Name": "spans", "Schema": "public", "Alias": "spans"},
+        {"Node Type": "Hash", "Plans": [{"Node Type": "Seq Scan", "Relation Name": "traces", "Schema": "public",
+          "Alias": "traces", "Filter": "((traces.project_id = 1) AND (traces.trace_id = 'spans.trace_id'))"}]}]}}])json"));
+}
+
+TEST(PlanGateRowFilters, TablesWithoutABoundFilterAreNotChecked) {
+  PlanPolicy p = bound_policy();
+  p.bound_filters.clear();
+  auto facts = read_plan(R"json([{"Plan": {"Node Type": "Seq Scan", "Relation Name": "traces", "Schema": "public",
+      "Alias": "traces"}}])json");
+  ASSERT_TRUE(facts);
+  EXPECT_EQ(row_filter_violation(*facts, p), std::nullopt);
+}
+
 }  // namespace
 }  // namespace qg::exec::pg
