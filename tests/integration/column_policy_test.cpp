@@ -357,10 +357,19 @@ void check_gateway(int port, const std::string& backend) {
   check_mcp(port);
 }
 
+// The demo config with its own keys block (the anonymous key and dashboard-agent)
+// taken out: this test's keys replace it (a config has one `keys:`).
+std::string without_demo_keys(std::string config) {
+  const auto at = config.find("\nkeys:\n");
+  if (at == std::string::npos) return config;
+  return config.erase(at + 1, config.find("\n\n", at) - at);
+}
+
 TEST(ColumnPolicyHttp, SqliteDemo) {
   const fs::path dir = make_temp_dir("qg-columns");
   ASSERT_EQ(run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()}).exit_code, 0);
-  write_file(dir / "querygate.yaml", read_text(fs::path(QG_SOURCE_DIR) / "config" / "demo.yaml") + keys_yaml());
+  write_file(dir / "querygate.yaml",
+             without_demo_keys(read_text(fs::path(QG_SOURCE_DIR) / "config" / "demo.yaml")) + keys_yaml());
   {
     GatewayProcess gateway(dir / "querygate.yaml");
     check_gateway(gateway.port(), "sqlite");
@@ -374,7 +383,7 @@ TEST(ColumnPolicyHttp, PostgresDemo) {
   std::string config = read_text(fs::path(QG_SOURCE_DIR) / "config" / "demo-postgres.yaml");
   config = std::regex_replace(config, std::regex("dsn_env: QG_DEMO_PG_DSN[^\n]*"),
                               "dsn: \"" + pg_dsn(server, "qg_reader", "demo") + "\"");
-  write_file(dir / "querygate.yaml", config + keys_yaml());
+  write_file(dir / "querygate.yaml", without_demo_keys(config) + keys_yaml());
   {
     GatewayProcess gateway(dir / "querygate.yaml");
     check_gateway(gateway.port(), "postgres");

@@ -223,7 +223,8 @@ TEST_F(DemoConfigTest, CuratedToolsReadThroughTheFilters) {
   ASSERT_EQ(costs.status, 200) << costs.body;
   // Costs are rounded to float_digits 4 in the answer: compare the models and call counts exactly.
   std::string models;
-  for (const auto& row : json::parse(costs.body).at("rows").as_array())
+  const json::value cost_rows = json::parse(costs.body);  // kept alive: the loop reads into it
+  for (const auto& row : cost_rows.at("rows").as_array())
     models += cell_of(row.at(0)) + "|" + cell_of(row.at(1)) + "|\n";
   EXPECT_EQ(models, oracle.rows("SELECT json_extract(s.attributes, '$.\"llm.model_name\"'), count(*) "
                                 "FROM spans s JOIN traces t ON t.trace_id = s.trace_id JOIN projects p ON p.id = "
@@ -277,8 +278,8 @@ TEST_F(DemoConfigTest, McpGivesTheToolsOnlyKeyNoSqlTool) {
     auto list =
         http(port(), "POST", "/mcp", R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})", who + accept + session);
     std::string out;
-    for (const auto& t : json::parse(list.body).at("result").at("tools").as_array())
-      out += std::string(t.at("name").as_string()) + " ";
+    const json::value listed = json::parse(list.body);  // kept alive: the loop reads into it
+    for (const auto& t : listed.at("result").at("tools").as_array()) out += std::string(t.at("name").as_string()) + " ";
     auto call = http(port(), "POST", "/mcp",
                      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"cost_by_model",)"
                      R"("arguments":{"project":"internal-tests"}}})",
