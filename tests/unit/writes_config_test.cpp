@@ -66,7 +66,11 @@ TEST(WritesConfig, ReadsTheIssueShape) {
   EXPECT_FALSE(t.parameters[3].required);
   EXPECT_TRUE(t.parameters[3].untrusted);
   EXPECT_EQ(t.parameters[3].max_length, 20);
-  EXPECT_EQ(t.parameters[1].max_length, config::kWriteStringChars);  // a string without max_length
+  EXPECT_FALSE(t.parameters[1].max_length);  // an enum bounds the length itself
+  auto free_text =
+      parse(kBase + "writes:\n  t:\n    database: demo\n    table: x\n    parameters: { a: { type: string } }\n");
+  ASSERT_TRUE(free_text) << free_text.error().message;
+  EXPECT_EQ(free_text->writes[0].parameters[0].max_length, config::kWriteStringChars);  // the write tools' default
   ASSERT_EQ(t.set.size(), 1u);
   EXPECT_EQ(t.set[0].first, "annotator_kind");
   EXPECT_EQ(t.duplicate_key.size(), 2u);
