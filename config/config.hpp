@@ -136,6 +136,8 @@ struct HiddenColumns {
 using BindValue = std::variant<std::int64_t, double, std::string, bool>;
 // The longest string a key may bind (size bounds count a bound value as this long).
 inline constexpr std::int64_t kMaxBindBytes = 256;
+// A write tool's string parameter without max_length accepts at most this many characters.
+inline constexpr int kWriteStringChars = 10'000;
 
 struct ApiKey {
   std::string name;                    // appears in logs, metrics and /readyz; the token never does
@@ -169,20 +171,6 @@ struct Tool {
   tools::Parameters parameters;  // in file order
 };
 
-// writes.<tool>.parameters.<name>: one typed argument of a write tool.
-struct WriteParameter {
-  std::string name;
-  std::string type;           // integer, number, string, boolean
-  std::optional<double> min;  // integer/number: inclusive bounds
-  std::optional<double> max;
-  std::vector<std::string> enum_values;  // string: the allowed values (empty: any)
-  int max_length = 0;                    // string: at most this many characters (0: 10 000)
-  bool required = true;
-  bool untrusted = false;  // end-user/model text: flagged untrusted when read back
-  std::string references;  // SQL whose first column lists the values allowed (checked in the transaction)
-  std::string description;
-};
-
 struct WriteCheck {  // writes.<tool>.checks[i]: a local constraint, decided on the row alone
   std::string sql;   // one value: true passes
   std::string fix;
@@ -200,7 +188,9 @@ struct WriteTool {
   std::string database;
   std::string table;
   std::string description;
-  std::vector<WriteParameter> parameters;                // in file order
+  // In file order; the curated tools' parameter system (tools/parameters.hpp) with the write extras
+  // (references, untrusted). A string without max_length accepts at most 10 000 characters.
+  tools::Parameters parameters;
   std::vector<std::pair<std::string, std::string>> set;  // column -> SQL expression, derived by code
   std::vector<std::string> duplicate_key;                // columns (parameters or set)
   std::vector<WriteCheck> checks;

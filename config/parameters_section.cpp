@@ -21,6 +21,11 @@ constexpr TextKey<ParameterSpec> kParameterTexts[] = {
     {"description", &ParameterSpec::description, ""},
     {"values_from", &ParameterSpec::values_from, ""},  // a query; its first column lists the allowed values
     {"pattern", &ParameterSpec::pattern, ""},          // ECMAScript regular expression (JSON Schema's dialect)
+    {"after", &ParameterSpec::after, ""},              // another parameter this one must be greater than
+    {"references", &ParameterSpec::references, ""},    // write tools: a query listing the rows it may point at
+};
+constexpr BoolKey<ParameterSpec> kParameterBools[] = {
+    {"untrusted", &ParameterSpec::untrusted, false},  // write tools: end-user/model text
 };
 constexpr OwnKey kParameterOwn[] = {
     {"type", "integer, number, string, boolean, date or timestamp", true},
@@ -31,7 +36,8 @@ constexpr OwnKey kParameterOwn[] = {
     {"enum", "a list of the values accepted, e.g. [EU, US]"},
     {"max_length", "the longest string accepted, in characters (1..65536)"},
 };
-constexpr KeyTable<ParameterSpec> kParameterKeys{.texts = kParameterTexts, .own = kParameterOwn};
+constexpr KeyTable<ParameterSpec> kParameterKeys{
+    .bools = kParameterBools, .texts = kParameterTexts, .own = kParameterOwn};
 
 Result<tools::Value> read_literal(const Entry& entry, ParamType type) {
   if (!entry.value.IsScalar())
@@ -47,7 +53,7 @@ Result<tools::Value> read_literal(const Entry& entry, ParamType type) {
   return value;
 }
 
-Status read_parameter(const std::string& name, const Entry& entry, tools::Parameters& out) {
+Status read_parameter(const std::string& name, const Entry& entry, tools::Parameters& out, bool for_writes) {
   if (!is_identifier(name, /*dash_allowed=*/false))
     return config_error("parameter name '" + entry.path + "' is not an identifier" + position_of(entry),
                         "Use letters, digits and '_', starting with a letter or '_' (it is written :" + clipped(name) +
@@ -110,6 +116,11 @@ Status read_parameter(const std::string& name, const Entry& entry, tools::Parame
         return unhandled(own, own_entry);
       });
   if (!status) return status;
+  if (!for_writes && (!spec.references.empty() || spec.untrusted))
+    return config_error(
+        "'" + entry.path + "': references and untrusted apply to write tools' parameters" + position_of(entry),
+        "Remove them here (a curated tool only reads; use values_from to restrict a value to a "
+        "live list).");
   if (required_written && spec.required && spec.default_value)
     return config_error("'" + entry.path + "' is required and has a default" + position_of(entry),
                         "Remove 'required: true' (a parameter with a default may be left out) or the default.");
@@ -118,16 +129,26 @@ Status read_parameter(const std::string& name, const Entry& entry, tools::Parame
     error.message = "'" + entry.path + "': " + error.message + position_of(entry);
     return error;
   }
+  if (for_writes && spec.type == ParamType::String && !spec.max_length && spec.enum_values.empty())
+    spec.max_length = kWriteStringChars;  // an enum bounds the length already
   out.push_back(std::move(spec));
   return {};
 }
 
 }  // namespace
 
-Status read_parameters(const Entry& entry, tools::Parameters& out) {
-  return read_named(
-      entry, "a mapping of parameter names to { type: ..., ... }",
-      [&](const std::string& name, const Entry& parameter) { return read_parameter(name, parameter, out); });
+Status read_parameters(const Entry& entry, tools::Parameters& out, bool for_writes) {
+  Status status = read_named(entry, "a mapping of parameter names to { type: ..., ... }",
+                             [&](const std::string& name, const Entry& parameter) {
+                               return read_parameter(name, parameter, out, for_writes);
+                             });
+  if (!status) return status;
+  if (Status checked = tools::check_specs(out); !checked) {
+    Error error = std::move(checked).error();
+    error.message = "'" + entry.path + "': " + error.message + position_of(entry);
+    return error;
+  }
+  return {};
 }
 
 }  // namespace qg::config::detail

@@ -23,8 +23,10 @@ Status read_databases(const Entry& entry, const OwnKey& key, const std::filesyst
 Status read_tables(const Entry& entry, const OwnKey& key, Dialect backend, std::vector<TableCuration>& tables);
 
 // <...>.parameters: typed parameters of a configured statement (tools, write tools), in file order,
-// each checked by tools::check_spec. The one reader for every `parameters:` mapping.
-Status read_parameters(const Entry& entry, tools::Parameters& out);
+// each checked by tools::check_spec, then together by tools::check_specs. The one reader for every
+// `parameters:` mapping. `for_writes`: the write tools' extras (references, untrusted) are allowed,
+// and a string without max_length gets kWriteStringChars (config.hpp).
+Status read_parameters(const Entry& entry, tools::Parameters& out, bool for_writes = false);
 
 // tools.<name>.*: curated tools (a fixed statement on one database, with typed parameters).
 Status read_tools(const Entry& entry, const OwnKey& key, std::vector<Tool>& tools);

@@ -16,29 +16,6 @@ namespace qg::config::detail {
 
 namespace {
 
-constexpr std::string_view kParameterTypes[] = {"integer", "number", "string", "boolean"};
-
-// writes.<tool>.parameters.<name>.*
-constexpr IntKey<WriteParameter> kParameterInts[] = {
-    {"max_length", &WriteParameter::max_length, 0, 1, 1'000'000},
-};
-constexpr BoolKey<WriteParameter> kParameterBools[] = {
-    {"required", &WriteParameter::required, true},
-    {"untrusted", &WriteParameter::untrusted, false},
-};
-constexpr TextKey<WriteParameter> kParameterTexts[] = {
-    {"references", &WriteParameter::references, ""},
-    {"description", &WriteParameter::description, ""},
-};
-constexpr OwnKey kParameterOwn[] = {
-    {"type", "integer, number, string or boolean", true},
-    {"min", "a number (inclusive lower bound)"},
-    {"max", "a number (inclusive upper bound)"},
-    {"enum", "a list of the allowed strings, e.g. [correct, incorrect]"},
-};
-constexpr KeyTable<WriteParameter> kParameterKeys{
-    .ints = kParameterInts, .bools = kParameterBools, .texts = kParameterTexts, .own = kParameterOwn};
-
 // writes.<tool>.checks[i].* and after_checks[i].*
 constexpr TextKey<WriteCheck> kCheckTexts[] = {
     {"sql", &WriteCheck::sql, ""},
@@ -67,17 +44,6 @@ constexpr OwnKey kToolOwn[] = {
 };
 constexpr KeyTable<WriteTool> kToolKeys{.texts = kToolTexts, .own = kToolOwn};
 
-Status read_number(const Entry& entry, std::optional<double>& out) {
-  const std::string text = entry.value.IsScalar() ? entry.value.Scalar() : std::string();
-  char* end = nullptr;
-  const double value = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(value))
-    return config_error("'" + entry.path + "' must be a number; got " + describe(entry.value) + position_of(entry),
-                        "Write a number, e.g. 0 or 0.5.");
-  out = value;
-  return {};
-}
-
 Status read_names(const Entry& entry, std::string_view expects, std::vector<std::string>& out) {
   if (!entry.value.IsSequence() || entry.value.size() == 0)
     return config_error(
@@ -92,42 +58,6 @@ Status read_names(const Entry& entry, std::string_view expects, std::vector<std:
                           "List each value once.");
     out.push_back(std::move(*name));
   }
-  return {};
-}
-
-Status read_parameter(const std::string& name, const Entry& entry, WriteParameter& out) {
-  if (!is_identifier(name, /*dash_allowed=*/false))
-    return config_error("parameter name '" + clipped(name) + "' at '" + entry.path +
-                            "' must be [A-Za-z_][A-Za-z0-9_]* (it is written :" + name + " in the SQL)" +
-                            position_of(entry),
-                        "Rename the parameter.");
-  out.name = name;
-  Status status = read_section(entry, kParameterKeys, std::nullopt, out, [&](const OwnKey& key, const Entry& own) {
-    if (key.name == "type") {
-      Result<std::string> type = read_text(own, key.expects);
-      if (!type) return Status(std::move(type).error());
-      if (std::find(std::begin(kParameterTypes), std::end(kParameterTypes), *type) == std::end(kParameterTypes))
-        return Status(config_error("'" + own.path + "' must be " + std::string(key.expects) + "; got '" +
-                                       clipped(*type) + "'" + position_of(own),
-                                   "Use one of: integer, number, string, boolean."));
-      out.type = std::move(*type);
-      return Status();
-    }
-    if (key.name == "min") return read_number(own, out.min);
-    if (key.name == "max") return read_number(own, out.max);
-    if (key.name == "enum") return read_names(own, key.expects, out.enum_values);
-    return Status(unhandled(key, own));
-  });
-  if (!status) return status;
-  const bool numeric = out.type == "integer" || out.type == "number";
-  if ((out.min || out.max) && !numeric)
-    return config_error("'" + entry.path + "': min and max apply to integer and number parameters" + position_of(entry),
-                        "Remove min/max or change the type.");
-  if (out.min && out.max && *out.min > *out.max)
-    return config_error("'" + entry.path + "': min is greater than max" + position_of(entry), "Swap them.");
-  if ((!out.enum_values.empty() || out.max_length > 0) && out.type != "string")
-    return config_error("'" + entry.path + "': enum and max_length apply to string parameters" + position_of(entry),
-                        "Remove them or change the type to string.");
   return {};
 }
 
@@ -168,13 +98,7 @@ Status read_tool(const std::string& name, const Entry& entry, WriteTool& tool) {
                         "Rename it, e.g. save_annotation.");
   tool.name = name;
   Status status = read_section(entry, kToolKeys, std::nullopt, tool, [&](const OwnKey& key, const Entry& own) {
-    if (key.name == "parameters")
-      return read_named(own, key.expects, [&](const std::string& parameter, const Entry& parameter_entry) {
-        WriteParameter p;
-        if (Status s = read_parameter(parameter, parameter_entry, p); !s) return s;
-        tool.parameters.push_back(std::move(p));
-        return Status();
-      });
+    if (key.name == "parameters") return read_parameters(own, tool.parameters, /*for_writes=*/true);
     if (key.name == "set")
       return read_named(own, key.expects, [&](const std::string& column, const Entry& column_entry) {
         Result<std::string> sql = read_text(column_entry, "a SQL expression");

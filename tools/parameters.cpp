@@ -436,8 +436,10 @@ std::string allowed_text(const ParameterSpec& spec, const std::vector<Value>* li
   return out;
 }
 
-Result<Value> validate_value(const ParameterSpec& spec, const boost::json::value& value, std::string_view what,
-                             const LiveValues& live) {
+namespace {
+
+Result<Value> checked_value(const ParameterSpec& spec, const boost::json::value& value, std::string_view what,
+                            const LiveValues& live) {
   const std::string label = "argument '" + spec.name + "' of " + std::string(what);
   const std::string as_sent = sent(value);
   std::optional<Value> v = typed(spec.type, value);
@@ -449,6 +451,9 @@ Result<Value> validate_value(const ParameterSpec& spec, const boost::json::value
     return invalid(label + " must be " + std::string(kind_words(spec.type)) + "; got " + got,
                    "send \"" + spec.name + "\": " + allowed_text(spec) + ".");
   }
+  if (const auto* text = std::get_if<std::string>(&*v); text && text->find('\0') != std::string::npos)
+    return invalid(label + " holds a NUL character (\\u0000), which a text value cannot hold",
+                   "send \"" + spec.name + "\" without \\u0000.");
   if (auto error = constraint_error(spec, *v, label, as_sent, nullptr)) return std::move(*error);
   if (!spec.values_from.empty()) {
     if (!live)
@@ -468,8 +473,8 @@ Result<Value> validate_value(const ParameterSpec& spec, const boost::json::value
   return *v;
 }
 
-Result<Arguments> validate_arguments(std::span<const ParameterSpec> specs, const boost::json::object& arguments,
-                                     std::string_view what, const LiveValues& live) {
+Result<Arguments> checked_arguments(std::span<const ParameterSpec> specs, const boost::json::object& arguments,
+                                    std::string_view what, const LiveValues& live) {
   // Unknown names first: a misspelt name would otherwise surface as a missing one.
   std::vector<std::string> names;
   for (const auto& spec : specs) names.push_back(spec.name);
@@ -502,11 +507,65 @@ Result<Arguments> validate_arguments(std::span<const ParameterSpec> specs, const
       out.push_back({spec.name, spec.type, std::nullopt});
       continue;
     }
-    Result<Value> value = validate_value(spec, *sent_value, what, live);
+    Result<Value> value = checked_value(spec, *sent_value, what, live);
     if (!value) return std::move(value).error();
     out.push_back({spec.name, spec.type, std::move(value).value()});
   }
+  // Cross-field order: `after: start` on `end` wants end > start when both are sent.
+  for (const auto& spec : specs) {
+    if (spec.after.empty()) continue;
+    const auto value_of = [&out](const std::string& name) -> const std::optional<Value>* {
+      for (const auto& a : out)
+        if (a.name == name) return &a.value;
+      return nullptr;
+    };
+    const auto* mine = value_of(spec.name);
+    const auto* other = value_of(spec.after);
+    if (!mine || !other || !*mine || !*other) continue;
+    if (compare(**mine, **other) > 0) continue;
+    return invalid("argument '" + spec.name + "' of " + std::string(what) + " (" + value_json(**mine) +
+                       ") must be after '" + spec.after + "' (" + value_json(**other) + ")",
+                   "send \"" + spec.name + "\" greater than \"" + spec.after + "\" (or swap the two values).");
+  }
   return out;
+}
+
+Error with_code(Error error, ErrorCode code) {
+  if (error.code == ErrorCode::ToolInvalidArgument) error.code = code;
+  return error;
+}
+
+}  // namespace
+
+Result<Value> validate_value(const ParameterSpec& spec, const boost::json::value& value, std::string_view what,
+                             const LiveValues& live, ErrorCode code) {
+  Result<Value> v = checked_value(spec, value, what, live);
+  if (!v) return with_code(std::move(v).error(), code);
+  return v;
+}
+
+Result<Arguments> validate_arguments(std::span<const ParameterSpec> specs, const boost::json::object& arguments,
+                                     std::string_view what, const LiveValues& live, ErrorCode code) {
+  Result<Arguments> a = checked_arguments(specs, arguments, what, live);
+  if (!a) return with_code(std::move(a).error(), code);
+  return a;
+}
+
+Status check_specs(std::span<const ParameterSpec> specs) {
+  for (const auto& spec : specs) {
+    if (spec.after.empty()) continue;
+    const auto other =
+        std::find_if(specs.begin(), specs.end(), [&](const ParameterSpec& s) { return s.name == spec.after; });
+    if (other == specs.end() || other->name == spec.name)
+      return config_invalid("'" + spec.name + "' is to be after '" + spec.after + "', which is not another parameter",
+                            "Name another parameter of the same type in after:.");
+    if (other->type != spec.type || !has_range(spec.type))
+      return config_invalid("'" + spec.name + "' (" + std::string(type_name(spec.type)) + ") is to be after '" +
+                                spec.after + "' (" + std::string(type_name(other->type)) +
+                                "): after: orders two integer, number, date or timestamp parameters of one type",
+                            "Give both the same ordered type, or remove after:.");
+  }
+  return {};
 }
 
 boost::json::object json_schema(std::span<const ParameterSpec> specs) {
@@ -541,6 +600,10 @@ boost::json::object json_schema(std::span<const ParameterSpec> specs) {
       description += (description.empty() ? "" : " ") + text;
     };
     if (!spec.values_from.empty()) add("(One of a live list; a value not in it is refused with the current values.)");
+    if (!spec.references.empty())
+      add("(Must name an existing row this tool may refer to: look it up first, never guess; a wrong one is refused "
+          "with candidates.)");
+    if (!spec.after.empty()) add("(Must be after " + spec.after + ".)");
     // Dates and times are strings in JSON Schema: their range is said in words (no portable keyword holds it).
     const bool text_bound = spec.type == ParamType::Date || spec.type == ParamType::Timestamp;
     if (text_bound && spec.min) add("(From " + value_json(*spec.min) + (spec.max ? "" : ".)"));

@@ -65,6 +65,17 @@ struct ParameterSpec {
   std::string pattern;
   std::shared_ptr<const std::regex> compiled_pattern;  // set by check_spec
   std::optional<int> max_length;                       // strings, in characters (code points)
+  // `after:` the name of another parameter of the same ordered type (integer,
+  // number, date, timestamp): when both are sent, this one must be greater
+  // (an `end` after its `start`). Checked by validate_arguments.
+  std::string after;
+  // Write tools only (config/writes_section.cpp refuses them elsewhere):
+  // `references:` a query whose first column lists the rows this value may
+  // point at, run inside the write's transaction (it may use the key's
+  // bindings, :project_id); `untrusted:` the text is end-user or model text,
+  // flagged untrusted when read back.
+  std::string references;
+  bool untrusted = false;
 };
 
 using Parameters = std::vector<ParameterSpec>;
@@ -96,18 +107,25 @@ struct Argument {
 };
 using Arguments = std::vector<Argument>;  // in the order of the specs
 
+// Checks the specs together, after each passed check_spec: an `after:` names
+// another parameter of the same ordered type. ConfigInvalid, without the key path.
+Status check_specs(std::span<const ParameterSpec> specs);
+
 // Validates a JSON object of arguments against the specs (nothing runs on
 // failure): every name must be a parameter (else did-you-mean), every required
-// one present, each value of its type and within its constraints; defaults are
-// filled in. Errors are 422 tool:invalid-argument; `what` names the called
-// thing in messages ("tool 'cost_by_model'"). `live` is needed when a spec has
-// values_from (without it such a spec refuses every value: fails closed).
+// one present, each value of its type and within its constraints, each `after:`
+// order kept; defaults are filled in. Errors are 422 with `code`
+// (tool:invalid-argument for curated tools, write:invalid-argument for write
+// tools); `what` names the called thing in messages ("tool 'cost_by_model'").
+// `live` is needed when a spec has values_from (without it such a spec refuses
+// every value: fails closed).
 Result<Arguments> validate_arguments(std::span<const ParameterSpec> specs, const boost::json::object& arguments,
-                                     std::string_view what, const LiveValues& live = {});
+                                     std::string_view what, const LiveValues& live = {},
+                                     ErrorCode code = ErrorCode::ToolInvalidArgument);
 
 // Validates one value for one spec (the part validate_arguments does per argument).
 Result<Value> validate_value(const ParameterSpec& spec, const boost::json::value& value, std::string_view what,
-                             const LiveValues& live = {});
+                             const LiveValues& live = {}, ErrorCode code = ErrorCode::ToolInvalidArgument);
 
 // The JSON Schema (draft 2020-12 / OpenAPI 3.1) of an arguments object:
 // {"type": "object", "properties": {...}, "required": [...], "additionalProperties": false}.

@@ -4,8 +4,12 @@
 // configuration (identifiers from the catalog, every value bound as a
 // parameter); the model only supplies arguments. Each call runs, in order:
 //
-//   1. parameters: type, range, enum, length, required, unknown names
-//      → 422 write:invalid-argument (arguments.hpp)
+//   0. key bindings: every `:name` in the tool's SQL that is neither a
+//      parameter nor a set column is the calling key's `bind:` value (tenant
+//      scoping, as in row filters); a key without it → 403 auth:missing-binding
+//   1. parameters: the curated tools' parameter system (tools/parameters.hpp):
+//      type, range, enum, values_from, pattern, length, required, `after:`
+//      order, unknown names → 422 write:invalid-argument
 //   2. references: each `references:` query must list the value
 //      → 422 write:unknown-reference, FIX with up to 20 candidates
 //   3. derived fields: `set:` expressions computed by querygate; a value the
@@ -51,6 +55,13 @@ struct WriteAnswer {
   bool untrusted = false;  // the row read back holds untrusted text
 };
 
+// Who calls: the key's name (for messages) and its `bind:` values, which the
+// tool's SQL reads as `:name` (a tenant can only point at its own rows).
+struct WriteCaller {
+  std::string key;  // empty: anonymous (no keys configured)
+  std::map<std::string, exec::Value, std::less<>> bindings;
+};
+
 struct ChecksAnswer {
   std::string body;  // {"tool":..., "passed": bool, "checks":[{name, passed, fix, columns, rows}]}
   std::int64_t violations = 0;
@@ -69,10 +80,14 @@ class WriteService {
   const std::vector<config::WriteTool>& tools() const { return config_.writes; }
   std::vector<std::string> names() const;
 
-  // Steps 1-6 for one call; `body` is the JSON object of arguments.
-  Result<WriteAnswer> write(const config::WriteTool& tool, std::string_view body, exec::Deadline deadline);
+  // Steps 0-6 for one call; `body` is the JSON object of arguments.
+  Result<WriteAnswer> write(const config::WriteTool& tool, std::string_view body, const WriteCaller& caller,
+                            exec::Deadline deadline);
   // The tool's after_checks, judged from the database.
-  Result<ChecksAnswer> run_after_checks(const config::WriteTool& tool, exec::Deadline deadline);
+  Result<ChecksAnswer> run_after_checks(const config::WriteTool& tool, const WriteCaller& caller,
+                                        exec::Deadline deadline);
+  // The key bindings (`:name`) the tool's SQL needs, sorted.
+  std::vector<std::string> bindings(const config::WriteTool& tool) const;
 
   struct Plan;
   struct Pool;

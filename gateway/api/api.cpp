@@ -15,9 +15,9 @@
 #include "gateway/api/query_request.hpp"
 #include "gateway/api/routes.hpp"
 #include "gateway/api/schema_text.hpp"
+#include "gateway/api/write_tools.hpp"
 #include "gateway/mcp/mcp.hpp"
 #include "observability/build_info.hpp"
-#include "writes/arguments.hpp"
 #include "writes/write_service.hpp"
 
 namespace qg::gateway {
@@ -291,7 +291,7 @@ void Api::handle(HttpRequest request, Reply reply) {
       auto key = authenticate(request.header("authorization"));
       if (!key) return reply(refusal_response(key.error()));
       if (*key) record->key = (*key)->name;
-      return reply(list_writes());
+      return reply(json_response(200, writes_listing(config_, writes_.get(), *key)));
     }
     case RouteId::Healthz:
     case RouteId::Metrics:
@@ -634,16 +634,7 @@ void Api::submit_write(HttpRequest request, Reply reply, std::shared_ptr<observa
 }
 
 Status Api::may_write(const auth::Key* key, const std::string& tool) const {
-  if (key == nullptr) return {};  // no keys configured: loopback only, like the databases
-  for (const auto& k : config_.keys)
-    if (k.name == key->name) {
-      if (k.all_writes || std::find(k.writes.begin(), k.writes.end(), tool) != k.writes.end()) return {};
-      return make_error(ErrorCode::AuthForbidden, "API key '" + key->name + "' may not call write tool '" + tool + "'",
-                        "FIX: this key is read-only for " + tool +
-                            "; tell the user. An operator can allow it with writes: [" + tool +
-                            "] (or writes: all) on the key.");
-    }
-  return make_error(ErrorCode::AuthForbidden, "API key '" + key->name + "' may not call write tools");
+  return gateway::may_write(config_, key, tool);
 }
 
 // From any transport, on the I/O thread: the tool, the key's scope, then the
@@ -681,12 +672,12 @@ void Api::execute_write(WriteCall call, Caller caller, Reply reply) {
   const auto received = clock_.now();
   const auto deadline = received + std::chrono::milliseconds(config_.limits.deadline_ms);
   auto cancellation = caller.cancellation ? caller.cancellation : permits::Cancellation::make();
-  const std::string fairness =
-      caller.key && !caller.key->anonymous ? "key:" + caller.key->name : "addr:" + caller.remote_address;
-  auto job = std::make_shared<std::tuple<WriteCall, Reply, std::shared_ptr<observability::RequestRecord>>>(
-      std::move(call), std::move(reply), std::move(caller.record));
+  const std::string fairness = caller.key && !caller.key->anonymous ? "key:" + caller.key->name : "addr:" + caller.remote_address;
+  auto job = std::make_shared<
+      std::tuple<WriteCall, Reply, std::shared_ptr<observability::RequestRecord>, writes::WriteCaller>>(
+      std::move(call), std::move(reply), std::move(caller.record), write_caller(caller.key));
   auto decide = [this, job, tool, queue, received, deadline](permits::Decision d) {
-    auto& [call, reply, rec] = *job;
+    auto& [call, reply, rec, bound] = *job;
     if (auto* denied = std::get_if<permits::Denied>(&d)) {
       const permits::QueueStats stats = queue->stats();
       const Error error = permits::refusal_error(
@@ -703,11 +694,11 @@ void Api::execute_write(WriteCall call, Caller caller, Reply reply) {
     }
     auto permit = std::make_shared<permits::Permit>(std::move(std::get<permits::Permit>(d)));
     workers_.post([this, job, tool, permit, received, deadline] {
-      auto& [call, reply, rec] = *job;
+      auto& [call, reply, rec, bound] = *job;
       rec->queue_wait = ms_between(received, clock_.now());
       HttpResponse r;
       if (call.after_checks) {
-        auto checked = writes_->run_after_checks(*tool, deadline);
+        auto checked = writes_->run_after_checks(*tool, bound, deadline);
         permit->reset();
         if (!checked) {
           r = error_response(checked.error());
@@ -716,7 +707,7 @@ void Api::execute_write(WriteCall call, Caller caller, Reply reply) {
           rec->rows = checked->violations;
         }
       } else {
-        auto written = writes_->write(*tool, call.body, deadline);
+        auto written = writes_->write(*tool, call.body, bound, deadline);
         permit->reset();
         if (!written) {
           r = error_response(written.error());
@@ -736,53 +727,6 @@ void Api::execute_write(WriteCall call, Caller caller, Reply reply) {
     decide(std::move(*decided));
   else
     expiry_->wake();
-}
-
-HttpResponse Api::list_writes() const {
-  boost::json::array tools;
-  if (writes_)
-    for (const auto& tool : writes_->tools()) {
-      boost::json::object t;
-      t["name"] = tool.name;
-      t["description"] = tool.description;
-      t["database"] = tool.database;
-      t["table"] = tool.table;
-      boost::json::array parameters;
-      for (const auto& p : tool.parameters) {
-        boost::json::object o;
-        o["name"] = p.name;
-        o["type"] = p.type;
-        o["required"] = p.required;
-        o["accepts"] = writes::accepted_values(p);
-        if (!p.description.empty()) o["description"] = p.description;
-        if (p.min) o["min"] = *p.min;
-        if (p.max) o["max"] = *p.max;
-        if (!p.enum_values.empty()) {
-          boost::json::array e;
-          for (const auto& v : p.enum_values) e.emplace_back(v);
-          o["enum"] = std::move(e);
-        }
-        if (!p.references.empty()) o["references"] = p.references;
-        if (p.untrusted) o["untrusted"] = true;
-        parameters.push_back(std::move(o));
-      }
-      t["parameters"] = std::move(parameters);
-      boost::json::array derived;
-      for (const auto& [column, sql] : tool.set) derived.emplace_back(column);
-      t["derived"] = std::move(derived);
-      boost::json::array dup;
-      for (const auto& c : tool.duplicate_key) dup.emplace_back(c);
-      t["duplicate_key"] = std::move(dup);
-      boost::json::array checks;
-      for (const auto& c : tool.checks) checks.emplace_back(c.fix);
-      t["checks"] = std::move(checks);
-      boost::json::array after;
-      for (const auto& c : tool.after_checks) after.emplace_back(c.name);
-      t["after_checks"] = std::move(after);
-      t["call"] = "POST /v1/write/" + tool.name;
-      tools.push_back(std::move(t));
-    }
-  return json_response(200, boost::json::serialize(boost::json::object{{"writes", std::move(tools)}}) + "\n");
 }
 
 void Api::drain(permits::TimePoint deadline) {

@@ -149,7 +149,6 @@ class Api {
   HttpResponse ready();
   void submit_write(HttpRequest request, Reply reply, std::shared_ptr<observability::RequestRecord> record,
                     std::string tool, bool after_checks);
-  HttpResponse list_writes() const;
   Status may_write(const auth::Key* key, const std::string& tool) const;
   HttpResponse metrics();
   HttpResponse openapi(const HttpRequest& request, const std::string& query, const Route& route) const;

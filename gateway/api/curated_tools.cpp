@@ -4,46 +4,15 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "executors/parameter_cell.hpp"
 #include "gateway/api/api.hpp"
 #include "gateway/api/bindings.hpp"
 #include "gateway/api/json_writer.hpp"
 #include "gateway/api/routes.hpp"
+#include "gateway/api/write_tools.hpp"
 
 namespace qg::gateway {
 namespace {
-
-// A cell of a values_from result as a value of the parameter's type; nullopt
-// for NULL and for a cell that is not one (it can never match an argument).
-std::optional<tools::Value> cell_value(tools::ParamType type, const exec::Value& cell) {
-  switch (type) {
-    case tools::ParamType::Integer:
-      if (const auto* i = std::get_if<std::int64_t>(&cell)) return tools::Value(*i);
-      return std::nullopt;
-    case tools::ParamType::Number:
-      if (const auto* d = std::get_if<double>(&cell)) return tools::Value(*d);
-      if (const auto* i = std::get_if<std::int64_t>(&cell)) return tools::Value(static_cast<double>(*i));
-      if (const auto* n = std::get_if<exec::Decimal>(&cell)) {
-        char* end = nullptr;
-        const double d = std::strtod(n->digits.c_str(), &end);
-        if (end != n->digits.c_str() && std::isfinite(d)) return tools::Value(d);
-      }
-      return std::nullopt;
-    case tools::ParamType::Boolean:
-      if (const auto* b = std::get_if<bool>(&cell)) return tools::Value(*b);
-      return std::nullopt;
-    case tools::ParamType::String:
-      if (const auto* s = std::get_if<std::string>(&cell)) return tools::Value(*s);
-      return std::nullopt;
-    case tools::ParamType::Date:
-    case tools::ParamType::Timestamp:
-      if (const auto* s = std::get_if<std::string>(&cell)) {
-        auto v = tools::parse_config_literal(type, *s);  // the canonical form arguments are compared in
-        if (v) return std::move(v).value();
-      }
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
 
 std::string with_tool(const std::string& tool, const Error& error) {
   return "tools." + tool + ": " + error.message + (error.fix.empty() ? "" : " (" + error.fix + ")");
@@ -108,6 +77,19 @@ Result<std::vector<exec::Value>> bind_arguments(const AdmittedStatement& stateme
 }
 
 Status check_tools(const config::Config& config, const std::map<std::string, ServedDatabase>& databases) {
+  // A write tool is an agent tool too (its own operation and MCP tool): its name must be its own.
+  for (const config::WriteTool& write : config.writes) {
+    for (const Route& r : all_routes())
+      if (write.name == r.tool_name || write.name == r.operation_id)
+        return make_error(ErrorCode::ConfigInvalid,
+                          "writes." + write.name + ": the name is taken by the built-in tool " + std::string(r.method) +
+                              " " + std::string(r.path),
+                          "FIX: rename the write tool.");
+    if (config.find_tool(write.name) != nullptr)
+      return make_error(ErrorCode::ConfigInvalid,
+                        "writes." + write.name + ": a curated tool (tools." + write.name + ") has the same name",
+                        "FIX: rename one of them: agents call tools by name.");
+  }
   for (const config::Tool& tool : config.tools) {
     for (const Route& r : all_routes())
       if (tool.name == r.tool_name || tool.name == r.operation_id)
@@ -185,12 +167,18 @@ std::string tools_listing(const config::Config& config, const auth::Key* key) {
   for (const config::Tool& tool : config.tools) {
     if (!auth::KeyRing::may_call(key, tool.name, tool.database)) continue;
     list.push_back(boost::json::object{{"name", tool.name},
+                                       {"kind", "tool"},
                                        {"description", tool.description},
                                        {"database", tool.database},
                                        {"method", "POST"},
                                        {"path", tool_path(route(RouteId::ToolCall), tool.name)},
                                        {"input_schema", tools::json_schema(tool.parameters)}});
   }
+  // The write tools this key may call, listed with the tools (their entry is GET /v1/writes' too).
+  for (const config::WriteTool& tool : config.writes)
+    if (may_write(config, key, tool.name) && (key == nullptr || std::find(key->databases.begin(), key->databases.end(),
+                                                                          tool.database) != key->databases.end()))
+      list.push_back(write_tool_entry(tool));
   return boost::json::serialize(boost::json::object{{"tools", std::move(list)}}) + "\n";
 }
 
@@ -215,7 +203,7 @@ Result<std::vector<tools::Value>> LiveValueLists::values(const std::string& tool
   std::vector<tools::Value> values;
   for (const auto& row : rows->rows)
     if (!row.empty())
-      if (auto v = cell_value(spec.type, row.front())) values.push_back(std::move(*v));
+      if (auto v = exec::parameter_value(spec.type, row.front())) values.push_back(std::move(*v));
   std::lock_guard lock(mu_);
   lists_[key] = Entry{now, values};
   return values;

@@ -43,7 +43,8 @@ Status check_tools(const config::Config& config, const std::map<std::string, Ser
 // The tools `key` may call, by name: "cost_by_model, error_rate" (for FIX texts).
 std::string callable_tools(const config::Config& config, const auth::Key* key);
 
-// GET /v1/tools: {"tools": [{name, description, database, method, path, input_schema}]} for the tools `key` may call.
+// GET /v1/tools: {"tools": [{name, kind, description, database, method, path, input_schema}]} for the tools
+// `key` may call: the curated tools (kind "tool") and the write tools (kind "write", gateway/api/write_tools.hpp).
 std::string tools_listing(const config::Config& config, const auth::Key* key);
 
 // The current values of values_from parameters, cached per tool and parameter.

@@ -9,10 +9,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <boost/json/object.hpp>
 
 #include "config/config.hpp"
+#include "gateway/api/routes.hpp"
 
 namespace qg::gateway {
 
@@ -29,6 +31,11 @@ std::optional<Audience> parse_audience(std::string_view text);
 // `public_url` setting when set; else http:// and the request's Host header
 // (with its port) when it is a plain host[:port]; else the listen address.
 std::string server_url(const config::Config& config, std::string_view host_header);
+
+// The names a per_tool route row serves, one operation and MCP tool each:
+// the curated tools for POST /v1/tools/{name}, the write tools for
+// POST /v1/write/{name}; empty for any other row.
+std::vector<std::string> per_tool_names(const Route& route, const config::Config& config);
 
 boost::json::object openapi_document(const config::Config& config, Audience audience, std::string_view server_url);
 

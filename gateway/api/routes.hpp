@@ -56,9 +56,9 @@ struct Route {
   // false: not an operation of /openapi.json (the MCP endpoint speaks
   // JSON-RPC, described by the MCP specification, not by OpenAPI).
   bool in_openapi = true;
-  // true: `path` ends in "{name}", one curated tool per name (config `tools`):
-  // each configured tool is its own OpenAPI operation (operationId = the tool's
-  // name) and its own MCP tool, all served by this one row.
+  // true: `path` ends in "{name}", one configured tool per name (config `tools`
+  // for ToolCall, config `writes` for Write): each is its own OpenAPI operation
+  // (operationId = the tool's name) and its own MCP tool, all served by this one row.
   bool per_tool = false;
 };
 

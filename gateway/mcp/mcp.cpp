@@ -20,6 +20,7 @@
 #include "gateway/api/query_request.hpp"
 #include "gateway/api/request_checks.hpp"
 #include "gateway/api/routes.hpp"
+#include "gateway/api/write_tools.hpp"
 #include "observability/build_info.hpp"
 
 namespace qg::gateway::mcp {
@@ -156,6 +157,12 @@ bool wraps_text(const Route& r) {
 
 }  // namespace
 
+static const config::WriteTool* find_write(const config::Config& config, std::string_view name) {
+  for (const auto& w : config.writes)
+    if (w.name == name) return &w;
+  return nullptr;
+}
+
 bool allows_batches(std::string_view version) {
   return version == "2025-03-26" || version == "2024-11-05";
 }
@@ -163,14 +170,31 @@ bool allows_batches(std::string_view version) {
 json::array tools(const config::Config& config) {
   const json::value doc = openapi_document(config, Audience::Agent, {});
   json::array out;
-  const auto annotations = [](std::string_view title) {
+  // A write tool only adds rows (readOnlyHint false) and answers a repeat with
+  // already_exists (idempotentHint true).
+  const auto annotations = [](std::string_view title, bool read_only = true) {
     return json::object{{"title", title},
-                        {"readOnlyHint", true},
+                        {"readOnlyHint", read_only},
                         {"destructiveHint", false},
                         {"idempotentHint", true},
                         {"openWorldHint", false}};
   };
   for (const Route& r : all_routes()) {
+    if (r.per_tool && r.id == RouteId::Write) {
+      // The write tools: one MCP tool each, named as configured, schemas from their OpenAPI operations.
+      for (const config::WriteTool& tool : config.writes) {
+        const std::string path = tool_path(r, tool.name);
+        const json::object& op = doc.at("paths").at(path).at(lower(r.method)).as_object();
+        const std::string title(op.at("summary").as_string());
+        out.push_back(json::object{{"name", tool.name},
+                                   {"title", title},
+                                   {"description", op.at("description")},
+                                   {"inputSchema", input_schema(op, doc)},
+                                   {"outputSchema", output_schema(r, path, op, doc)},
+                                   {"annotations", annotations(title, false)}});
+      }
+      continue;
+    }
     if (r.per_tool) {
       // The curated tools: one MCP tool each, named as configured, schemas from their OpenAPI operations.
       for (const config::Tool& tool : config.tools) {
@@ -206,6 +230,10 @@ json::array tools_for(const json::array& all, const config::Config& config, cons
     const std::string_view name = t.at("name").as_string();
     if (name == route(RouteId::Query).tool_name && !key->sql) continue;  // sql: false hides the SQL tool
     if (const config::Tool* tool = config.find_tool(name); tool && !auth::KeyRing::may_call(key, name, tool->database))
+      continue;
+    if (const config::WriteTool* write = find_write(config, name);
+        write && (!may_write(config, key, write->name) ||
+                  std::find(key->databases.begin(), key->databases.end(), write->database) == key->databases.end()))
       continue;
     out.push_back(t);
   }
@@ -570,7 +598,7 @@ struct Endpoint::Impl : std::enable_shared_from_this<Endpoint::Impl> {
   static std::string tool_result(const Route& r, const HttpResponse& answer) {
     std::string body = answer.body;
     while (!body.empty() && body.back() == '\n') body.pop_back();
-    const bool ok = answer.outcome == "ok" && answer.status == 200;
+    const bool ok = answer.outcome == "ok" && (answer.status == 200 || answer.status == 201);  // 201: written
     JsonWriter w;
     w.begin_object().key("content").begin_array().begin_object().key("type").string("text").key("text");
     if (ok) {
@@ -625,8 +653,13 @@ struct Endpoint::Impl : std::enable_shared_from_this<Endpoint::Impl> {
                             ErrorCode::RequestMissingField, "FIX: name one of the tools: " + names + "."));
     for (const config::Tool& t : api.config().tools)
       if (auth::KeyRing::may_call(exchange->caller.key, t.name, t.database)) names += ", " + t.name;
+    for (const config::WriteTool& t : api.config().writes)
+      if (may_write(api.config(), exchange->caller.key, t.name)) names += ", " + t.name;
     const config::Tool* curated = api.config().find_tool(tool_name->as_string());
-    const Route* r = curated ? &route(RouteId::ToolCall) : find_tool(tool_name->as_string());
+    const config::WriteTool* write = find_write(api.config(), tool_name->as_string());
+    const Route* r = curated ? &route(RouteId::ToolCall)
+                     : write ? &route(RouteId::Write)
+                             : find_tool(tool_name->as_string());
     if (!r)
       return done(rpc_error(id, kInvalidParams, "Unknown tool: " + std::string(tool_name->as_string()),
                             ErrorCode::RequestNotFound, "FIX: call one of the tools: " + names + "."));
@@ -673,6 +706,9 @@ struct Endpoint::Impl : std::enable_shared_from_this<Endpoint::Impl> {
       case RouteId::ToolCall:  // a curated tool: the same core as POST /v1/tools/{name}
         return api.call_tool(ToolCall{.name = curated->name, .arguments = *arguments}, std::move(caller),
                              std::move(answered));
+      case RouteId::Write:  // a write tool: the same core as POST /v1/write/{name}
+        return api.execute_write(WriteCall{.tool = write->name, .body = json::serialize(*arguments)}, std::move(caller),
+                                 std::move(answered));
       // Not tools (no tool_name): find_tool never returns them.
       case RouteId::Tools:
       case RouteId::Healthz:
@@ -680,7 +716,6 @@ struct Endpoint::Impl : std::enable_shared_from_this<Endpoint::Impl> {
       case RouteId::Metrics:
       case RouteId::OpenApi:
       case RouteId::Mcp:
-      case RouteId::Write:
       case RouteId::Checks:
       case RouteId::Writes:
         break;

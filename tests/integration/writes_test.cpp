@@ -32,26 +32,35 @@ namespace json = boost::json;
 
 constexpr const char* kWriterToken = "writer-token-0123456789";
 constexpr const char* kReaderToken = "reader-token-0123456789";
+// Two tenants (bind: project_id 1 and 2) that may call save_scoped; the judge key binds nothing.
+constexpr const char* kTenantA = "tenant-a-token-0123456789";
+constexpr const char* kTenantB = "tenant-b-token-0123456789";
 
 std::string bearer(const char* token) {
   return std::string("Authorization: Bearer ") + token + "\r\n";
 }
 
 // spans 1..30 are LLM spans (the ones a verdict may point at), 31..40 CHAIN,
-// and 101..2100 LLM again (a load of distinct keys for the kill test).
+// and 101..2100 LLM again (a load of distinct keys for the kill test). Odd
+// spans belong to project 1, even ones to project 2 (the tenants of save_scoped).
 std::string span_rows() {
-  std::string out = "INSERT INTO spans (id, kind) VALUES ";
-  for (int i = 1; i <= 40; ++i) out += "(" + std::to_string(i) + ", '" + (i <= 30 ? "LLM" : "CHAIN") + "'), ";
-  for (int i = 101; i <= 2100; ++i) out += "(" + std::to_string(i) + ", 'LLM')" + (i < 2100 ? ", " : ";\n");
+  const auto project = [](int i) { return std::string(i % 2 == 1 ? "1" : "2"); };
+  std::string out = "INSERT INTO spans (id, kind, project_id) VALUES ";
+  for (int i = 1; i <= 40; ++i)
+    out += "(" + std::to_string(i) + ", '" + (i <= 30 ? "LLM" : "CHAIN") + "', " + project(i) + "), ";
+  for (int i = 101; i <= 2100; ++i)
+    out += "(" + std::to_string(i) + ", 'LLM', " + project(i) + ")" + (i < 2100 ? ", " : ";\n");
   return out;
 }
 
+// The ids come from the database (SQLite's rowid, PostgreSQL's identity), never from querygate.
+// span_kind is derived from the referenced row; flagged is a boolean computed from the arguments.
 std::string tool_yaml(bool postgres) {
-  std::string set = "    set:\n      annotator_kind: \"'LLM'\"\n";
-  if (postgres)
-    set += "      id: \"(SELECT coalesce(max(id), 0) + 1 FROM span_annotations)\"\n      created_at: \"now()\"\n";
-  else
-    set += "      created_at: \"strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')\"\n";
+  const std::string now =
+      postgres ? "      created_at: \"now()\"\n" : "      created_at: \"strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')\"\n";
+  std::string set = "    set:\n      annotator_kind: \"'LLM'\"\n" + now +
+                    "      span_kind: \"(SELECT kind FROM spans WHERE id = :span_id)\"\n"
+                    "      flagged: \":label <> 'correct'\"\n";
   return "writes:\n"
          "  save_annotation:\n"
          "    database: w\n"
@@ -71,16 +80,34 @@ std::string tool_yaml(bool postgres) {
          "      - name: no_hallucination_with_high_score\n"
          "        sql: \"SELECT id, span_id, score FROM span_annotations WHERE label = 'hallucination' AND score > "
          "0.5 ORDER BY id\"\n"
-         "        fix: \"a hallucination cannot score above 0.5; record a new verdict for these spans\"\n";
+         "        fix: \"a hallucination cannot score above 0.5; record a new verdict for these spans\"\n"
+         // Tenant scoping: a key may point only at spans of the project it binds.
+         "  save_scoped:\n"
+         "    database: w\n"
+         "    table: span_annotations\n"
+         "    description: Record a verdict on a span of the caller's own project.\n"
+         "    parameters:\n"
+         "      span_id: { type: integer, references: \"SELECT id FROM spans WHERE kind = 'LLM' AND project_id = "
+         ":project_id\" }\n"
+         "      label: { type: string, enum: [correct, incorrect, hallucination] }\n"
+         "      score: { type: number, min: 0, max: 1 }\n"
+         "    set:\n      annotator_kind: \"'TENANT'\"\n" +
+         now + "    duplicate_key: [span_id, annotator_kind]\n";
 }
 
 std::string keys_yaml() {
   return "keys:\n"
          "  - { name: judge, sha256: " +
          auth::to_hex(auth::sha256(kWriterToken)) +
-         ", databases: [w], writes: [save_annotation] }\n"
+         ", databases: [w], writes: [save_annotation, save_scoped] }\n"
          "  - { name: reader, sha256: " +
-         auth::to_hex(auth::sha256(kReaderToken)) + ", databases: [w] }\n";
+         auth::to_hex(auth::sha256(kReaderToken)) +
+         ", databases: [w] }\n"
+         "  - { name: tenant_a, sha256: " +
+         auth::to_hex(auth::sha256(kTenantA)) +
+         ", databases: [w], writes: [save_scoped], bind: { project_id: 1 } }\n"
+         "  - { name: tenant_b, sha256: " +
+         auth::to_hex(auth::sha256(kTenantB)) + ", databases: [w], writes: [save_scoped], bind: { project_id: 2 } }\n";
 }
 
 struct Snapshot {
@@ -108,9 +135,10 @@ class WritesTest : public ::testing::TestWithParam<std::string> {
       sqlite3* lite = nullptr;
       ASSERT_EQ(sqlite3_open((dir_ / "w.db").c_str(), &lite), SQLITE_OK);
       const std::string sql =
-          "CREATE TABLE spans (id INTEGER PRIMARY KEY, kind TEXT NOT NULL);\n"
+          "CREATE TABLE spans (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, project_id INTEGER NOT NULL);\n"
           "CREATE TABLE span_annotations (id INTEGER PRIMARY KEY, span_id INTEGER NOT NULL REFERENCES spans(id), "
-          "annotator_kind TEXT NOT NULL, label TEXT, score REAL, explanation TEXT, created_at TEXT NOT NULL);\n"
+          "annotator_kind TEXT NOT NULL, label TEXT, score REAL, explanation TEXT, created_at TEXT NOT NULL, "
+          "span_kind TEXT, flagged BOOLEAN);\n"
           "CREATE TABLE secrets (id INTEGER PRIMARY KEY, v TEXT);\nBEGIN;\n" +
           span_rows() + "COMMIT;";
       ASSERT_EQ(sqlite3_exec(lite, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(lite);
@@ -119,7 +147,7 @@ class WritesTest : public ::testing::TestWithParam<std::string> {
     }
     config_ +=
         "    tables:\n      spans: {}\n      span_annotations:\n        columns:\n          explanation: { untrusted: "
-        "true }\n";
+        "true }\n          created_at: { timestamp: true }\n";
     config_ += tool_yaml(postgres()) + keys_yaml();
     write_file(dir_ / "querygate.yaml", config_);
     start();
@@ -149,10 +177,11 @@ class WritesTest : public ::testing::TestWithParam<std::string> {
     pqxx::connection owner(pg_dsn(server_, "qg_owner", name));
     pqxx::work tx(owner);
     tx.exec(
-        "CREATE TABLE spans (id bigint PRIMARY KEY, kind text NOT NULL);\n"
-        "CREATE TABLE span_annotations (id bigint PRIMARY KEY, span_id bigint NOT NULL REFERENCES spans(id), "
-        "annotator_kind text NOT NULL, label text, score double precision, explanation text, "
-        "created_at timestamptz NOT NULL);\n"
+        "CREATE TABLE spans (id bigint PRIMARY KEY, kind text NOT NULL, project_id bigint NOT NULL);\n"
+        "CREATE TABLE span_annotations (id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "
+        "span_id bigint NOT NULL REFERENCES spans(id), annotator_kind text NOT NULL, label text, "
+        "score double precision, explanation text, created_at timestamptz NOT NULL, span_kind text, "
+        "flagged boolean);\n"
         "CREATE TABLE secrets (id bigint PRIMARY KEY, v text);\n" +
         span_rows() + "REVOKE ALL ON DATABASE " + name +
         " FROM PUBLIC;\n"
@@ -218,8 +247,9 @@ class WritesTest : public ::testing::TestWithParam<std::string> {
     return s;
   }
 
-  HttpResult write(const std::string& body, const char* token = kWriterToken) {
-    return http(gateway_->port(), "POST", "/v1/write/save_annotation", body, bearer(token));
+  HttpResult write(const std::string& body, const char* token = kWriterToken,
+                   const std::string& tool = "save_annotation") {
+    return http(gateway_->port(), "POST", "/v1/write/" + tool, body, bearer(token));
   }
 
   static json::object parsed(const HttpResult& r) {
@@ -248,8 +278,18 @@ TEST_P(WritesTest, WrittenThenAlreadyExistsWithTheRowReadBack) {
   EXPECT_EQ(row.at("annotator_kind").as_string(), "LLM");  // derived, not sent
   EXPECT_EQ(row.at("label").as_string(), "incorrect");
   EXPECT_DOUBLE_EQ(row.at("score").to_number<double>(), 0.25);
-  EXPECT_FALSE(row.at("created_at").as_string().empty());
   EXPECT_EQ(row.at("id"), id);
+  // The read path's answer format on both backends: an ISO-8601 instant in UTC
+  // with 'T' and 'Z', a JSON boolean, exact numbers.
+  const std::string created(row.at("created_at").as_string());
+  EXPECT_EQ(created.size() >= 20 ? created[10] : ' ', 'T') << created;
+  EXPECT_TRUE(created.ends_with("Z")) << created;
+  EXPECT_TRUE(row.at("flagged").is_bool()) << r.body;
+  EXPECT_TRUE(row.at("flagged").as_bool());
+  EXPECT_TRUE(row.at("span_id").is_int64()) << r.body;
+  EXPECT_NE(r.body.find("\"score\":0.25"), std::string::npos) << r.body;
+  // A set expression may read the referenced row.
+  EXPECT_EQ(row.at("span_kind").as_string(), "LLM");
   // Text from an untrusted parameter is flagged when read back.
   ASSERT_TRUE(o.contains("untrusted")) << r.body;
   EXPECT_NE(json::serialize(o.at("untrusted")).find("explanation"), std::string::npos);
@@ -306,7 +346,10 @@ TEST_P(WritesTest, EveryBadInputOfTheCorpusIsRefusedWithItsCodeAndAFixAndTheTabl
   }
   for (const auto& [expected, body] : extra) {
     const std::string code = expected.substr(0, expected.find('\t'));
-    auto r = write(body);
+    // "as tenant_a: ..." lines call save_scoped with that tenant's key (references out of its scope).
+    const std::string what = expected.substr(expected.find('\t') + 1);
+    const bool a = what.starts_with("as tenant_a:"), b = what.starts_with("as tenant_b:");
+    auto r = a || b ? write(body, a ? kTenantA : kTenantB, "save_scoped") : write(body);
     ++cases;
     EXPECT_TRUE(r.status == 422 || r.status == 400) << expected << ": " << r.status << " " << r.body;
     json::error_code ec;
@@ -319,6 +362,59 @@ TEST_P(WritesTest, EveryBadInputOfTheCorpusIsRefusedWithItsCodeAndAFixAndTheTabl
   }
   EXPECT_GE(cases, 120);
   EXPECT_EQ(snapshot(), before) << "a refused call changed the table";
+}
+
+// references may read the calling key's bindings: each tenant points only at
+// its own project's spans, whatever id it sends; a key without the binding is
+// refused before anything runs.
+TEST_P(WritesTest, ReferencesAreScopedByTheKeysBinding) {
+  ASSERT_EQ(write(R"({"span_id": 3, "label": "incorrect", "score": 0.3})", kTenantA, "save_scoped").status, 201);
+  ASSERT_EQ(write(R"({"span_id": 4, "label": "incorrect", "score": 0.3})", kTenantB, "save_scoped").status, 201);
+  const Snapshot before = snapshot();
+  for (const auto& [token, span] : std::vector<std::pair<const char*, int>>{{kTenantA, 4}, {kTenantB, 3}}) {
+    auto r = write(R"({"span_id": )" + std::to_string(span) + R"(, "label": "incorrect", "score": 0.3})", token,
+                   "save_scoped");
+    ASSERT_EQ(r.status, 422) << r.body;
+    const auto e = parsed(r).at("error").as_object();
+    EXPECT_EQ(e.at("code").as_string(), "write:unknown-reference");
+    // The candidates are the tenant's own spans only.
+    const std::string fix(e.at("fix").as_string());
+    EXPECT_NE(fix.find(token == kTenantA ? "pick one of 1, 3, 5" : "pick one of 2, 4, 6"), std::string::npos) << fix;
+  }
+  auto unbound = write(R"({"span_id": 5, "label": "incorrect", "score": 0.3})", kWriterToken, "save_scoped");
+  EXPECT_EQ(unbound.status, 403) << unbound.body;
+  EXPECT_EQ(parsed(unbound).at("error").at("code").as_string(), "auth:missing-binding");
+  EXPECT_EQ(snapshot(), before) << "a refused call changed the table";
+  // The checks run with the key's bindings too (none here); the after-checks of save_scoped need the binding.
+  EXPECT_EQ(http(gateway_->port(), "POST", "/v1/checks/save_scoped", "", bearer(kWriterToken)).status, 403);
+  EXPECT_EQ(http(gateway_->port(), "POST", "/v1/checks/save_scoped", "", bearer(kTenantA)).status, 200);
+}
+
+// Write tools are listed with the tools (GET /v1/tools, for the keys that may
+// call them) and by GET /v1/writes with the same entry.
+TEST_P(WritesTest, WriteToolsAreListedWithTheTools) {
+  const auto listed = [&](const char* token, const std::string& path, const std::string& field) {
+    auto r = http(gateway_->port(), "GET", path, "", bearer(token));
+    EXPECT_EQ(r.status, 200) << r.body;
+    std::map<std::string, json::object> out;
+    for (const auto& t : parsed(r).at(field).as_array())
+      out.emplace(std::string(t.at("name").as_string()), t.as_object());
+    return out;
+  };
+  auto tools = listed(kTenantA, "/v1/tools", "tools");
+  ASSERT_TRUE(tools.contains("save_scoped"));
+  EXPECT_FALSE(tools.contains("save_annotation"));  // not in this key's writes
+  EXPECT_EQ(tools["save_scoped"].at("kind").as_string(), "write");
+  EXPECT_EQ(tools["save_scoped"].at("path").as_string(), "/v1/write/save_scoped");
+  auto writes = listed(kTenantA, "/v1/writes", "writes");
+  ASSERT_TRUE(writes.contains("save_annotation") && writes.contains("save_scoped"));
+  EXPECT_TRUE(writes["save_scoped"].at("callable").as_bool());
+  EXPECT_FALSE(writes["save_annotation"].at("callable").as_bool());
+  for (const char* field : {"kind", "description", "database", "method", "path", "input_schema"})
+    EXPECT_EQ(writes["save_scoped"].at(field), tools["save_scoped"].at(field)) << field;
+  EXPECT_EQ(json::serialize(writes["save_scoped"].at("bindings")), R"(["project_id"])");
+  EXPECT_TRUE(listed(kReaderToken, "/v1/tools", "tools").empty() ||
+              !listed(kReaderToken, "/v1/tools", "tools").contains("save_annotation"));
 }
 
 TEST_P(WritesTest, UnknownReferenceNamesTheCandidates) {
@@ -366,7 +462,7 @@ TEST_P(WritesTest, KeysNeedWritesScope) {
   auto list = http(gateway_->port(), "GET", "/v1/writes", "", bearer(kReaderToken));
   ASSERT_EQ(list.status, 200) << list.body;
   EXPECT_NE(list.body.find("\"save_annotation\""), std::string::npos);
-  EXPECT_NE(list.body.find("one of: correct, incorrect, hallucination"), std::string::npos) << list.body;
+  EXPECT_NE(list.body.find(R"(one of \"correct\", \"incorrect\", \"hallucination\")"), std::string::npos) << list.body;
 }
 
 TEST_P(WritesTest, AfterChecksJudgeTheDatabase) {
@@ -514,10 +610,11 @@ TEST_F(WritePostureTest, AWriteRoleThatMayUpdateOrDeleteRefusesTheStart) {
       pqxx::connection owner(pg_dsn(server, "qg_owner", db));
       pqxx::work tx(owner);
       tx.exec(
-          "CREATE TABLE spans (id bigint PRIMARY KEY, kind text NOT NULL);\n"
-          "CREATE TABLE span_annotations (id bigint PRIMARY KEY, span_id bigint NOT NULL REFERENCES spans(id), "
-          "annotator_kind text NOT NULL, label text, score double precision, explanation text, "
-          "created_at timestamptz NOT NULL);\n"
+          "CREATE TABLE spans (id bigint PRIMARY KEY, kind text NOT NULL, project_id bigint NOT NULL);\n"
+          "CREATE TABLE span_annotations (id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, "
+          "span_id bigint NOT NULL REFERENCES spans(id), annotator_kind text NOT NULL, label text, "
+          "score double precision, explanation text, created_at timestamptz NOT NULL, span_kind text, "
+          "flagged boolean);\n"
           "CREATE TABLE secrets (id bigint PRIMARY KEY, v text);\n"
           "REVOKE ALL ON DATABASE " +
           db +
@@ -540,7 +637,7 @@ TEST_F(WritePostureTest, AWriteRoleThatMayUpdateOrDeleteRefusesTheStart) {
     write_file(dir / "querygate.yaml",
                "databases:\n  w:\n    backend: postgres\n    dsn: " + pg_dsn(server, "qg_reader", db) +
                    "\n    write_dsn_env: " + env + "\n    tables:\n      spans: {}\n      span_annotations: {}\n" +
-                   tool_yaml(true));
+                   tool_yaml(true) + keys_yaml());  // the keys bind save_scoped's :project_id
     const auto r = run_command({QG_BINARY, "--check-config", (dir / "querygate.yaml").string()});
     if (c.expected.empty()) {
       EXPECT_EQ(r.exit_code, 0) << r.output;

@@ -50,8 +50,9 @@ TEST(McpToolsTest, OneToolPerAgentRouteNamedInTheRouteTable) {
       EXPECT_EQ(find_tool(r.tool_name), &r);
       EXPECT_EQ(r.access, Access::ApiKey) << "only agent operations are tools";
     }
-  // Then each curated tool of the configuration, under its own name.
+  // Then each curated tool and each write tool of the configuration, under its own name.
   for (const auto& tool : demo().tools) expected.push_back(tool.name);
+  for (const auto& tool : demo().writes) expected.push_back(tool.name);
   EXPECT_EQ(names, expected);
   EXPECT_EQ(find_tool("executeSql"), nullptr);
   EXPECT_EQ(find_tool(""), nullptr);
@@ -98,9 +99,29 @@ TEST(McpToolsTest, SchemasAreTheOpenApiDocumentsResolved) {
     EXPECT_EQ(schema_in.at(name).at("description"), p.at("description")) << name;
   }
   EXPECT_EQ(tools[1].at("outputSchema").at("anyOf").at(0).at("required"), (json::array{"schema"}));
+  // A write tool: its input schema is its operation's request body (its parameters), it may write, and its
+  // description names no other tool.
+  std::size_t writes_seen = 0;
+  for (const auto& t : tools) {
+    const std::string name(t.at("name").as_string());
+    if (config.find_tool(name) != nullptr || find_tool(name) != nullptr) continue;
+    ++writes_seen;
+    const auto& op = doc.at("paths").at(tool_path(route(RouteId::Write), name)).at("post");
+    EXPECT_EQ(t.at("inputSchema"), op.at("requestBody").at("content").at("application/json").at("schema")) << name;
+    EXPECT_EQ(t.at("outputSchema").at("anyOf").at(0).at("properties").at("status").at("pattern").as_string(),
+              "^(written|already_exists)$");
+    EXPECT_FALSE(t.at("annotations").at("readOnlyHint").as_bool()) << name;
+    EXPECT_LE(t.at("description").as_string().size() + t.at("title").as_string().size() + 3, kMaxToolDescription);
+    for (const auto& other : tools)
+      if (other.at("name") != t.at("name"))
+        EXPECT_EQ(t.at("description").as_string().find(other.at("name").as_string()), std::string::npos)
+            << name << " names " << other.at("name");
+  }
+  EXPECT_EQ(writes_seen, config.writes.size());
   // A curated tool: its input schema is its operation's request body, its output the SQL route's envelope.
   for (std::size_t i = 2; i < tools.size(); ++i) {
     const std::string name(tools[i].at("name").as_string());
+    if (config.find_tool(name) == nullptr) continue;  // a write tool (above)
     const auto& op = doc.at("paths").at(tool_path(route(RouteId::ToolCall), name)).at("post");
     EXPECT_EQ(tools[i].at("inputSchema"), op.at("requestBody").at("content").at("application/json").at("schema"))
         << name;

@@ -60,8 +60,8 @@ std::vector<const json::object*> operations_of(const json::object& doc, const Ro
     out.push_back(&operation_of(doc, r));
     return out;
   }
-  for (const auto& tool : config.tools)
-    out.push_back(&doc.at("paths").at(tool_path(r, tool.name)).at(lower(r.method)).as_object());
+  for (const auto& name : per_tool_names(r, config))
+    out.push_back(&doc.at("paths").at(tool_path(r, name)).at(lower(r.method)).as_object());
   return out;
 }
 
@@ -70,6 +70,7 @@ std::vector<const json::object*> operations_of(const json::object& doc, const Ro
 std::set<std::string> producible(const Route& r) {
   std::set<std::string> out{"200"};
   if (r.id == RouteId::Readyz) out.insert("503");
+  if (r.id == RouteId::Write) out.insert("201");  // written (200: already_exists)
   for (ErrorCode c : r.errors)
     if (http_status(c) != 499) out.insert(std::to_string(http_status(c)));
   return out;
@@ -85,8 +86,8 @@ TEST(OpenApiTest, IsOpenApi31WithTheTwoToolOperations) {
   EXPECT_EQ(route(RouteId::Schema).tool_name, "describe_schema");
   EXPECT_EQ(operation_of(doc, route(RouteId::Query)).at("operationId").as_string(), "run_sql");
   EXPECT_EQ(operation_of(doc, route(RouteId::Schema)).at("operationId").as_string(), "describe_schema");
-  EXPECT_EQ(doc.at("paths").as_object().size(), 2u + demo().tools.size())
-      << "the agent document lists the agent tools only: SQL, schema and each curated tool";
+  EXPECT_EQ(doc.at("paths").as_object().size(), 2u + demo().tools.size() + demo().writes.size())
+      << "the agent document lists the agent tools only: SQL, schema, each curated tool and each write tool";
   EXPECT_EQ(route(RouteId::Query).path, "/v1/query");
   EXPECT_EQ(route(RouteId::Query).method, "POST");
   EXPECT_EQ(route(RouteId::Schema).path, "/v1/schema");
@@ -97,22 +98,23 @@ TEST(OpenApiTest, EveryRouteIsAPathOfExactlyOneDocumentWithItsOneMethodAndOperat
   const auto operator_doc = parsed(demo(), Audience::Operator);
   const auto documented = std::count_if(all_routes().begin(), all_routes().end(),
                                         [](const Route& r) { return r.in_openapi && !r.per_tool; }) +
-                          static_cast<std::ptrdiff_t>(demo().tools.size());
+                          static_cast<std::ptrdiff_t>(demo().tools.size() + demo().writes.size());
   EXPECT_EQ(agent.at("paths").as_object().size() + operator_doc.at("paths").as_object().size(),
             static_cast<std::size_t>(documented))
       << "a documented path the server does not route";
   std::set<std::string> ids;
   for (const Route& r : all_routes()) {
     if (!r.in_openapi) continue;  // the MCP endpoint: JSON-RPC, not an OpenAPI operation
-    if (r.per_tool) {             // one agent operation per curated tool, named as the tool
-      for (const auto& tool : demo().tools) {
-        const std::string path = tool_path(r, tool.name);
+    if (r.per_tool) {             // one agent operation per curated or write tool, named as the tool
+      EXPECT_FALSE(per_tool_names(r, demo()).empty()) << r.path << ": the demo configures one at least";
+      for (const auto& tool : per_tool_names(r, demo())) {
+        const std::string path = tool_path(r, tool);
         ASSERT_TRUE(agent.at("paths").as_object().contains(path)) << path;
         EXPECT_EQ(agent.at("paths").at(path).as_object().size(), 1u) << path;
-        EXPECT_EQ(agent.at("paths").at(path).at(lower(r.method)).at("operationId").as_string(), tool.name);
-        EXPECT_TRUE(ids.insert(tool.name).second) << "operationId used twice: " << tool.name;
+        EXPECT_EQ(agent.at("paths").at(path).at(lower(r.method)).at("operationId").as_string(), tool);
+        EXPECT_TRUE(ids.insert(tool).second) << "operationId used twice: " << tool;
         EXPECT_EQ(find_route(path), &r);
-        EXPECT_EQ(path_name(r, path), tool.name);
+        EXPECT_EQ(path_name(r, path), tool);
       }
       EXPECT_FALSE(agent.at("paths").as_object().contains(r.path));
       EXPECT_FALSE(operator_doc.at("paths").as_object().contains(r.path));
@@ -216,7 +218,7 @@ TEST(OpenApiTest, DocumentedStatusesAreExactlyTheOnesTheRouteCanProduce) {
         EXPECT_TRUE(want.contains(std::string(status))) << r.path << " documents " << status << " it cannot answer";
         // Each refusal status says what to do and which codes it carries.
         const std::string text(response.at("description").as_string());
-        if (status != "200")  // what to do comes first, then the codes
+        if (status != "200" && status != "201")  // what to do comes first, then the codes
           EXPECT_GT(text.find("Codes: `"), 20u) << r.path << " " << status << ": " << text;
         for (ErrorCode c : r.errors) {
           if (std::to_string(http_status(c)) != std::string(status)) continue;

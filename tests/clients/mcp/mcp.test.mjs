@@ -43,10 +43,25 @@ before(async () => {
       "      span_annotations:",
       "        columns:",
       "          explanation: { untrusted: true }",
+      // The demo's write tool (config/demo.yaml): its own MCP tool.
+      "writes:",
+      "  save_annotation:",
+      "    database: demo",
+      "    table: span_annotations",
+      '    description: "Record a verdict on a span (LLM judge)."',
+      "    parameters:",
+      `      span_id: { type: integer, references: "SELECT id FROM spans WHERE kind = 'LLM'" }`,
+      "      label: { type: string, enum: [correct, incorrect, hallucination] }",
+      "      score: { type: number, min: 0, max: 1 }",
+      "    set:",
+      `      annotator_kind: "'LLM'"`,
+      `      created_at: "strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')"`,
+      "    duplicate_key: [span_id, annotator_kind]",
       "keys:",
       "  - name: sdk",
       `    sha256: ${hash}`,
       "    databases: [demo]",
+      "    writes: [save_annotation]",
       "",
     ].join("\n"),
   );
@@ -108,12 +123,17 @@ test("the SDK client connects, negotiates the latest revision and lists exactly 
   const { tools } = await client.listTools();
   assert.deepEqual(
     tools.map((t) => t.name),
-    ["execute_sql", "describe_schema"],
+    ["execute_sql", "describe_schema", "save_annotation"],
   );
   for (const t of tools) {
     assert.equal(t.inputSchema.type, "object");
     assert.equal(t.outputSchema.type, "object");
-    assert.equal(t.annotations.readOnlyHint, true);
+    assert.equal(t.annotations.readOnlyHint, t.name !== "save_annotation");
+    assert.ok(t.description.length <= 1024, `${t.name}: description ${t.description.length} > 1024`);
+    // The write tool and the others do not name each other (each stands alone in a model's tool list).
+    for (const other of tools)
+      if (other.name !== t.name && (t.name === "save_annotation" || other.name === "save_annotation"))
+        assert.ok(!t.description.includes(other.name), `${t.name} names ${other.name}`);
     assert.ok(!JSON.stringify(t).includes("executeSql"), "tools are named by their MCP names");
   }
   await transport.terminateSession();
@@ -139,6 +159,8 @@ test("structuredContent of every tool matches its outputSchema, success and refu
     ["execute_sql", { sql: "SELECT cost_ust FROM spans" }],
     ["execute_sql", { query: "SELECT 1" }],
     ["execute_sql", { sql: "SELECT id, explanation FROM span_annotations ORDER BY id", limit: 3 }],
+    ["save_annotation", { span_id: -1, label: "incorrect", score: 0.3 }],
+    ["save_annotation", { span_id: 1, label: "nope", score: 0.3 }],
   ];
   for (const [name, args] of calls) {
     const result = await client.callTool({ name, arguments: args });
@@ -146,6 +168,29 @@ test("structuredContent of every tool matches its outputSchema, success and refu
     assertMatchesOutputSchema(byName[name], result.structuredContent);
     assert.equal(result.content[0].type, "text");
   }
+  await client.close();
+});
+
+test("save_annotation writes once; a repeat is already_exists (not an error); a refusal is isError with its fix", async () => {
+  const { client } = await connect();
+  const { tools } = await client.listTools();
+  const tool = tools.find((t) => t.name === "save_annotation");
+  const span = (await v1Query({ sql: "SELECT max(id) AS id FROM spans WHERE kind = 'LLM'" })).body.rows[0][0];
+  const verdict = { span_id: span, label: "incorrect", score: 0.25 };
+  const first = await client.callTool({ name: "save_annotation", arguments: verdict });
+  assert.equal(first.isError, false, JSON.stringify(first));
+  assertMatchesOutputSchema(tool, first.structuredContent);
+  assert.ok(["written", "already_exists"].includes(first.structuredContent.status));
+  const again = await client.callTool({ name: "save_annotation", arguments: verdict });
+  assert.equal(again.isError, false, JSON.stringify(again));
+  assert.equal(again.structuredContent.status, "already_exists");
+  assert.equal(again.structuredContent.id, first.structuredContent.id);
+  assert.match(again.content[0].text, /continue with the next item/);
+  const refused = await client.callTool({ name: "save_annotation", arguments: { ...verdict, span_id: -1 } });
+  assert.equal(refused.isError, true);
+  assert.equal(refused.structuredContent.error.code, "write:unknown-reference");
+  assert.match(refused.structuredContent.error.fix, /^FIX: pick one of /);
+  assert.ok(refused.content[0].text.includes(refused.structuredContent.error.fix));
   await client.close();
 });
 
@@ -263,7 +308,7 @@ test("the MCP Inspector CLI lists the tools (strict schema check) and calls both
   const listed = JSON.parse(runInspector(["--method", "tools/list", "--strict"]));
   assert.deepEqual(
     listed.tools.map((t) => t.name),
-    ["execute_sql", "describe_schema"],
+    ["execute_sql", "describe_schema", "save_annotation"],
   );
   const ran = JSON.parse(
     runInspector(["--method", "tools/call", "--tool-name", "execute_sql", "--tool-arg", "sql=SELECT 1 AS one"]),

@@ -4,7 +4,7 @@
 // exports map, so they are imported from its dist folder.)
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { startQuerygate, AGENT_OPERATIONS, QUERY_OK, QUERY_REFUSED, operationInputs } from "./querygate.mjs";
+import { startQuerygate, AGENT_OPERATIONS, QUERY_OK, QUERY_REFUSED, WRITE_PATH, verdicts, operationInputs } from "./querygate.mjs";
 
 const dist = new URL("./node_modules/@langchain/classic/dist/", import.meta.url);
 const { OpenAPISpec } = await import(new URL("util/openapi.js", dist));
@@ -42,6 +42,22 @@ test("LangChain: a refusal's code, message and fix reach the model", async () =>
   // and drops the body; querygate's reason phrase carries the error.
   const oracle = (await gw.direct("POST", "/v1/query", QUERY_REFUSED)).json.error;
   const output = await call(doc.paths["/v1/query"].post.operationId, { data: QUERY_REFUSED });
+  assert.match(output, /^422: /);
+  for (const part of [oracle.code, oracle.message, oracle.fix]) assert.ok(output.includes(part), `${part}\nnot in\n${output}`);
+});
+
+test("LangChain calls the write tool: a repeat is 200 already_exists; a refusal's fix reaches the model", async () => {
+  const id = doc.paths[WRITE_PATH].post.operationId;
+  assert.equal(id, "save_annotation");
+  const { ok, refused } = await verdicts(gw);
+  const first = await gw.direct("POST", WRITE_PATH, ok);
+  assert.ok(first.status === 201 || first.status === 200, first.text);
+  const again = JSON.parse(await call(id, { data: ok }));
+  assert.equal(again.status, "already_exists");
+  assert.equal(again.id, first.json.id);
+  const oracle = (await gw.direct("POST", WRITE_PATH, refused)).json.error;
+  assert.equal(oracle.code, "write:unknown-reference");
+  const output = await call(id, { data: refused });
   assert.match(output, /^422: /);
   for (const part of [oracle.code, oracle.message, oracle.fix]) assert.ok(output.includes(part), `${part}\nnot in\n${output}`);
 });

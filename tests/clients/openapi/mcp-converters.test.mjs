@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { getToolsFromOpenApi } from "openapi-mcp-generator/dist/api.js";
-import { startQuerygate, AGENT_OPERATIONS, QUERY_OK, QUERY_REFUSED, operationInputs } from "./querygate.mjs";
+import { startQuerygate, AGENT_OPERATIONS, QUERY_OK, QUERY_REFUSED, WRITE_PATH, verdicts, operationInputs } from "./querygate.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 let gw, doc, operationIds;
@@ -65,6 +65,18 @@ test("openapi-mcp-generator: exactly the agent tools, named by operationId, base
     const refused = await client.callTool({ name: run, arguments: { requestBody: QUERY_REFUSED } });
     const oracle = (await gw.direct("POST", "/v1/query", QUERY_REFUSED)).json.error;
     for (const part of [oracle.code, oracle.message, oracle.fix]) assert.ok(refused.content[0].text.includes(part), refused.content[0].text);
+    // The write tool through the generated server: a repeat is already_exists; a refusal keeps its fix.
+    const { ok, refused: wrong } = await verdicts(gw);
+    const first = await gw.direct("POST", WRITE_PATH, ok);
+    assert.ok(first.status === 201 || first.status === 200, first.text);
+    const again = await client.callTool({ name: "save_annotation", arguments: { requestBody: ok } });
+    assert.notEqual(again.isError, true, JSON.stringify(again));
+    const againText = again.content[0].text;
+    assert.deepEqual(JSON.parse(againText.slice(againText.indexOf("{"))), (await gw.direct("POST", WRITE_PATH, ok)).json);
+    const wrongOracle = (await gw.direct("POST", WRITE_PATH, wrong)).json.error;
+    const refusedWrite = await client.callTool({ name: "save_annotation", arguments: { requestBody: wrong } });
+    for (const part of [wrongOracle.code, wrongOracle.message, wrongOracle.fix])
+      assert.ok(refusedWrite.content[0].text.includes(part), refusedWrite.content[0].text);
   } finally {
     await client.close();
   }
@@ -98,6 +110,17 @@ test("@ivotoby/openapi-mcp-server: exactly the agent tools, names keep their wor
     const oracle = (await gw.direct("POST", "/v1/query", QUERY_REFUSED)).json;
     assert.equal(refused.isError, true, JSON.stringify(refused));
     assert.ok(refused.content[0].text.includes(oracle.error.fix), refused.content[0].text);
+    // The write tool: a repeat is answered already_exists (not an error); a refusal carries its fix.
+    const { ok, refused: wrong } = await verdicts(gw);
+    const first = await gw.direct("POST", WRITE_PATH, ok);
+    assert.ok(first.status === 201 || first.status === 200, first.text);
+    const again = await client.callTool({ name: "save-annotation", arguments: ok });
+    assert.notEqual(again.isError, true, JSON.stringify(again));
+    assert.deepEqual(JSON.parse(again.content[0].text), (await gw.direct("POST", WRITE_PATH, ok)).json);
+    const wrongOracle = (await gw.direct("POST", WRITE_PATH, wrong)).json;
+    const refusedWrite = await client.callTool({ name: "save-annotation", arguments: wrong });
+    assert.equal(refusedWrite.isError, true, JSON.stringify(refusedWrite));
+    assert.ok(refusedWrite.content[0].text.includes(wrongOracle.error.fix), refusedWrite.content[0].text);
   } finally {
     await client.close();
   }

@@ -95,7 +95,18 @@ export const AGENT_OPERATIONS = {
   "/v1/tools/cost_by_model": "post",
   "/v1/tools/error_rate_by_project": "post",
   "/v1/tools/slowest_traces": "post",
+  "/v1/write/save_annotation": "post", // the demo's write tool (config/demo.yaml `writes:`)
 };
+
+// The demo's write tool: a verdict on a real LLM span (read through the SQL
+// route) and one it refuses (no such span: write:unknown-reference with a FIX).
+export const WRITE_PATH = "/v1/write/save_annotation";
+export async function verdicts(gw) {
+  const r = await gw.direct("POST", "/v1/query", { sql: "SELECT min(id) AS id FROM spans WHERE kind = 'LLM'" });
+  if (r.status !== 200) throw new Error(`no LLM span: ${r.text}`);
+  const ok = { span_id: r.json.rows[0][0], label: "incorrect", score: 0.25 };
+  return { ok, refused: { ...ok, span_id: -1 } };
+}
 export const QUERY_OK = { sql: "SELECT count(*) AS n FROM spans" };
 export const QUERY_REFUSED = { sql: "SELECT cost_ust FROM spans" }; // a misspelt column: 422 with a FIX
 

@@ -6,7 +6,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as v4 from "samchon4";
 import * as v6 from "@samchon/openapi";
-import { startQuerygate, AGENT_OPERATIONS, QUERY_OK, QUERY_REFUSED, operationInputs, resolve } from "./querygate.mjs";
+import { startQuerygate, AGENT_OPERATIONS, QUERY_OK, QUERY_REFUSED, WRITE_PATH, verdicts, operationInputs, resolve } from "./querygate.mjs";
 
 let gw, doc;
 before(async () => {
@@ -45,19 +45,21 @@ function checkApplication(app, label) {
     assert.deepEqual(Object.keys(inputs).sort(), operationInputs(doc, fn.path, fn.method), `${label} ${fn.name}: every parameter`);
     for (const [name, want] of Object.entries(docInputSchemas(fn.path, fn.method))) {
       assert.equal(inputs[name].type, want.type, `${label} ${fn.name}.${name}: type`);
-      assert.ok(inputs[name].description?.includes(want.description), `${label} ${fn.name}.${name}: description kept`);
+      // (A parameter configured without a description, such as save_annotation's score, has none to keep.)
+      if (want.description !== undefined)
+        assert.ok(inputs[name].description?.includes(want.description), `${label} ${fn.name}.${name}: description kept`);
     }
   }
 }
 
 for (const model of ["chatgpt", "claude", "gemini"]) {
-  test(`samchon 4.7.2 ${model}: both agent functions, every parameter, no errors`, () => {
+  test(`samchon 4.7.2 ${model}: every agent function (SQL, schema, tools, write tool), every parameter, no errors`, () => {
     const app = v4.HttpLlm.application({ model, document: v4.OpenApi.convert(structuredClone(doc)) });
     checkApplication(app, model);
   });
 }
 
-test("samchon 6.0.1 universal: both agent functions, every parameter, no errors", () => {
+test("samchon 6.0.1 universal: every agent function, every parameter, no errors", () => {
   checkApplication(v6.HttpLlm.application({ document: v6.OpenApi.convert(structuredClone(doc)) }), "v6");
 });
 
@@ -92,6 +94,24 @@ for (const [label, lib] of [["4.7.2 gemini", v4], ["6.0.1", v6]]) {
     assert.equal(costOracle.status, 200);
     assert.deepEqual(cost, costOracle.json);
     assert.ok(cost.rows.length > 0);
+
+    // The write tool: a repeat is answered 200 already_exists (not an error, so no retry), and a
+    // refusal's whole envelope, fix included, reaches the caller.
+    const write = application.functions.find((f) => f.path === WRITE_PATH);
+    const { ok, refused: wrong } = await verdicts(gw);
+    const first = await gw.direct("POST", WRITE_PATH, ok);
+    assert.ok(first.status === 201 || first.status === 200, first.text);
+    const again = await lib.HttpLlm.execute(props(write, { body: ok }));
+    assert.equal(again.status, "already_exists");
+    assert.deepEqual(again, (await gw.direct("POST", WRITE_PATH, ok)).json);
+    assert.equal(again.id, first.json.id);
+    const wrongOracle = await gw.direct("POST", WRITE_PATH, wrong);
+    assert.equal(wrongOracle.status, 422);
+    assert.equal(wrongOracle.json.error.code, "write:unknown-reference");
+    const wrongCall = await lib.HttpLlm.propagate(props(write, { body: wrong }));
+    assert.equal(wrongCall.status, 422);
+    const wrongBody = typeof wrongCall.body === "string" ? JSON.parse(wrongCall.body) : wrongCall.body;
+    assert.deepEqual(wrongBody, wrongOracle.json, "the write refusal's envelope, fix included");
 
     const text = await lib.HttpLlm.execute(props(schema, { query: { detail: "brief" } }));
     assert.equal(text, (await gw.direct("GET", "/v1/schema?detail=brief")).text);
