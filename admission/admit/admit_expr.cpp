@@ -331,6 +331,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = expr(**n.left, ctx); !s) return s;
           }
           if (auto s = expr(*n.right, ctx); !s) return s;
+          // Comparisons are typed before the time translations replace them (a time with a number is an error).
+          if (n.op == "=" || n.op == "<>" || n.op == "!=" || n.op == "<" || n.op == ">" || n.op == "<=" || n.op == ">=")
+            if (auto s = operator_types(n, ctx, loc); !s) return s;
           {
             bool replaced = false;
             if (auto s = time_operator_on_sqlite(e, ctx, replaced); !s) return s;

@@ -125,6 +125,10 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             case ast::LiteralKind::Integer:
               return {SqlType::Integer};
             case ast::LiteralKind::Numeric:
+              // The grammar writes whole numbers beyond 32 bits as Numeric; PostgreSQL types those within
+              // 64 bits bigint.
+              if (ast::integer_value(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, n.text})))
+                return {SqlType::Integer};
               return {SqlType::Numeric, literal_scale(n.text)};
             case ast::LiteralKind::String:
               return {SqlType::Untyped};
@@ -293,7 +297,8 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
   const ValueType l = value_type(**op.left, ctx), r = value_type(*op.right, ctx);
   if (comparison) {
     if (!known(l.type) || !known(r.type) || l.type == r.type || (number(l.type) && number(r.type))) return {};
-    if (l.type == SqlType::Time || r.type == SqlType::Time) return {};  // time_types.cpp decides
+    // A time with text is time_types.cpp's (literals are read as times); a time with a number is an error.
+    if ((l.type == SqlType::Time || r.type == SqlType::Time) && !number(l.type) && !number(r.type)) return {};
     const bool text_side = l.type == SqlType::Text || r.type == SqlType::Text;
     const bool number_side = number(l.type) || number(r.type);
     const ast::Expr& typed = l.type == SqlType::Text || l.type == SqlType::Json ? **op.left : *op.right;
@@ -307,6 +312,10 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
       fix =
           "FIX: read the JSON value as text with x ->> 'key' (or x #>> '{a,b}') and compare that, e.g. "
           "attributes ->> 'llm.provider' = 'openai'; cast it for numbers: CAST(x ->> 'key' AS numeric).";
+    else if (l.type == SqlType::Time || r.type == SqlType::Time)
+      fix =
+          "FIX: compare a time with a time, e.g. start_time > '2026-10-05T00:00:00Z', or its seconds with a "
+          "number: date_part('epoch', start_time) > 1789000000.";
     else if (l.type == SqlType::Boolean || r.type == SqlType::Boolean)
       fix =
           "FIX: compare a condition with TRUE or FALSE, or write the condition itself; for a number write "

@@ -48,7 +48,7 @@ SELECT count(*) FROM traces WHERE coalesce(session_id IS NULL, false) = 't';
 SELECT id, nullif(status = 'OK', true) AS b FROM traces ORDER BY id LIMIT 5;
 
 -- id: types-020
-SELECT round(avg(user_id), 4) FROM traces;
+SELECT round(avg(project_id), 4) FROM traces;
 
 -- id: types-021
 SELECT kind, round(avg(cost_usd)::numeric, 6) AS c FROM spans GROUP BY kind ORDER BY kind;
@@ -83,10 +83,10 @@ SELECT id, EXTRACT(SECOND FROM start_time) AS s, EXTRACT(MILLISECONDS FROM start
 SELECT avg(project_id) FROM traces;
 
 -- id: types-031
-SELECT project_id, round(avg(user_id), 2) AS u FROM traces GROUP BY project_id ORDER BY project_id;
+SELECT project_id, round(avg(id), 2) AS u FROM traces GROUP BY project_id ORDER BY project_id;
 
 -- id: types-032
-SELECT sum(user_id) FROM traces;
+SELECT sum(project_id) FROM traces;
 
 -- id: types-033
 SELECT round(100.0 * count(*) FILTER (WHERE status = 'ERROR') / count(*), 2) AS pct FROM spans;
@@ -101,7 +101,7 @@ SELECT id, date_part('epoch', start_time) AS e FROM traces ORDER BY id LIMIT 3;
 SELECT round(2.5), round(-2.5), round(2.675, 2), round(1, 2);
 
 -- id: types-037
-SELECT x FROM (SELECT round(avg(user_id), 3) AS x FROM traces) s;
+SELECT x FROM (SELECT round(avg(id), 3) AS x FROM traces) s;
 
 -- id: types-038
 WITH m AS (SELECT kind, round(avg(cost_usd)::numeric, 5) AS c FROM spans GROUP BY kind) SELECT kind, c FROM m ORDER BY kind;
