@@ -166,7 +166,8 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           const ValueType r = value_type(*n.right, ctx);
           if (!n.left) return number(r.type) ? r : ValueType{};
           const ValueType l = value_type(**n.left, ctx);
-          if (l.type == SqlType::Time || r.type == SqlType::Time) return {SqlType::Time};
+          // timestamp - timestamp is an interval, date - date an integer: the time family decides (time_types.cpp).
+          if (l.type == SqlType::Time || r.type == SqlType::Time) return {};
           // An untyped literal is read as the other side's type.
           const ValueType a = l.type == SqlType::Untyped ? r : l, b = r.type == SqlType::Untyped ? l : r;
           if (!number(a.type) || !number(b.type)) return {};
@@ -215,10 +216,10 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
               "replace", "concat", "concat_ws", "left",           "right",  "split_part", "initcap", "string_agg",
               "to_char", "lpad",   "rpad",      "regexp_replace", "repeat", "reverse",    "md5",     "group_concat",
               "printf",  "format", "chr",       "quote_literal"};
-          static const std::set<std::string> kTime = {"now",        "date_trunc",    "pg_date_trunc", "pg_ts_add",
-                                                      "pg_ts_diff", "pg_date_add",   "pg_age",        "age",
-                                                      "pg_iv_add",  "pg_iv_mul",     "pg_iv_div",     "pg_timezone",
-                                                      "timezone",   "make_interval", "to_timestamp",  "pg_from_key"};
+          // Points in time (intervals, which avg() and sum() take, are not typed here).
+          static const std::set<std::string> kTime = {"now",       "date_trunc",   "pg_date_trunc",
+                                                      "pg_ts_add", "pg_date_add",  "pg_timezone",
+                                                      "timezone",  "to_timestamp", "pg_from_key"};
           static const std::set<std::string> kPassOn = {"min",        "max",       "lag", "lead",      "first_value",
                                                         "last_value", "nth_value", "abs", "any_value", "pg_int8"};
           if (kInteger.count(f)) return {SqlType::Integer};
@@ -249,7 +250,8 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             return number(first.type) ? first : ValueType{};
           }
           if (f == "avg") {
-            if (first.type == SqlType::Integer || first.type == SqlType::Numeric) return {SqlType::Numeric};
+            if (first.type == SqlType::Integer || first.type == SqlType::Numeric || first.type == SqlType::Boolean)
+              return {SqlType::Numeric};  // avg(cond) is avg(cond::int4) on PostgreSQL
             return first.type == SqlType::Float ? first : ValueType{};
           }
           if (f == "round" || f == "trunc") {
