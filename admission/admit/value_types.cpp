@@ -103,15 +103,22 @@ ValueType common_type(ValueType a, ValueType b) {
 
 // A catalog column's type from its declared type (PostgreSQL's names, or SQLite's declared type read
 // by affinity), timestamp columns as times, JSON columns as jsonb.
-ValueType column_type(const catalog::Column& c) {
+ValueType column_type(const catalog::Column& c, Dialect d) {
   if (c.timestamp) return {SqlType::Time};
   const std::string t = lower(c.type);
   if (c.json || has(t, "json")) return {SqlType::Json};
+
   if (t == "bool" || t == "boolean") return {SqlType::Boolean};
   if (has(t, "interval") || has(t, "point")) return {};
   if (has(t, "int")) return {SqlType::Integer};
   if (has(t, "numeric") || has(t, "decimal")) return {SqlType::Numeric};
-  if (has(t, "char") || has(t, "clob") || has(t, "text")) return {SqlType::Text};
+  if (has(t, "char") || has(t, "clob") || has(t, "text")) {
+    // A SQLite file's declared TEXT is a hint: loosely typed files (Spider's) keep numbers in TEXT
+    // columns, which SQLite compares and sums as numbers. Typed text only where the operator curated
+    // the column (its declared type is then the documented type), and always on PostgreSQL.
+    if (d == Dialect::Sqlite && !c.curated) return {};
+    return {SqlType::Text};
+  }
   if (has(t, "real") || has(t, "floa") || has(t, "doub")) return {SqlType::Float};
   return {};
 }
@@ -140,7 +147,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           return {};
         } else if constexpr (std::is_same_v<T, ast::ColumnRef>) {
           if (n.star) return {};
-          if (const auto* c = base_column(e, ctx)) return column_type(*c);
+          if (const auto* c = base_column(e, ctx)) return column_type(*c, dialect_);
           auto relation = resolve_column(n, e.location, ctx);
           if (!relation || !*relation) return {};
           const Relation& r = **relation;
@@ -299,6 +306,8 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
   const ValueType l = value_type(**op.left, ctx), r = value_type(*op.right, ctx);
   if (comparison) {
     if (!known(l.type) || !known(r.type) || l.type == r.type || (number(l.type) && number(r.type))) return {};
+    // A condition compared with 1/0 means the same on both engines' data (and rewrites write cond = 1).
+    if (l.type == SqlType::Boolean || r.type == SqlType::Boolean) return {};
     // A time with text is time_types.cpp's (literals are read as times); a time with a number is an error.
     if ((l.type == SqlType::Time || r.type == SqlType::Time) && !number(l.type) && !number(r.type)) return {};
     const bool text_side = l.type == SqlType::Text || r.type == SqlType::Text;

@@ -136,9 +136,6 @@ SELECT count(*) FROM traces WHERE start_time > 5;
 -- id: types-059
 SELECT max(status = 'OK') FROM traces;
 
--- id: types-060
-SELECT count(*) FROM traces WHERE (status = 'OK') = 1;
-
 -- id: types-061
 SELECT upper(id) FROM projects ORDER BY id;
 
