@@ -465,7 +465,7 @@ class Lease {
 
 std::vector<std::string> WriteService::bindings(const config::WriteTool& tool) const {
   for (const auto& p : plans_)
-    if (p->tool == &tool) return {p->bindings.begin(), p->bindings.end()};
+    if (p->tool->name == tool.name) return {p->bindings.begin(), p->bindings.end()};
   return {};
 }
 

@@ -397,7 +397,8 @@ TEST_P(WritesTest, WriteToolsAreListedWithTheTools) {
     auto r = http(gateway_->port(), "GET", path, "", bearer(token));
     EXPECT_EQ(r.status, 200) << r.body;
     std::map<std::string, json::object> out;
-    for (const auto& t : parsed(r).at(field).as_array())
+    const json::value doc = parsed(r);  // the range below must not outlive the parsed document
+    for (const auto& t : doc.at(field).as_array())
       out.emplace(std::string(t.at("name").as_string()), t.as_object());
     return out;
   };

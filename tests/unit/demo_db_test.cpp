@@ -169,7 +169,7 @@ TEST_F(DemoDbTest, InternalTestsIsAProjectWithItsOwnRowsAfterTheOthers) {
   EXPECT_EQ(db.integer("SELECT min(id) FROM traces WHERE project_id = 6"), 8001);
   // After every span and annotation of the real projects.
   EXPECT_EQ(db.integer("SELECT count(*) FROM spans s JOIN traces t ON t.trace_id = s.trace_id WHERE t.project_id = 6 "
-                       "AND s.id < (SELECT max(id) FROM spans s2 JOIN traces t2 ON t2.trace_id = s2.trace_id "
+                       "AND s.id < (SELECT max(s2.id) FROM spans s2 JOIN traces t2 ON t2.trace_id = s2.trace_id "
                        "WHERE t2.project_id <> 6)"),
             0);
   EXPECT_GT(db.integer("SELECT count(*) FROM span_annotations a JOIN spans s ON s.id = a.span_id JOIN traces t ON "
