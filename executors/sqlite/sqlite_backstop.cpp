@@ -95,7 +95,9 @@ int authorize(void* user, int action, const char* a1, const char* a2, const char
   // Nothing may unwind through SQLite's C frames; an allocation failure here denies.
   try {
     const int verdict = decide(*state, action, or_empty(a1), or_empty(a2), or_empty(a3));
-    if (verdict != SQLITE_OK && state->denial.empty()) state->denial = describe(action, or_empty(a1), or_empty(a2));
+    // Only a DENY refuses the statement; an IGNORE (a hidden column SQLite reads while flattening a join or a
+    // row filter's subquery) reads as NULL and must not be blamed for an engine error that follows.
+    if (verdict == SQLITE_DENY && state->denial.empty()) state->denial = describe(action, or_empty(a1), or_empty(a2));
     return verdict;
   } catch (...) {
     return SQLITE_DENY;
