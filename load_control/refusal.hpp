@@ -4,8 +4,8 @@
 #include <chrono>
 #include <string>
 
-#include "load_control/permit_queue.hpp"
 #include "common/result.hpp"
+#include "load_control/permit_queue.hpp"
 
 namespace qg::permits {
 

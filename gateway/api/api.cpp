@@ -672,7 +672,8 @@ void Api::execute_write(WriteCall call, Caller caller, Reply reply) {
   const auto received = clock_.now();
   const auto deadline = received + std::chrono::milliseconds(config_.limits.deadline_ms);
   auto cancellation = caller.cancellation ? caller.cancellation : permits::Cancellation::make();
-  const std::string fairness = caller.key && !caller.key->anonymous ? "key:" + caller.key->name : "addr:" + caller.remote_address;
+  const std::string fairness =
+      caller.key && !caller.key->anonymous ? "key:" + caller.key->name : "addr:" + caller.remote_address;
   auto job = std::make_shared<
       std::tuple<WriteCall, Reply, std::shared_ptr<observability::RequestRecord>, writes::WriteCaller>>(
       std::move(call), std::move(reply), std::move(caller.record), write_caller(caller.key));

@@ -13,11 +13,6 @@
 #include <memory>
 #include <string>
 
-#include "load_control/clock.hpp"
-#include "load_control/expiry_timer.hpp"
-#include "load_control/gate.hpp"
-#include "load_control/permit_queue.hpp"
-#include "load_control/refusal.hpp"
 #include "config/config.hpp"
 #include "executors/executor.hpp"
 #include "gateway/api/curated_tools.hpp"
@@ -27,6 +22,11 @@
 #include "gateway/api/worker_pool.hpp"
 #include "gateway/auth/keys.hpp"
 #include "gateway/http/http_types.hpp"
+#include "load_control/clock.hpp"
+#include "load_control/expiry_timer.hpp"
+#include "load_control/gate.hpp"
+#include "load_control/permit_queue.hpp"
+#include "load_control/refusal.hpp"
 #include "observability/metrics.hpp"
 #include "observability/request_log.hpp"
 

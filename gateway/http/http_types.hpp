@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "load_control/cancel.hpp"
 #include "common/result.hpp"
+#include "load_control/cancel.hpp"
 
 namespace qg::gateway {
 

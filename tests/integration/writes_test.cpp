@@ -398,8 +398,7 @@ TEST_P(WritesTest, WriteToolsAreListedWithTheTools) {
     EXPECT_EQ(r.status, 200) << r.body;
     std::map<std::string, json::object> out;
     const json::value doc = parsed(r);  // the range below must not outlive the parsed document
-    for (const auto& t : doc.at(field).as_array())
-      out.emplace(std::string(t.at("name").as_string()), t.as_object());
+    for (const auto& t : doc.at(field).as_array()) out.emplace(std::string(t.at("name").as_string()), t.as_object());
     return out;
   };
   auto tools = listed(kTenantA, "/v1/tools", "tools");
