@@ -54,6 +54,11 @@ build_start=$SECONDS
 generator=()
 if [[ ! -f "$build/CMakeCache.txt" ]] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
 mkdir -p "$build"
+if command -v ccache >/dev/null; then # as scripts/build.sh: a clean clone elsewhere still hits
+  export CMAKE_CXX_COMPILER_LAUNCHER="${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}"
+  export CMAKE_C_COMPILER_LAUNCHER="${CMAKE_C_COMPILER_LAUNCHER:-ccache}"
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
+fi
 cmake -S "$fuzz_src" -B "$build" "${generator[@]}" \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang >"$build/configure.log" 2>&1 || {
   cat "$build/configure.log" >&2; echo "fuzz: configure failed" >&2; exit 2; }

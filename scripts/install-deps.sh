@@ -12,7 +12,7 @@ packages=(
   sqlite3 curl
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(postgresql prometheus docker-compose) # promtool and offline compose validation (check-observability.sh)
+  packages+=(postgresql prometheus docker-compose ccache) # ccache: scripts/build.sh; promtool and offline compose validation (check-observability.sh)
   # Node.js and npm for the real OpenAPI clients (scripts/check-openapi.sh),
   # and the MCP clients (check-mcp-clients.sh), only when node or npm is missing: a newer one already installed (e.g.
   # NodeSource's, which bundles npm) is kept. Debian 12's nodejs is 18, older

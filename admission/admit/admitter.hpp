@@ -130,7 +130,8 @@ class Admitter {
   // CASE on floor() that rounds as PostgreSQL does.
   void float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
-  Status cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, int location);
+  Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);
+  bool number_valued(const ast::Expr& e, const ExprContext& ctx);
   bool integer_valued(const ast::Expr& e, const ExprContext& ctx);
   bool text_or_unknown(const ast::Expr& e, const ExprContext& ctx);
   Status ilike_on_sqlite(ast::Like& like, int location);

@@ -741,6 +741,11 @@ bool Admitter::integer_valued(const ast::Expr& e, const ExprContext& ctx) {
             const auto* field = literal(n.args[0], ast::LiteralKind::String);
             return field && pgtime::extract_field_whole(field->text);
           }
+          // pg_number(x, 'int4'): a checked cast's argument, once admitted (virtual columns are admitted again).
+          if (n.name == "pg_number" && n.args.size() == 2) {
+            const auto* type = literal(n.args[1], ast::LiteralKind::String);
+            return type && (type->text == "int2" || type->text == "int4" || type->text == "int8");
+          }
           // strftime's fields are whole numbers, except %f (fractional seconds) and %J (Julian day).
           if (n.name == "strftime" && !n.args.empty()) {
             const auto* format = literal(n.args[0], ast::LiteralKind::String);
@@ -785,7 +790,23 @@ bool Admitter::text_or_unknown(const ast::Expr& e, const ExprContext& ctx) {
   return false;
 }
 
-Status Admitter::cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, int location) {
+// A number whatever the row: a number literal, a column declared as a number, a cast to a number type,
+// a whole-number expression, or a condition (PostgreSQL casts a boolean to an integer as 1 or 0).
+bool Admitter::number_valued(const ast::Expr& e, const ExprContext& ctx) {
+  if (const auto* l = std::get_if<ast::Literal>(&e.node)) return l->kind != ast::LiteralKind::String;
+  if (const auto* c = base_column(e, ctx)) {
+    const auto a = affinity(c->type);
+    return !c->timestamp && (a == Affinity::Integer || a == Affinity::Real || a == Affinity::Numeric);
+  }
+  if (const auto* c = std::get_if<ast::Cast>(&e.node)) {
+    static constexpr std::string_view kNumbers[] = {"int2", "int4", "int8", "float4", "float8", "numeric"};
+    return std::find(std::begin(kNumbers), std::end(kNumbers), c->type.name) != std::end(kNumbers);
+  }
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && f->name == "pg_number") return true;
+  return integer_valued(e, ctx) || boolean_valued(e);
+}
+
+Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location) {
   if (dialect_ != Dialect::Sqlite) return {};
   if (cast.type.name == "numeric" && !cast.type.modifiers.empty()) {
     const std::int64_t scale = cast.type.modifiers.size() > 1 ? cast.type.modifiers[1] : 0;
@@ -812,6 +833,21 @@ Status Admitter::cast_on_sqlite(const ast::Cast& cast, const ExprContext& ctx, i
                       "from zero for a numeric, to even for a float), or CAST(trunc(x) AS INTEGER) to drop the "
                       "fraction.",
                       pos(location));
+  // A value that may be text (a text column, ->>, a derived table's column of unknown type): SQLite's CAST
+  // reads the number at the start of the text ('31b6…' → 31, 'Alpha' → 0) where PostgreSQL raises "invalid
+  // input syntax". pg_number (executors/sqlite/sqlite_numbers.cpp) passes what PostgreSQL accepts and fails
+  // the statement on the rest. Literals were checked already (numeric_text_cast).
+  static constexpr std::string_view kNumbers[] = {"int2", "int4", "int8", "float4", "float8", "numeric"};
+  if (std::find(std::begin(kNumbers), std::end(kNumbers), to) != std::end(kNumbers) &&
+      !std::holds_alternative<ast::Literal>(cast.arg->node) && !number_valued(*cast.arg, ctx) &&
+      !timestamp_column(*cast.arg, ctx)) {  // a time as a number: refused by time_as_number_on_sqlite
+    ast::FuncCall checked;
+    checked.name = "pg_number";
+    checked.args.push_back(std::move(*cast.arg));
+    checked.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, to}));
+    const int at = checked.args.front().location;
+    *cast.arg = ast::make_expr(std::move(checked), at);
+  }
   return {};
 }
 

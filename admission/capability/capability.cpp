@@ -396,6 +396,9 @@ constexpr std::array kFunctions{
     sqlite_only("pg_timezone", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write timezone('UTC', t)."),
     sqlite_only("pg_time_key", Scalar, Number, Growth::Fixed, kPgTimeCast),
     sqlite_only("pg_from_key", Scalar, Text, Growth::Fixed, kPgTimeCast),
+    // PostgreSQL's checked cast to a number type on SQLite (executors/sqlite/sqlite_numbers.cpp): admission wraps
+    // the argument of CAST(x AS integer/numeric/float...) when x may be text.
+    sqlite_only("pg_number", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS integer)."),
     // ---- JSON
     sqlite_only("json", Scalar, Text, Growth::Within, kSqliteOnlyJsonValid),
     pg_rewrite("json_extract", Scalar, Text, Growth::Within, "dialect:json_extract"),

@@ -290,7 +290,7 @@ bool register_functions(sqlite3* db) {
          sqlite3_create_function(db, "format", -1, flags, nullptr, checked_printf, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "upper", 1, flags, nullptr, map_case<towupper_l>, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "lower", 1, flags, nullptr, map_case<towlower_l>, nullptr, nullptr) == SQLITE_OK &&
-         register_math(db, flags) && register_time_functions(db, flags);
+         register_math(db, flags) && register_time_functions(db, flags) && register_number_functions(db, flags);
 }
 
 }  // namespace qg::exec::sqlite

@@ -18,4 +18,9 @@ bool register_functions(sqlite3* db);
 // pg_timezone, pg_time_key, pg_from_key. Called by register_functions.
 bool register_time_functions(sqlite3* db, int flags);
 
+// pg_number(x, type): PostgreSQL's checked cast of a value to int2/int4/int8/
+// float4/float8/numeric (sqlite_numbers.cpp); admission wraps the argument of a
+// number cast whose argument may be text. Called by register_functions.
+bool register_number_functions(sqlite3* db, int flags);
+
 }  // namespace qg::exec::sqlite

@@ -578,6 +578,95 @@ TEST_F(WrongAnswersTest, WhatPostgresRefusesIsNotANumberOnSqlite) {
   EXPECT_EQ(ask(*postgres_, "SELECT -'5'").status, 422);
 }
 
+// A cast of text that is not a literal (a column, ->>, a derived table's output): PostgreSQL checks the whole
+// text and raises "invalid input syntax" or "out of range"; SQLite's CAST would read the number at the start
+// of the text ('31b6...' -> 31, 'Alpha' -> 0). The oracle is PostgreSQL: where it answers, both gateways
+// answer the same; where it raises an error, neither answers 200.
+TEST_F(WrongAnswersTest, CastsOfTextFromTheDataAreCheckedAsPostgresChecksThem) {
+  QG_BOTH_GATEWAYS();
+  const char* texts[] = {" 42 ",
+                         "42abc",
+                         "Alpha",
+                         "",
+                         "2.5",
+                         "1e3",
+                         "-0",
+                         "+7",
+                         "0x1F",
+                         "1_000",
+                         "12 34",
+                         "99999999999",
+                         "-2147483648",
+                         "2147483648",
+                         "32768",
+                         "-32768",
+                         "9223372036854775808",
+                         "NaN",
+                         "Infinity",
+                         "-inf",
+                         "  -1.5e-3 ",
+                         ".5",
+                         "5.",
+                         "e5",
+                         "1e",
+                         "1e400",
+                         "-",
+                         "\t8\n"};
+  const char* types[] = {"smallint", "integer", "bigint", "double precision", "numeric"};
+  int compared = 0, refused = 0;
+  for (const char* text : texts)
+    for (const char* type : types) {
+      const std::string sql = std::string("SELECT CAST(x AS ") + type + ") FROM (SELECT E'" + text + "' AS x) t";
+      // E'...': PostgreSQL's escape string (admission renders its value as a plain literal on SQLite).
+      std::optional<Table> want;
+      try {
+        want = oracle(sql);
+      } catch (const std::exception&) {
+      }
+      for (GatewayProcess* g : {sqlite_, postgres_}) {
+        const auto r = ask(*g, sql);
+        if (!want) {
+          EXPECT_NE(r.status, 200) << (g == sqlite_ ? "sqlite" : "postgres") << " answered where PostgreSQL raises "
+                                   << "an error: " << sql << "\n"
+                                   << r.body;
+          ++refused;
+          continue;
+        }
+        // SQLite has no NaN or infinity, nor numeric digits beyond a double's 15: refused there, never rounded.
+        // Hexadecimal text (PostgreSQL's float input reads it with strtod) is refused on SQLite too.
+        const std::string_view t = text;
+        const bool unrepresentable = t.find("NaN") != t.npos || t.find("nf") != t.npos || t.find("0x") != t.npos ||
+                                     (std::string_view(type) == "numeric" && (t.size() > 15 || t == "1e400"));
+        if (g == sqlite_ && unrepresentable && r.status != 200) {
+          EXPECT_EQ(r.status / 100, 4) << sql << "\n" << r.body;
+          continue;
+        }
+        ASSERT_EQ(r.status, 200) << (g == sqlite_ ? "sqlite " : "postgres ") << sql << "\n" << r.body;
+        EXPECT_TRUE(same_numbers(rows(r), *want)) << (g == sqlite_ ? "sqlite: " : "postgres: ") << sql << "\n got "
+                                                  << shown(rows(r)) << "\nwant " << shown(*want);
+        ++compared;
+      }
+    }
+  EXPECT_GT(compared, 20);
+  EXPECT_GT(refused, 40);
+  // Over the data: trace ids are hex text, so PostgreSQL refuses the cast; SQLite would have read 0 or a prefix.
+  for (const char* sql : {"SELECT CAST(trace_id AS integer) FROM traces",
+                          "SELECT sum(CAST(t.trace_id AS bigint)) "
+                          "FROM traces t",
+                          "SELECT CAST(explanation AS numeric) FROM span_annotations WHERE explanation IS NOT NULL"}) {
+    EXPECT_THROW(oracle(sql), std::exception) << sql;
+    for (GatewayProcess* g : {sqlite_, postgres_}) EXPECT_NE(ask(*g, sql).status, 200) << sql;
+  }
+  // What PostgreSQL accepts still runs: numbers inside JSON text, digits cut from a text.
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT sum(CAST(attributes ->> 'llm.token_count.total' AS integer)), "
+      "max(CAST(attributes ->> 'llm.token_count.prompt' AS bigint)) FROM spans WHERE kind = 'LLM'");
+  EXPECT_BOTH_ANSWER_AS_POSTGRES(
+      "SELECT CAST(substr(trace_id, 1, 3) AS integer) AS n, count(*) FROM traces WHERE substr(trace_id, 1, 1) = '0' "
+      "AND substr(trace_id, 2, 1) IN ('0','1','2','3','4','5','6','7','8','9') AND substr(trace_id, 3, 1) IN "
+      "('0','1','2','3','4','5','6','7','8','9') GROUP BY 1 ORDER BY 1");
+}
+
 TEST_F(WrongAnswersTest, RoundOfAFloatRoundsHalvesToEvenAsPostgresDoes) {
   QG_BOTH_GATEWAYS();
   // PostgreSQL's round(float8) is rint (2.5 -> 2, 3.5 -> 4); SQLite's rounds halves away from zero.
