@@ -120,6 +120,10 @@ struct Database {
   // to the same file. write_permits: concurrent write transactions (default 1).
   std::string write_dsn_env;
   int write_permits = 1;
+  // Write-tool calls that may wait for a write permit (beyond: 429). Larger than
+  // queue_depth: a write holds its permit for milliseconds, and a judge agent's
+  // parallel batch (64 verdicts at once) should wait its turn, not be bounced.
+  int write_queue_depth = 64;
 };
 
 // Columns one API key may not see (keys[i].hidden_columns), on top of the ones

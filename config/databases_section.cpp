@@ -21,7 +21,8 @@ constexpr IntKey<Database> kDatabaseInts[] = {
     {"permits", &Database::permits, 2, 1, 64, Only::Sqlite},  // WAL lets a few readers share the file
     {"permits", &Database::permits, 4, 1, 64, Only::Postgres},
     {"queue_depth", &Database::queue_depth, 8, 0, 10'000},
-    {"write_permits", &Database::write_permits, 1, 1, 16},  // concurrent write-tool transactions
+    {"write_permits", &Database::write_permits, 1, 1, 16},               // concurrent write-tool transactions
+    {"write_queue_depth", &Database::write_queue_depth, 64, 0, 10'000},  // write-tool calls waiting
 };
 constexpr BoolKey<Database> kDatabaseBools[] = {
     {"allow_privileged_role", &Database::allow_privileged_role, false, Only::Postgres},

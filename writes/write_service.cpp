@@ -385,14 +385,20 @@ Result<std::unique_ptr<WriteService>> WriteService::open(
       if (!posture) return std::move(posture).error();
       if (!posture->problems.empty()) {
         std::string list;
-        for (const auto& p : posture->problems) list += (list.empty() ? "" : "; ") + p;
+        bool lacks = false, more = false;  // a missing grant, a privilege beyond the tools' needs
+        for (const auto& p : posture->problems) {
+          list += (list.empty() ? "" : "; ") + p;
+          (p.find(" may not ") != std::string::npos || p.find("does not exist") != std::string::npos ? lacks : more) =
+              true;
+        }
+        const std::string headline = more && lacks ? "may do more than the write tools need, and lacks what they need"
+                                     : more        ? "may do more than the write tools need"
+                                                   : "lacks what the write tools need";
         return make_error(ErrorCode::ConfigInvalid,
-                          "databases." + db_name +
-                              ": refusing to start: the write role may do more than the write "
-                              "tools need: " +
-                              list,
-                          "FIX: connect the write tools as a role that may only INSERT into their tables and SELECT "
-                          "what their SQL reads (REVOKE the rest), owns nothing and may not CREATE.");
+                          "databases." + db_name + ": refusing to start: the write role " + headline + ": " + list,
+                          "FIX: connect the write tools as a role that may INSERT into their tables and SELECT what "
+                          "their SQL reads (GRANT those), and nothing else (REVOKE the rest): it owns nothing and "
+                          "may not CREATE.");
       }
       const std::string dsn_text = dsn;
       const std::string schema = db->schema;

@@ -192,7 +192,7 @@ Api::Api(config::Config config, ServedDatabases databases, int workers, const pe
     const config::Database* db = config_.find_database(tool.database);
     if (db == nullptr) continue;
     auto queue = std::make_unique<permits::PermitQueue>(
-        permits::QueueOptions{.permits = db->write_permits, .queue_depth = db->queue_depth}, clock_);
+        permits::QueueOptions{.permits = db->write_permits, .queue_depth = db->write_queue_depth}, clock_);
     all.push_back(queue.get());
     write_queues_.emplace(tool.database, std::move(queue));
   }

@@ -130,7 +130,7 @@ class WritesTest : public ::testing::TestWithParam<std::string> {
       env_ = "QG_WRITES_TEST_DSN_" + std::to_string(getpid());
       setenv(env_.c_str(), pg_dsn(server_, "qg_writer", db_).c_str(), 1);
       config_ = "databases:\n  w:\n    backend: postgres\n    dsn: " + pg_dsn(server_, "qg_reader", db_) +
-                "\n    write_dsn_env: " + env_ + "\n    queue_depth: 100\n";
+                "\n    write_dsn_env: " + env_ + "\n";
     } else {
       sqlite3* lite = nullptr;
       ASSERT_EQ(sqlite3_open((dir_ / "w.db").c_str(), &lite), SQLITE_OK);
@@ -143,7 +143,7 @@ class WritesTest : public ::testing::TestWithParam<std::string> {
           span_rows() + "COMMIT;";
       ASSERT_EQ(sqlite3_exec(lite, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(lite);
       sqlite3_close(lite);
-      config_ = "databases:\n  w:\n    backend: sqlite\n    path: w.db\n    queue_depth: 100\n";
+      config_ = "databases:\n  w:\n    backend: sqlite\n    path: w.db\n";
     }
     config_ +=
         "    tables:\n      spans: {}\n      span_annotations:\n        columns:\n          explanation: { untrusted: "
