@@ -232,7 +232,8 @@ do_load_demo() {
     -c "GRANT USAGE ON SCHEMA public TO qg_reader" \
     -c "GRANT SELECT ON projects, traces, spans, span_annotations TO qg_reader" \
     -c "GRANT CONNECT ON DATABASE $tmp TO qg_writer" -c "GRANT USAGE ON SCHEMA public TO qg_writer" \
-    -c "GRANT SELECT ON spans, span_annotations TO qg_writer" -c "GRANT INSERT ON span_annotations TO qg_writer"
+    -c "GRANT SELECT ON projects, traces, spans, span_annotations TO qg_writer" \
+    -c "GRANT INSERT ON span_annotations TO qg_writer"
   psql_su -d postgres -c "SET client_min_messages = warning" -c "DROP DATABASE IF EXISTS demo WITH (FORCE)" -c "ALTER DATABASE $tmp RENAME TO demo" \
     -c "COMMENT ON DATABASE demo IS '$sum'"
   echo "pg-test-cluster: database demo loaded from $file ($(psql_su -d demo -At -c 'SELECT count(*) FROM spans') spans)"

@@ -66,8 +66,10 @@ Result<WritePosture> check_write_posture(const std::string& dsn, const std::stri
         out.problems.push_back(who + " may not INSERT into " + qualified +
                                ", which a write tool writes (GRANT INSERT ON " + qualified + " TO " + out.role + ")");
       if (!row[7].as<bool>(false) && (read_tables.contains(name) || insert_tables.contains(name)))
-        out.problems.push_back(who + " may not SELECT from " + qualified +
-                               ", which a write tool reads (GRANT SELECT ON " + qualified + " TO " + out.role + ")");
+        out.problems.push_back(
+            who + " may not SELECT from " + qualified +
+            ", an allowlisted table the write tools' SQL may read, row filters included (GRANT SELECT ON " + qualified +
+            " TO " + out.role + ")");
     }
     for (const auto& t : insert_tables)
       if (!seen.contains(t)) out.problems.push_back("the write table " + schema + "." + t + " does not exist");

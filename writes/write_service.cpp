@@ -1,5 +1,6 @@
 #include "writes/write_service.hpp"
 
+#include <boost/algorithm/string/predicate.hpp>
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -661,10 +662,21 @@ Result<WriteAnswer> WriteService::write(const config::WriteTool& tool, std::stri
   std::string fields = "{";
   boost::json::array untrusted;
   bool any_untrusted = false;
+  const auto hidden_for_caller = [&](const std::string& column) {
+    if (caller.hidden == nullptr) return false;
+    for (const auto& [table, columns] : caller.hidden->tables)
+      if (boost::algorithm::iequals(table, plan.table))
+        for (const auto& c : columns)
+          if (boost::algorithm::iequals(c, column)) return true;
+    return false;
+  };
+  bool first = true;
   if (!row->rows.empty())
     for (std::size_t c = 0; c < row->columns.size() && c < row->rows[0].size(); ++c) {
       const std::string& name = row->columns[c].name;
-      fields += (c == 0 ? "" : ",") + boost::json::serialize(boost::json::string(name)) + ":";
+      if (hidden_for_caller(name)) continue;  // this key may not see it: not even in its own row
+      fields += (first ? "" : ",") + boost::json::serialize(boost::json::string(name)) + ":";
+      first = false;
       write_cell(row->rows[0][c], c < plan.readback.columns.size() ? &plan.readback.columns[c] : nullptr, fields);
       if (plan.untrusted_columns.contains(name)) {
         untrusted.emplace_back(name);

@@ -60,6 +60,9 @@ struct WriteAnswer {
 struct WriteCaller {
   std::string key;  // empty: anonymous (no keys configured)
   std::map<std::string, exec::Value, std::less<>> bindings;
+  // The key's own hidden columns (keys[i].hidden_columns): left out of the row read back, as the read
+  // path leaves them out of every answer. Null: none.
+  const config::HiddenColumns* hidden = nullptr;
 };
 
 struct ChecksAnswer {

@@ -1,7 +1,10 @@
 // Expressions: every node is visited and checked against the capability table.
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "admission/admit/admitter.hpp"
 #include "admission/ast/walk.hpp"
@@ -70,9 +73,25 @@ bool plain_number(std::string_view text) {
 // A number with more integer digits than SQLite's 64-bit integers and doubles
 // hold exactly: PostgreSQL keeps every digit (numeric), SQLite would round it.
 Status Admitter::big_number_literal(const ast::Literal& lit, int location) {
-  if (dialect_ != Dialect::Sqlite || lit.kind != ast::LiteralKind::Numeric ||
-      lit.text.find_first_of("eE") != std::string::npos)
-    return {};
+  if (dialect_ != Dialect::Sqlite || lit.kind != ast::LiteralKind::Numeric) return {};
+  if (lit.text.find_first_of("eE") != std::string::npos) {
+    // 1e400 and 1e-400: PostgreSQL's numeric holds them exactly; SQLite's double would make them Infinity or 0.
+    double v = 0;
+    const std::string_view t = lit.text[0] == '+' ? std::string_view(lit.text).substr(1) : std::string_view(lit.text);
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    const std::string_view mantissa = t.substr(0, t.find_first_of("eE"));
+    const bool nonzero = mantissa.find_first_of("123456789") != std::string_view::npos;
+    const bool lost = ec == std::errc::result_out_of_range || std::isinf(v) ||
+                      (nonzero && std::fabs(v) < std::numeric_limits<double>::min()) || std::fabs(v) >= 9.2e18;
+    if (end == t.data() + t.size() && !lost) return {};
+    return make_error(
+        ErrorCode::CapabilityNotOnSqlite,
+        lit.text + " is beyond what SQLite's numbers hold exactly (its double would make it " +
+            (t.find_first_of("eE") + 1 < t.size() && t[t.find_first_of("eE") + 1] == '-' ? "0 or round it"
+                                                                                         : "Infinity or round it") +
+            "); PostgreSQL's numeric keeps it exactly",
+        "FIX: on SQLite, use numbers between 1e-307 and 9.2e18 in magnitude.", pos(location));
+  }
   std::size_t i = lit.text.find_first_not_of("+-0");
   std::size_t digits = 0;
   while (i != std::string::npos && i + digits < lit.text.size() &&

@@ -519,7 +519,7 @@ HttpResponse Api::run_query(QueryJob& job) {
     lookup.cancelled = &ctx.cancellation->flag();
     const config::Tool& tool = *job.tool;
     const tools::LiveValues live = [&](const tools::ParameterSpec& spec, bool refresh) {
-      return live_values_.values(tool.name, spec, refresh, *job.served, config_.limits, lookup);
+      return live_values_.values(tool.name, spec, refresh, *job.served, config_.limits, lookup, job.key);
     };
     auto arguments = tools::validate_arguments(tool.parameters, job.arguments, "tool '" + tool.name + "'", live);
     if (!arguments) {

@@ -184,8 +184,15 @@ std::string tools_listing(const config::Config& config, const auth::Key* key) {
 
 Result<std::vector<tools::Value>> LiveValueLists::values(const std::string& tool, const tools::ParameterSpec& spec,
                                                          bool refresh, const ServedDatabase& served,
-                                                         const config::Limits& limits, const exec::RunOptions& run) {
-  const std::string key = tool + "." + spec.name;
+                                                         const config::Limits& limits, const exec::RunOptions& run,
+                                                         const auth::Key* caller) {
+  // Admitted first (cheap next to the engine): its parameters say whether the list depends on the key.
+  auto statement = admit_statement(spec.values_from, served.catalog, limits, limits.max_rows);
+  if (!statement) return std::move(statement).error();
+  auto bound = key_bindings(statement->param_names, caller, served.catalog);
+  if (!bound) return std::move(bound).error();
+  const std::string key =
+      tool + "." + spec.name + (statement->param_names.empty() ? "" : "|" + (caller ? caller->name : std::string()));
   const auto now = std::chrono::steady_clock::now();
   {
     std::lock_guard lock(mu_);
@@ -193,11 +200,10 @@ Result<std::vector<tools::Value>> LiveValueLists::values(const std::string& tool
     if (!refresh && it != lists_.end() && now - it->second.read < kTtl) return it->second.values;
   }
   // Read outside the lock: the engine is the slow part, and two readers only read twice.
-  auto statement = admit_statement(spec.values_from, served.catalog, limits, limits.max_rows);
-  if (!statement) return std::move(statement).error();
   exec::RunOptions options = run;
   options.shape.clear();
   options.max_rows = statement->limit.row_cap;
+  options.params = std::move(bound).value();
   auto rows = served.executor->run(statement->sql, options);
   if (!rows) return std::move(rows).error();
   std::vector<tools::Value> values;

@@ -47,7 +47,10 @@ std::string callable_tools(const config::Config& config, const auth::Key* key);
 // `key` may call: the curated tools (kind "tool") and the write tools (kind "write", gateway/api/write_tools.hpp).
 std::string tools_listing(const config::Config& config, const auth::Key* key);
 
-// The current values of values_from parameters, cached per tool and parameter.
+// The current values of values_from parameters, cached per tool and parameter
+// (and per API key when the list reads through a row filter bound from the
+// key's `bind`: each tenant sees its own list, and a key without the binding
+// gets 403 auth:missing-binding, as its SQL would).
 // A cached list older than kTtl, or one asked for with `refresh`, is read again
 // (validation refreshes once on a miss, so a value added to the data is accepted
 // at once; the TTL bounds how long a removed one stays accepted).
@@ -58,7 +61,7 @@ class LiveValueLists {
   // Runs spec.values_from (admitted like any statement) on `engine` when needed.
   Result<std::vector<tools::Value>> values(const std::string& tool, const tools::ParameterSpec& spec, bool refresh,
                                            const ServedDatabase& served, const config::Limits& limits,
-                                           const exec::RunOptions& run);
+                                           const exec::RunOptions& run, const auth::Key* key);
 
  private:
   struct Entry {
@@ -66,7 +69,7 @@ class LiveValueLists {
     std::vector<tools::Value> values;
   };
   std::mutex mu_;
-  std::map<std::string, Entry> lists_;  // "tool.parameter"
+  std::map<std::string, Entry> lists_;  // "tool.parameter", or "tool.parameter|key" when bound
 };
 
 }  // namespace qg::gateway

@@ -117,6 +117,16 @@ struct CellWriter {
   }
 };
 
+// The planner's row estimate, when it may be shown: never for a statement that reads a table through a row
+// filter, because PostgreSQL estimates from statistics over the whole table, filtered-out rows included (an
+// estimate for `project_id = 1 OR project_id = 6` would tell how many rows the hidden project has).
+std::optional<double> shown_estimate(const EnvelopeInput& in) {
+  if (!in.rows || !in.rows->estimated_rows) return std::nullopt;
+  for (const auto& r : in.statement->rewrites)
+    if (r.starts_with("row-filter:")) return std::nullopt;
+  return in.rows->estimated_rows;
+}
+
 // "Returned 100 rows; more exist." plus how to narrow, summarise and page,
 // with the main table's real time column and key when the catalog knows them.
 std::string truncation_notice(const EnvelopeInput& in, std::size_t written) {
@@ -131,9 +141,8 @@ std::string truncation_notice(const EnvelopeInput& in, std::size_t written) {
       }
     }
   std::string note = "Returned " + std::to_string(written) + " rows; more exist";
-  if (in.rows && in.rows->estimated_rows && *in.rows->estimated_rows > static_cast<double>(written))
-    note +=
-        " (about " + std::to_string(static_cast<long long>(*in.rows->estimated_rows)) + " by the planner's estimate)";
+  if (const auto estimate = shown_estimate(in); estimate && *estimate > static_cast<double>(written))
+    note += " (about " + std::to_string(static_cast<long long>(*estimate)) + " by the planner's estimate)";
   note += ". To narrow: ";
   note += time_column.empty() ? "add a WHERE filter" : "filter on " + time_column + " (a time range)";
   note += "; to summarise: GROUP BY with count/sum/avg; to page: ORDER BY ";
@@ -227,8 +236,8 @@ std::string build_envelope(const EnvelopeInput& in) {
     w.key("row_count").integer(static_cast<std::int64_t>(written));
   }
   if (truncated) w.key("truncated").boolean(true);
-  if (truncated && in.rows->estimated_rows)
-    w.key("estimated_rows").integer(static_cast<std::int64_t>(*in.rows->estimated_rows));
+  if (const auto estimate = shown_estimate(in); truncated && estimate)
+    w.key("estimated_rows").integer(static_cast<std::int64_t>(*estimate));
   if (!untrusted_rows.empty()) {
     w.key("untrusted_rows").begin_array();
     for (auto i : untrusted_rows) w.integer(static_cast<std::int64_t>(i));

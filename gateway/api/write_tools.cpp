@@ -24,6 +24,7 @@ writes::WriteCaller write_caller(const auth::Key* key) {
   writes::WriteCaller caller;
   if (key == nullptr) return caller;
   caller.key = key->name;
+  caller.hidden = &key->hidden_columns;
   for (const auto& [name, value] : key->bind)
     caller.bindings.emplace(name, std::visit([](const auto& v) { return exec::Value{v}; }, value));
   return caller;

@@ -82,6 +82,13 @@ class TenantScopingTest : public ::testing::TestWithParam<Backend> {
         row_filter_note: "only the calling tenant's traces"
       spans:
         row_filter: "trace_id IN (SELECT trace_id FROM traces)"
+tools:
+  traces_of:
+    database: demo
+    description: "Traces of one project"
+    parameters:
+      project: { type: string, values_from: "SELECT name FROM projects" }
+    sql: "SELECT count(*) AS n FROM traces t JOIN projects p ON p.id = t.project_id WHERE p.name = :project"
 )yaml");
     s.gateway = std::make_unique<GatewayProcess>(s.dir / "querygate.yaml");
   }
@@ -210,6 +217,35 @@ TEST_P(TenantScopingTest, KeyWithoutTheBindingIsRefusedNeverUnfiltered) {
   }
   // A statement that reads no filtered table needs no binding.
   EXPECT_EQ(rows(query(kUnboundToken, "SELECT 1")), std::vector<std::string>{"[1]"});
+}
+
+// A values_from list reads through the same filters, bound from the calling key: each tenant's list is its
+// own (another tenant's project is "not one of the current values"), and a key without the binding gets
+// 403, never an unfiltered list or an internal error.
+TEST_P(TenantScopingTest, ValuesFromListsAreReadAsTheCallingKey) {
+  const auto call = [&](const char* token, const std::string& project) {
+    return http(served().gateway->port(), "POST", "/v1/tools/traces_of",
+                json::serialize(json::object{{"project", project}}),
+                std::string("Authorization: Bearer ") + token + "\r\n");
+  };
+  const auto own = call(kTenants[0].token, "support-bot");
+  ASSERT_EQ(own.status, 200) << own.body;
+  EXPECT_EQ(rows(own), direct("SELECT count(*) FROM traces WHERE project_id = 1"));
+  // alpha's cached list must not answer for beta, nor beta's for alpha.
+  const auto fix_of = [](const HttpResult& r) {
+    return std::string(json::parse(r.body).at("error").at("fix").as_string());
+  };
+  const auto other = call(kTenants[1].token, "support-bot");
+  ASSERT_EQ(other.status, 422) << other.body;
+  EXPECT_NE(fix_of(other).find("code-assistant"), std::string::npos) << other.body;
+  EXPECT_EQ(fix_of(other).find("support-bot"), std::string::npos) << other.body;
+  const auto back = call(kTenants[0].token, "code-assistant");
+  ASSERT_EQ(back.status, 422) << back.body;
+  EXPECT_NE(fix_of(back).find("support-bot"), std::string::npos) << back.body;
+  EXPECT_EQ(fix_of(back).find("code-assistant"), std::string::npos) << back.body;
+  const auto unbound = call(kUnboundToken, "support-bot");
+  ASSERT_EQ(unbound.status, 403) << unbound.body;
+  EXPECT_EQ(json::parse(unbound.body).at("error").at("code").as_string(), "auth:missing-binding") << unbound.body;
 }
 
 TEST_P(TenantScopingTest, SchemaSaysAFilterApplies) {

@@ -35,6 +35,7 @@ constexpr const char* kReaderToken = "reader-token-0123456789";
 // Two tenants (bind: project_id 1 and 2) that may call save_scoped; the judge key binds nothing.
 constexpr const char* kTenantA = "tenant-a-token-0123456789";
 constexpr const char* kTenantB = "tenant-b-token-0123456789";
+constexpr const char* kHiddenJudge = "hidden-judge-token-0123456789";
 
 std::string bearer(const char* token) {
   return std::string("Authorization: Bearer ") + token + "\r\n";
@@ -107,7 +108,11 @@ std::string keys_yaml() {
          auth::to_hex(auth::sha256(kTenantA)) +
          ", databases: [w], writes: [save_scoped], bind: { project_id: 1 } }\n"
          "  - { name: tenant_b, sha256: " +
-         auth::to_hex(auth::sha256(kTenantB)) + ", databases: [w], writes: [save_scoped], bind: { project_id: 2 } }\n";
+         auth::to_hex(auth::sha256(kTenantB)) +
+         ", databases: [w], writes: [save_scoped], bind: { project_id: 2 } }\n"
+         "  - { name: hidden_judge, sha256: " +
+         auth::to_hex(auth::sha256(kHiddenJudge)) +
+         ", databases: [w], writes: all, hidden_columns: { span_annotations: [explanation, created_at] } }\n";
 }
 
 struct Snapshot {
@@ -311,6 +316,25 @@ TEST_P(WritesTest, WrittenThenAlreadyExistsWithTheRowReadBack) {
   EXPECT_EQ(a.at("affected").to_number<int>(), 0);
   EXPECT_NE(json::serialize(a.at("notes")).find("continue with the next item"), std::string::npos);
   EXPECT_EQ(snapshot(), before);
+}
+
+// A key's own hidden columns stay hidden in the row it wrote: the read path would refuse them to this key.
+TEST_P(WritesTest, TheRowReadBackLeavesOutTheKeysHiddenColumns) {
+  auto r = write(R"({"span_id": 9, "label": "incorrect", "score": 0.3, "explanation": "secret text"})", kHiddenJudge);
+  ASSERT_EQ(r.status, 201) << r.body;
+  const auto row = parsed(r).at("row").as_object();
+  EXPECT_FALSE(row.contains("explanation")) << r.body;
+  EXPECT_FALSE(row.contains("created_at")) << r.body;
+  EXPECT_TRUE(row.contains("label")) << r.body;
+  EXPECT_EQ(r.body.find("secret text"), std::string::npos) << r.body;
+  EXPECT_FALSE(parsed(r).contains("untrusted")) << r.body;  // its only untrusted column is hidden
+  // The same key's SQL cannot read the column either; another key sees the whole row.
+  const auto q = http(gateway_->port(), "POST", "/v1/query",
+                      R"({"database": "w", "sql": "SELECT explanation FROM span_annotations"})", bearer(kHiddenJudge));
+  EXPECT_EQ(q.status, 422) << q.body;
+  auto full = write(R"({"span_id": 10, "label": "incorrect", "score": 0.3, "explanation": "seen"})");
+  ASSERT_EQ(full.status, 201) << full.body;
+  EXPECT_TRUE(parsed(full).at("row").as_object().contains("explanation")) << full.body;
 }
 
 TEST_P(WritesTest, DerivedFieldFromTheModelIsIgnoredAndSaid) {
