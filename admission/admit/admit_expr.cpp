@@ -190,7 +190,7 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   // issue #12 accepts it on both backends), so PostgreSQL gets the condition
   // cast to an integer (true is 1, false 0, NULL stays NULL, as SQLite's).
   if (dialect_ == Dialect::Postgres && (f.name == "sum" || f.name == "avg") && f.args.size() == 1 && !f.star &&
-      !f.over && boolean_valued(f.args.front())) {
+      !f.over && value_type(f.args.front(), ctx).type == SqlType::Boolean) {
     const int at = f.args.front().location;
     ast::Expr condition = std::move(f.args.front());
     f.args.front() =
@@ -212,8 +212,10 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   const bool reads_json_text = dialect_ == Dialect::Sqlite && f.name.starts_with("json");
   for (auto& a : f.args) {
     if (reads_json_text) json_text_allowed_ = &a;
+    if (f.name == "pg_int8") int8_checked_ = &a;
     if (auto s = expr(a, ctx); !s) return s;
   }
+  if (auto s = function_types(f, ctx, location); !s) return s;
   if (f.filter) {
     if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
     if (auto s = expr(**f.filter, ctx); !s) return s;
@@ -358,6 +360,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                               std::string(cell.note), pos(loc));
           }
           const bool arrow = n.left && (n.op == "->" || n.op == "->>");
+          const bool int8_checked = &e == int8_checked_;  // already the argument of pg_int8 (re-check)
           if (auto s = check_precedence(e); !s) return s;
           if (arrow)
             if (auto s = json_arrow(n, e, loc); !s) return s;
@@ -367,6 +370,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = expr(**n.left, ctx); !s) return s;
           }
           if (auto s = expr(*n.right, ctx); !s) return s;
+          // Comparisons are typed before the time translations replace them (a time with a number is an error).
+          if (n.op == "=" || n.op == "<>" || n.op == "!=" || n.op == "<" || n.op == ">" || n.op == "<=" || n.op == ">=")
+            if (auto s = operator_types(n, ctx, loc); !s) return s;
           {
             bool replaced = false;
             if (auto s = time_operator_on_sqlite(e, ctx, replaced); !s) return s;
@@ -374,6 +380,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
+          if (auto s = operator_types(n, ctx, loc); !s) return s;
           if (n.op == "||" && n.left) {
             // A computed time as text: PostgreSQL's text output (a stored column's: time_as_text_on_sqlite).
             for (ast::Expr* side : {&**n.left, &*n.right})
@@ -407,8 +414,18 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = time_text_comparison(*n.right, **n.left, ctx, loc); !s) return s;
             if (auto s = text_literal_as_number(**n.left, *n.right, ctx, loc); !s) return s;
             if (auto s = text_literal_as_number(*n.right, **n.left, ctx, loc); !s) return s;
-            if (auto s = boolean_text_on_sqlite(**n.left, *n.right, loc); !s) return s;
-            if (auto s = boolean_text_on_sqlite(*n.right, **n.left, loc); !s) return s;
+            if (auto s = boolean_text_on_sqlite(**n.left, *n.right, ctx, loc); !s) return s;
+            if (auto s = boolean_text_on_sqlite(*n.right, **n.left, ctx, loc); !s) return s;
+          }
+          // Integer + - * on SQLite: an int64 overflow becomes a double there, PostgreSQL's error there
+          // ("bigint out of range"): the result passes through pg_int8, which raises it.
+          if (dialect_ == Dialect::Sqlite && n.left && (n.op == "+" || n.op == "-" || n.op == "*") && !int8_checked &&
+              value_type(e, ctx).type == SqlType::Integer) {
+            ast::FuncCall checked;
+            checked.name = "pg_int8";
+            checked.args.push_back(std::move(e));
+            e = ast::make_expr(std::move(checked), loc);  // `n` dies here
+            note_rewrite("dialect:int8-overflow");
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
@@ -495,6 +512,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = expr(**n.escape, ctx); !s) return s;
           }
           if (auto s = expr(*n.arg, ctx); !s) return s;
+          if (auto s = like_types(n, ctx, loc); !s) return s;
           return expr(*n.pattern, ctx);
         } else if constexpr (std::is_same_v<T, ast::Case>) {
           if (n.operand)

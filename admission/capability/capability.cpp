@@ -395,6 +395,8 @@ constexpr std::array kFunctions{
     sqlite_only("pg_to_char", Scalar, Text, Growth::Format, "FIX: on PostgreSQL, write to_char(t, 'YYYY-MM')."),
     sqlite_only("pg_timezone", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write timezone('UTC', t)."),
     sqlite_only("pg_time_key", Scalar, Number, Growth::Fixed, kPgTimeCast),
+    sqlite_only("pg_int8", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the arithmetic itself: bigint overflow is its error there."),
     sqlite_only("pg_from_key", Scalar, Text, Growth::Fixed, kPgTimeCast),
     // ---- JSON
     sqlite_only("json", Scalar, Text, Growth::Within, kSqliteOnlyJsonValid),
