@@ -256,6 +256,18 @@ Status Admitter::window(ast::WindowSpec& w, const ExprContext& ctx, int location
   return {};
 }
 
+// Once per chain of integer arithmetic, at its top: a double stays a double through + - * above it, so
+// the top's check sees an overflow anywhere below (one wrapper per node made SQLite's parser overflow its
+// stack on an 80-term sum).
+void Admitter::wrap_int8(ast::Expr& e) {
+  const int loc = e.location;
+  ast::FuncCall checked;
+  checked.name = "pg_int8";
+  checked.args.push_back(std::move(e));
+  e = ast::make_expr(std::move(checked), loc);
+  note_rewrite("dialect:int8-overflow");
+}
+
 Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
   for (auto& e : list)
     if (auto s = expr(e, ctx); !s) return s;
@@ -360,16 +372,24 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                               std::string(cell.note), pos(loc));
           }
           const bool arrow = n.left && (n.op == "->" || n.op == "->>");
-          const bool int8_checked = &e == int8_checked_;  // already the argument of pg_int8 (re-check)
+          const bool int8_checked = &e == int8_checked_;          // already the argument of pg_int8 (re-check)
+          const bool int8_operand = int8_operands_.contains(&e);  // the + - * above checks the overflow
+          const bool int8_arithmetic =
+              dialect_ == Dialect::Sqlite && n.left && (n.op == "+" || n.op == "-" || n.op == "*");
           if (auto s = check_precedence(e); !s) return s;
           if (arrow)
             if (auto s = json_arrow(n, e, loc); !s) return s;
+          if (int8_arithmetic) int8_operands_.insert({&**n.left, &*n.right});
           if (n.left) {
             // The left operand of an arrow is a JSON document: its JSON text is not shown as such.
             if (arrow || n.op == "#>" || n.op == "#>>") json_text_allowed_ = &**n.left;
             if (auto s = expr(**n.left, ctx); !s) return s;
           }
           if (auto s = expr(*n.right, ctx); !s) return s;
+          if (int8_arithmetic) {
+            int8_operands_.erase(&**n.left);
+            int8_operands_.erase(&*n.right);
+          }
           // Comparisons are typed before the time translations replace them (a time with a number is an error).
           if (n.op == "=" || n.op == "<>" || n.op == "!=" || n.op == "<" || n.op == ">" || n.op == "<=" || n.op == ">=")
             if (auto s = operator_types(n, ctx, loc); !s) return s;
@@ -418,14 +438,20 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = boolean_text_on_sqlite(*n.right, **n.left, ctx, loc); !s) return s;
           }
           // Integer + - * on SQLite: an int64 overflow becomes a double there, PostgreSQL's error there
-          // ("bigint out of range"): the result passes through pg_int8, which raises it.
-          if (dialect_ == Dialect::Sqlite && n.left && (n.op == "+" || n.op == "-" || n.op == "*") && !int8_checked &&
-              value_type(e, ctx).type == SqlType::Integer) {
-            ast::FuncCall checked;
-            checked.name = "pg_int8";
-            checked.args.push_back(std::move(e));
-            e = ast::make_expr(std::move(checked), loc);  // `n` dies here
-            note_rewrite("dialect:int8-overflow");
+          // ("bigint out of range"): the result passes through pg_int8, which raises it (wrap_int8: once per
+          // chain, at its top).
+          if (int8_arithmetic) {
+            if (value_type(e, ctx).type == SqlType::Integer) {
+              if (!int8_checked && !int8_operand) wrap_int8(e);  // `n` dies here
+            } else {
+              // Not an integer itself (int * float): its integer + - * operands are checked one by one.
+              for (ast::Expr* side : {&**n.left, &*n.right}) {
+                const auto* inner = std::get_if<ast::Operator>(&side->node);
+                if (inner && inner->left && (inner->op == "+" || inner->op == "-" || inner->op == "*") &&
+                    value_type(*side, ctx).type == SqlType::Integer)
+                  wrap_int8(*side);
+              }
+            }
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {

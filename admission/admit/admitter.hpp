@@ -220,9 +220,12 @@ class Admitter {
   Status like_types(const ast::Like& like, const ExprContext& ctx, int location);
   std::map<const ast::Query*, std::vector<ValueType>> query_types_;  // output types of every admitted query
   std::vector<ValueType> select_types_;                              // the last select()'s items
-  std::set<int> numeric_extracts_;
-  const ast::Expr* int8_checked_ = nullptr;  // the argument of a pg_int8 call being admitted (re-check)  // locations
-                                             // of EXTRACT calls (numeric in PostgreSQL; date_part is float8)
+  std::set<int> numeric_extracts_;           // locations of EXTRACT calls (numeric in PostgreSQL; date_part is float8)
+  const ast::Expr* int8_checked_ = nullptr;  // the argument of a pg_int8 call being admitted (re-check)
+  // Operands of an integer + - * being admitted (SQLite): the arithmetic above them checks the overflow.
+  std::set<const ast::Expr*> int8_operands_;
+  // Integer + - * on SQLite passes through pg_int8 (bigint overflow is an error, as on PostgreSQL).
+  void wrap_int8(ast::Expr& e);
   std::vector<ValueType> query_types(const ast::Query& q) const {
     auto it = query_types_.find(&q);
     return it == query_types_.end() ? std::vector<ValueType>{} : it->second;

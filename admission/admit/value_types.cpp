@@ -339,6 +339,17 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
                           "compare them by its own rules",
                       fix, pos(location));
   }
+  // jsonb - 'key' (or - index) is PostgreSQL's delete operator, not arithmetic.
+  if (op.op == "-" && l.type == SqlType::Json &&
+      (r.type == SqlType::Untyped || r.type == SqlType::Text || r.type == SqlType::Integer)) {
+    if (dialect_ == Dialect::Postgres) return {};
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "jsonb - " + shown(*op.right, dialect_) +
+                          " removes a key or element in PostgreSQL; SQLite would subtract numbers",
+                      "FIX: on SQLite, write json_remove(" + shown(**op.left, dialect_) +
+                          ", '$.key') (or '$[n]' for an array element).",
+                      pos(location));
+  }
   for (const ValueType* t : {&l, &r}) {
     if (t->type != SqlType::Text && t->type != SqlType::Json && t->type != SqlType::Boolean) continue;
     const ast::Expr& side = t == &l ? **op.left : *op.right;
@@ -370,6 +381,21 @@ Status Admitter::function_types(ast::FuncCall& f, const ExprContext& ctx, int lo
                           type_words(first) + ") does not exist\"); SQLite would answer it by its own rules",
                       fix, pos(location));
   };
+  // bool_or / bool_and / every on SQLite: max / min of the condition's 1/0 (NULLs skipped, as PostgreSQL's),
+  // answered as a boolean. Only of a condition: of anything else PostgreSQL has no such function.
+  if (dialect_ == Dialect::Sqlite && (f.name == "bool_or" || f.name == "bool_and" || f.name == "every") &&
+      f.args.size() == 1) {
+    if (first.type != SqlType::Boolean)
+      return make_error(
+          ErrorCode::ValidationUnsupported,
+          f.name + "() takes a condition (boolean); " + what + " is " +
+              (known(first.type) ? std::string("of type ") + type_words(first) : std::string("not known to be one")),
+          "FIX: pass a condition, e.g. " + f.name + "(" + what + " > 0) or " + f.name + "(" + what + " IS NOT NULL).",
+          pos(location));
+    f.name = f.name == "bool_or" ? "max" : "min";
+    note_rewrite("dialect:bool-aggregate");
+    return {};
+  }
   if ((f.name == "sum" || f.name == "avg") &&
       (first.type == SqlType::Text || first.type == SqlType::Json || first.type == SqlType::Time))
     return refuse(first.type == SqlType::Time
@@ -377,11 +403,17 @@ Status Admitter::function_types(ast::FuncCall& f, const ExprContext& ctx, int lo
                       : "FIX: convert to a number first: " + f.name + "(CAST(" + what +
                             (first.type == SqlType::Json ? " ->> 'key'" : "") +
                             " AS numeric)); to count rows write count(" + what + ").");
-  if ((f.name == "min" || f.name == "max") && f.args.size() == 1 &&
-      (first.type == SqlType::Json || first.type == SqlType::Boolean))
-    return refuse(first.type == SqlType::Boolean
-                      ? std::string("FIX: write ") + (f.name == "max" ? "bool_or(" : "bool_and(") + what + ")."
-                      : "FIX: aggregate a key read as text or a number: " + f.name + "(" + what + " ->> 'key').");
+  if ((f.name == "min" || f.name == "max") && f.args.size() == 1 && first.type == SqlType::Json)
+    return refuse("FIX: aggregate a key read as text or a number: " + f.name + "(" + what + " ->> 'key').");
+  // max(condition) / min(condition): PostgreSQL's error, but the intent is exact (issue #12: accept it on
+  // both backends): bool_or / bool_and on PostgreSQL; SQLite's max/min of 1/0, answered as a boolean.
+  if ((f.name == "min" || f.name == "max") && f.args.size() == 1 && first.type == SqlType::Boolean) {
+    if (dialect_ == Dialect::Postgres) {
+      f.name = f.name == "max" ? "bool_or" : "bool_and";
+      note_rewrite("dialect:minmax-boolean");
+    }
+    return {};
+  }
   static const std::set<std::string> kTextFunctions = {
       "length",  "char_length", "lower", "upper", "substr",     "substring", "trim", "ltrim", "rtrim",   "btrim",
       "replace", "strpos",      "left",  "right", "split_part", "initcap",   "lpad", "rpad",  "reverse", "instr"};
@@ -393,12 +425,13 @@ Status Admitter::function_types(ast::FuncCall& f, const ExprContext& ctx, int lo
                       : "FIX: convert the value to text first: " + f.name + "(CAST(" + what + " AS text)" +
                             (f.args.size() > 1 ? ", ...)." : ")."));
   // round(double precision, n) is PostgreSQL's error but its intent is exact (issue #12): the value is
-  // rounded as the numeric it prints as, on both backends; PostgreSQL is given the cast.
+  // rounded as the numeric it prints as, on both backends; PostgreSQL is given the cast (as by
+  // round_numeric_on_postgres, for the floats only types see: through derived tables and CTEs).
   if (f.name == "round" && f.args.size() == 2 && first.type == SqlType::Float && dialect_ == Dialect::Postgres) {
     const int at = f.args.front().location;
     ast::Expr value = std::move(f.args.front());
     f.args.front() = ast::make_expr(ast::Cast{ast::Box<ast::Expr>(std::move(value)), ast::TypeName{"numeric", {}}}, at);
-    note_rewrite("dialect:round-float-numeric");
+    note_rewrite("dialect:round-numeric");
   }
   return {};
 }

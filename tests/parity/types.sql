@@ -134,7 +134,12 @@ SELECT avg(status) FROM traces;
 SELECT count(*) FROM traces WHERE start_time > 5;
 
 -- id: types-059
+-- truth: SELECT bool_or(status = 'OK') AS max FROM traces
 SELECT max(status = 'OK') FROM traces;
+
+-- id: types-074
+-- truth: SELECT kind, bool_and(cost_usd > 0) AS all_paid, bool_or(status = 'ERROR') AS any_error FROM spans GROUP BY kind ORDER BY kind
+SELECT kind, min(cost_usd > 0) AS all_paid, max(status = 'ERROR') AS any_error FROM spans GROUP BY kind ORDER BY kind;
 
 -- id: types-061
 SELECT upper(id) FROM projects ORDER BY id;
