@@ -346,8 +346,9 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "jsonb - " + shown(*op.right, dialect_) +
                           " removes a key or element in PostgreSQL; SQLite would subtract numbers",
-                      "FIX: on SQLite, write json_remove(" + shown(**op.left, dialect_) +
-                          ", '$.key') (or '$[n]' for an array element).",
+                      "FIX: on SQLite, read the keys you need instead: json_object('a', " + shown(**op.left, dialect_) +
+                          " ->> 'a', 'b', " + shown(**op.left, dialect_) +
+                          " ->> 'b') (removing a key is PostgreSQL's only).",
                       pos(location));
   }
   for (const ValueType* t : {&l, &r}) {
