@@ -556,6 +556,7 @@ HttpResponse Api::run_query(QueryJob& job) {
     for (const auto& c : statement->admission.columns) {
       options.boolean_columns.push_back(c.boolean);
       options.timestamp_columns.push_back(c.timestamp);
+      options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
     }
     auto result = engine.run(statement->sql, options);
     engine_done();
