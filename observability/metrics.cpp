@@ -121,15 +121,16 @@ struct Metrics::Impl {
   Family<Counter>& prepared = prometheus::BuildCounter()
                                   .Name("querygate_prepared_statements_total")
                                   .Help(
-                                      "PostgreSQL: statements run as server-side prepared statements of their "
-                                      "connection, by database and outcome: parsed (prepared now) or reused.")
+                                      "Statements run as prepared statements kept by their connection "
+                                      "(PostgreSQL: server-side; SQLite: persistent), by database and outcome: "
+                                      "parsed (prepared now) or reused.")
                                   .Register(registry);
   Family<Counter>& prepared_evictions =
       prometheus::BuildCounter()
           .Name("querygate_prepared_evictions_total")
           .Help(
-              "PostgreSQL: prepared statements dropped from a connection (beyond its bound, or because the schema "
-              "changed under them), by database.")
+              "Prepared statements dropped from a connection (beyond its bound, or because the schema changed under "
+              "them), by database.")
           .Register(registry);
   Family<Histogram>& duration = prometheus::BuildHistogram()
                                     .Name("querygate_statement_duration_seconds")

@@ -1,5 +1,6 @@
 // The bounded caches of the hot path, on their own: the admission cache
-// (admission/cache) and a connection's prepared statements (pg_pool.hpp).
+// (admission/cache), a PostgreSQL connection's prepared statements
+// (pg_pool.hpp) and a SQLite connection's (sqlite_statements.hpp).
 // That a hit answers what a miss answers is proven over HTTP
 // (tests/integration/admission_cache_test.cpp).
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 
 #include "admission/cache/admission_cache.hpp"
 #include "executors/postgres/pg_pool.hpp"
+#include "executors/sqlite/sqlite_statements.hpp"
 #include "gateway/api/cached_admission.hpp"
 
 namespace qg {
@@ -115,6 +117,47 @@ TEST(PreparedStatementsTest, BoundedPerConnectionAndDeallocatedWhenEvicted) {
   EXPECT_TRUE(prepared.take_deallocations().empty());
   prepared.clear();
   EXPECT_EQ(prepared.size(), 0u);
+}
+
+// A real in-memory SQLite connection: kept statements are reset (no read left
+// open, bindings cleared), bounded, and given to one run at a time.
+TEST(SqliteStatementCacheTest, KeepsResetStatementsWithinItsBound) {
+  sqlite3* raw_db = nullptr;
+  ASSERT_EQ(sqlite3_open(":memory:", &raw_db), SQLITE_OK);
+  exec::sqlite::DbHandle db(raw_db);
+  ASSERT_EQ(sqlite3_exec(db.get(), "CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  const auto compile = [&](const std::string& sql) {
+    sqlite3_stmt* s = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v3(db.get(), sql.c_str(), -1, SQLITE_PREPARE_PERSISTENT, &s, nullptr), SQLITE_OK);
+    return exec::sqlite::StmtHandle(s);
+  };
+  exec::sqlite::StatementCache cache;
+  const std::string sql = "SELECT x FROM t WHERE x >= ?1 ORDER BY x";
+  EXPECT_EQ(cache.take(sql), nullptr);
+  auto stmt = compile(sql);
+  sqlite3_stmt* const address = stmt.get();
+  ASSERT_EQ(sqlite3_bind_int64(stmt.get(), 1, 2), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(stmt.get()), SQLITE_ROW);  // stopped early: the read is still open
+  EXPECT_EQ(sqlite3_stmt_busy(stmt.get()), 1);
+  EXPECT_EQ(cache.give_back(sql, std::move(stmt)), 0u);
+  auto again = cache.take(sql);
+  ASSERT_EQ(again.get(), address) << "the same compiled statement comes back";
+  EXPECT_EQ(cache.take(sql), nullptr) << "taken out while it runs";
+  EXPECT_EQ(sqlite3_stmt_busy(again.get()), 0) << "reset when given back";
+  ASSERT_EQ(sqlite3_step(again.get()), SQLITE_DONE) << "bindings cleared: x >= NULL matches nothing";
+  cache.give_back(sql, std::move(again));
+
+  std::size_t evicted = 0;
+  for (std::size_t i = 0; i < exec::sqlite::StatementCache::kCapacity; ++i) {
+    const std::string other = "SELECT x + " + std::to_string(i) + " FROM t";
+    evicted += cache.give_back(other, compile(other));
+  }
+  EXPECT_EQ(evicted, 1u);
+  EXPECT_EQ(cache.size(), exec::sqlite::StatementCache::kCapacity);
+  EXPECT_EQ(cache.take(sql), nullptr) << "the least recently used went first";
+  EXPECT_EQ(cache.clear(), exec::sqlite::StatementCache::kCapacity);
+  EXPECT_EQ(cache.size(), 0u);
 }
 
 }  // namespace
