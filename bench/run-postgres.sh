@@ -70,7 +70,7 @@ echo
 # ---------------------------------------------------------------------------
 # 1. Through the gateway, 4 and 8 permits.
 declare -A GW RSS_AFTER  # GW[permits,query,conns] = "rps p50 p99 non2xx"
-for permits in 4 8; do
+for permits in ${QG_BENCH_PG_PERMITS:-4 8}; do  # the targets are read at 4 permits
   start_gateway "$WORK/permits$permits.yaml"
   for name in point rows100; do
     sql=$POINT
