@@ -19,6 +19,8 @@ build_targets admission_bench
 echo "## Admission per statement (parse → admit → render)"
 echo
 args=()
+# QG_BENCH_SAMPLE=N: the first N statements of each corpus only (the CI smoke).
+[[ -n "${QG_BENCH_SAMPLE:-}" ]] && args+=(--sample "$QG_BENCH_SAMPLE")
 [[ -f "$DATA/spider/dev_gold.sql" ]] && args+=(--spider "$DATA/spider")
 if [[ -n "${QG_TEST_PG_HOST:-}" && -n "${QG_TEST_PG_PORT:-}" && -f "$DATA/defog/questions_gen_postgres.csv" ]]; then
   args+=(--defog "$DATA/defog")

@@ -76,6 +76,10 @@ struct Corpus {
 // The gateway's default limits: what a /v1/query without "limit" is admitted under.
 const qg::config::Limits kLimits{};
 
+// --sample N: each corpus keeps only its first N statements, and the Spider
+// gateway serves only their databases (the CI smoke's short run). 0: all.
+std::size_t g_sample = 0;
+
 fidelity::GatewaySide& gateway_side() {
   static fidelity::GatewaySide side;
   return side;
@@ -91,6 +95,7 @@ Corpus load_spider_corpus(const fs::path& dir) {
   }
   std::map<fs::path, std::unique_ptr<fidelity::DirectSqlite>> direct;
   for (const auto& q : dataset->queries) {
+    if (g_sample > 0 && c.statements.size() >= g_sample) break;
     if (!fs::exists(q.db_path)) {
       ++c.db_missing;
       continue;
@@ -124,7 +129,7 @@ Corpus load_spider_corpus(const fs::path& dir) {
   }
   // The gateway serves every database of the Spider folder (163), as the
   // issue's workload has it, not only the dev split's.
-  if (std::error_code ec; fs::is_directory(dir / "database", ec))
+  if (std::error_code ec; g_sample == 0 && fs::is_directory(dir / "database", ec))
     for (const auto& entry : fs::directory_iterator(dir / "database")) {
       const auto db_id = entry.path().filename().string();
       const auto file = entry.path() / (db_id + ".sqlite");
@@ -158,6 +163,7 @@ Corpus load_defog_corpus(const fs::path& dir) {
     std::exit(1);
   }
   for (const auto& q : dataset->queries) {
+    if (g_sample > 0 && c.statements.size() >= g_sample) break;
     auto executor = gateway_side().postgres_executor(q.db_id, q.pg_dsn);
     if (!executor) {
       ++c.db_missing;
@@ -262,11 +268,14 @@ int main(int argc, char** argv) {
       defog = argv[++i];
     else if (a == "--workload" && i + 1 < argc)
       workload = argv[++i];
+    else if (a == "--sample" && i + 1 < argc)
+      g_sample = std::stoul(argv[++i]);
     else
       rest.push_back(argv[i]);
   }
   if (spider.empty() && defog.empty()) {
-    std::cerr << "usage: admission_bench [--spider DIR] [--defog DIR] [--workload OUTDIR] [benchmark flags]\n";
+    std::cerr
+        << "usage: admission_bench [--spider DIR] [--defog DIR] [--workload OUTDIR] [--sample N] [benchmark flags]\n";
     return 2;
   }
   std::vector<Corpus> corpora;

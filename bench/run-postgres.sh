@@ -70,7 +70,7 @@ echo
 # ---------------------------------------------------------------------------
 # 1. Through the gateway, 4 and 8 permits.
 declare -A GW RSS_AFTER  # GW[permits,query,conns] = "rps p50 p99 non2xx"
-for permits in 4 8; do
+for permits in ${QG_BENCH_PG_PERMITS:-4 8}; do  # the targets are read at 4 permits
   start_gateway "$WORK/permits$permits.yaml"
   for name in point rows100; do
     sql=$POINT
@@ -190,7 +190,7 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for name in point rows100; do
   for conns in "${CONNS[@]}"; do
     read -r r4 a4 b4 n4 <<<"${GW[4,$name,$conns]}"
-    read -r r8 a8 b8 n8 <<<"${GW[8,$name,$conns]}"
+    read -r r8 a8 b8 n8 <<<"${GW[8,$name,$conns]:-}"
     echo "| $name | $conns | $r4 | $a4 | $b4 | $n4 | $r8 | $a8 | $b8 | $n8 |"
   done
 done
@@ -201,7 +201,7 @@ echo "Below saturation (point query, permits 4, 32 connections, each pausing $PA
   "p90 $(to_ms "$(awk '$1 == "90%" {print $2}' <<<"$PACED")") ms," \
   "p99 $(to_ms "$(awk '$1 == "99%" {print $2}' <<<"$PACED")") ms."
 echo "Point query with \`X-Request-Id\` sent by the client (the gateway draws no random id), permits 4: $WITH_ID."
-echo "Gateway RSS after its throughput runs: ${RSS_AFTER[4]} MiB (4 permits), ${RSS_AFTER[8]} MiB (8 permits)."
+echo "Gateway RSS after its throughput runs: ${RSS_AFTER[4]} MiB (4 permits), ${RSS_AFTER[8]:-–} MiB (8 permits)."
 echo
 
 echo "### Direct on PostgreSQL (bench/direct_postgres, one connection per thread)"
@@ -235,7 +235,7 @@ for conns in "${CONNS[@]}"; do
   read -r st sp50 sp99 <<<"${PGB[simple,$conns]}"
   read -r pt pp50 pp99 <<<"${PGB[prepared,$conns]}"
   read -r g4 _ <<<"${GW[4,point,$conns]}"
-  read -r g8 _ <<<"${GW[8,point,$conns]}"
+  read -r g8 _ <<<"${GW[8,point,$conns]:-}"
   echo "| $conns | $st | $sp50 | $sp99 | $pt | $pp50 | $pp99 | $g4 | $(pct "$g4" "$st") | $(pct "$g4" "$pt") | $g8 | $(pct "$g8" "$st") |"
 done
 echo

@@ -26,6 +26,9 @@
 # for each (print_targets in lib.sh). QG_BENCH_CONNS (default "1 8 32 64")
 # sets the concurrencies of the throughput runs.
 # `bench/run.sh --soak [SECONDS]` runs only the soak (bench/soak.sh, default 600 s).
+# QG_BENCH_OVERLOAD_ROUNDS (default 2) sets the overload rounds, QG_BENCH_SAMPLE
+# (distinct, admission), QG_BENCH_TABLES and QG_BENCH_IDLE (scale) and
+# QG_BENCH_PG_PERMITS (postgres, default "4 8") shorten the parts (bench/smoke.sh).
 # QG_BENCH_QUIET_LOAD=1.5 first waits (up to QG_BENCH_QUIET_WAIT s, default 2400)
 # for the 1-minute load average to drop below 1.5.
 # Prints Markdown tables (docs/BENCHMARKS.md holds a run's figures).
@@ -178,7 +181,7 @@ $(awk '/Requests\/sec/ {printf "%.0f", $2}' <<< "$out") req/s (pause $PACE_MS ms
   echo
   echo "| round | seconds | statuses (wrk Lua count) | RSS before MiB | RSS max during MiB | RSS after MiB | permits in use / queued after |"
   echo "|---:|---:|---|---:|---:|---:|---|"
-  for round in 1 2; do
+  for round in $(seq 1 "${QG_BENCH_OVERLOAD_ROUNDS:-2}"); do
     before=$(rss_kb)
     : > "$WORK/rss.txt"
     ( while kill -0 "$GATEWAY_PID" 2>/dev/null; do rss_kb >> "$WORK/rss.txt"; sleep 1; done ) &

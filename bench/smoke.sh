@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark scripts' smoke test, so they cannot rot: every part of
 # bench/run.sh for 1 s per measurement at one concurrency (8), 200 idle
-# connections instead of 10 000, then checks that each part printed its tables
+# connections instead of 10 000, 100 tables instead of 1 000, the first 40
+# statements of each distinct/admission corpus (their databases only), one
+# overload round and the PostgreSQL part at 4 permits only, then checks that each part printed its tables
 # and recorded the figures of issue 16's targets it measures (a number with
 # each unit). Never a timed assertion: how fast anything was does not matter.
 # ctest runs it as bench_smoke (label bench-smoke) on the build it belongs to
@@ -36,6 +38,7 @@ command -v npm >/dev/null || echo "*** bench smoke: DBHub will be SKIPPED (npm i
 
 start=$(date +%s)
 QG_BENCH_PARTS=$parts QG_BENCH_CONNS=8 QG_BENCH_IDLE=200 QG_BENCH_ADMISSION_MIN_TIME=0.05 QG_BENCH_TARGETS="$OUT/targets.tsv" \
+  QG_BENCH_SAMPLE=40 QG_BENCH_TABLES=100 QG_BENCH_OVERLOAD_ROUNDS=1 QG_BENCH_PG_PERMITS=4 \
   "$BENCH/run.sh" 1 >"$OUT/report.md" 2>"$OUT/stderr" || {
   echo "bench smoke FAILED: bench/run.sh exited with $?; its output ends with:" >&2
   tail -15 "$OUT/report.md" >&2

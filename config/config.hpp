@@ -39,6 +39,10 @@ struct Limits {
   // or waiting for an answer, and 64 of those are several times what one
   // database's permits and queue accept at once (the rest get 429 anyway).
   int max_connections_per_client = 64;
+  // HTTP connections open at once, all clients together (the same giving-way
+  // rule as above). Each costs a file descriptor and a few KiB while idle:
+  // raise the process's open-files limit (ulimit -n) along with it.
+  int max_connections = 1024;
   // The request line and headers must arrive within this after the request's
   // first byte (or the connection's accept); the body then has the rest of 10 s.
   int header_timeout_ms = 5000;
@@ -56,6 +60,9 @@ struct Limits {
   // A result holding a binary value (BLOB, bytea) is refused with limit:binary-value
   // instead of sent as base64: for deployments where bytes should never reach a model.
   bool refuse_blobs = false;
+  // Admitted statements kept (least recently used go first): a repeated
+  // statement from the same key skips parse, admission and render. 0: off.
+  int admission_cache_entries = 1024;
 };
 
 struct ColumnCuration {

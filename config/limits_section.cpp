@@ -24,10 +24,12 @@ constexpr IntKey<Limits> kLimitInts[] = {
     {"max_body_bytes", &Limits::max_body_bytes, 65536, 1024, 16 * kMiB},
     {"max_expression_growth", &Limits::max_expression_growth, 1000, 2, 1'000'000},
     {"max_connections_per_client", &Limits::max_connections_per_client, 64, 1, 100'000},
+    {"max_connections", &Limits::max_connections, 1024, 1, 1'000'000},
     {"header_timeout_ms", &Limits::header_timeout_ms, 5000, 100, 60'000},
     {"idle_timeout_ms", &Limits::idle_timeout_ms, 5000, 100, 600'000},
     {"max_aggregate_bytes", &Limits::max_aggregate_bytes, 64 * kMiB, kMiB, 1024 * kMiB},
     {"max_sqlite_heap_bytes", &Limits::max_sqlite_heap_bytes, 512 * kMiB, 16 * kMiB, 1024 * kMiB},
+    {"admission_cache_entries", &Limits::admission_cache_entries, 1024, 0, 1'000'000},
 };
 constexpr BoolKey<Limits> kLimitBools[] = {
     {"refuse_blobs", &Limits::refuse_blobs, false},  // refuse binary values rather than send base64

@@ -49,6 +49,14 @@ struct Rows {
   std::vector<std::string> notes;
 };
 
+// What running one statement cost, as the executor saw it (for /metrics).
+struct RunStats {
+  int round_trips = 0;           // PostgreSQL: waits for the server's answer (1 on the fast path)
+  bool prepared_reused = false;  // PostgreSQL: ran a statement prepared on this connection before
+  bool prepared_parsed = false;  // PostgreSQL: prepared it on this connection now (Parse)
+  int prepared_evicted = 0;      // PostgreSQL: prepared statements this run dropped (bound, or the schema moved)
+};
+
 struct RunOptions {
   std::int64_t max_rows = 0;  // stop reading after this many rows (0 = no cap); the SQL already carries LIMIT n+1
   Deadline deadline = Deadline::max();
@@ -84,6 +92,8 @@ struct RunOptions {
   // type (SELECT $1) it is text: configured SQL casts there (:x::int8).
   // SQLite binds the storage class of the value (bool as 0/1).
   std::vector<Value> params;
+  // Filled when set (never read): what the run cost.
+  RunStats* stats = nullptr;
 };
 
 class Executor {

@@ -309,6 +309,7 @@ Result<std::unique_ptr<Running>> start(const StartupOptions& options) {
   server.port = config->listen_port;
   server.max_body_bytes = static_cast<std::size_t>(config->limits.max_body_bytes);
   server.max_connections_per_client = static_cast<std::size_t>(config->limits.max_connections_per_client);
+  server.max_connections = static_cast<std::size_t>(config->limits.max_connections);
   server.header_timeout = std::chrono::milliseconds(config->limits.header_timeout_ms);
   server.idle_timeout = std::chrono::milliseconds(config->limits.idle_timeout_ms);
   // Health checks keep answering while a client holds every connection it may.

@@ -99,6 +99,39 @@ struct Metrics::Impl {
                                             "Statements the engine failed or refused (backend:* codes), by "
                                             "database and code.")
                                         .Register(registry);
+  Family<Counter>& admission_cache_hits =
+      prometheus::BuildCounter()
+          .Name("querygate_admission_cache_hits_total")
+          .Help(
+              "Caller statements whose admitted, rendered form came from the admission cache (no parse, admission "
+              "or render), by database.")
+          .Register(registry);
+  Family<Counter>& admission_cache_misses =
+      prometheus::BuildCounter()
+          .Name("querygate_admission_cache_misses_total")
+          .Help("Caller statements admitted afresh because the admission cache did not hold them, by database.")
+          .Register(registry);
+  Family<Counter>& round_trips =
+      prometheus::BuildCounter()
+          .Name("querygate_engine_round_trips_total")
+          .Help(
+              "PostgreSQL: times a statement waited for the server's answer (1 per statement whose plan verdict is "
+              "cached; the first of a shape takes 4: preamble, EXPLAIN, statement, ROLLBACK), by database.")
+          .Register(registry);
+  Family<Counter>& prepared = prometheus::BuildCounter()
+                                  .Name("querygate_prepared_statements_total")
+                                  .Help(
+                                      "Statements run as prepared statements kept by their connection "
+                                      "(PostgreSQL: server-side; SQLite: persistent), by database and outcome: "
+                                      "parsed (prepared now) or reused.")
+                                  .Register(registry);
+  Family<Counter>& prepared_evictions =
+      prometheus::BuildCounter()
+          .Name("querygate_prepared_evictions_total")
+          .Help(
+              "Prepared statements dropped from a connection (beyond its bound, or because the schema changed under "
+              "them), by database.")
+          .Register(registry);
   Family<Histogram>& duration = prometheus::BuildHistogram()
                                     .Name("querygate_statement_duration_seconds")
                                     .Help(
@@ -145,6 +178,12 @@ struct Metrics::Impl {
     Counter* rows;
     Counter* bytes;
     Counter* untrusted;
+    Counter* admission_cache_hits;
+    Counter* admission_cache_misses;
+    Counter* round_trips;
+    Counter* prepared_parsed;
+    Counter* prepared_reused;
+    Counter* prepared_evictions;
     Histogram* duration;
     Histogram* queue_wait;
     Histogram* execution;
@@ -184,6 +223,12 @@ Metrics::Metrics(MetricsSetup setup) : impl_(std::make_unique<Impl>()) {
                                    .rows = &m.rows.Add(labels),
                                    .bytes = &m.bytes.Add(labels),
                                    .untrusted = &m.untrusted.Add(labels),
+                                   .admission_cache_hits = &m.admission_cache_hits.Add(labels),
+                                   .admission_cache_misses = &m.admission_cache_misses.Add(labels),
+                                   .round_trips = &m.round_trips.Add(labels),
+                                   .prepared_parsed = &m.prepared.Add({{"database", db}, {"outcome", "parsed"}}),
+                                   .prepared_reused = &m.prepared.Add({{"database", db}, {"outcome", "reused"}}),
+                                   .prepared_evictions = &m.prepared_evictions.Add(labels),
                                    .duration = &m.duration.Add(labels, latency_buckets()),
                                    .queue_wait = &m.queue_wait.Add(labels, latency_buckets()),
                                    .execution = &m.execution.Add(labels, latency_buckets()),
@@ -231,6 +276,11 @@ void Metrics::observe(const RequestRecord& r) {
   if (r.queue_wait)
     s.queue_wait->Observe(seconds(std::chrono::duration_cast<std::chrono::microseconds>(*r.queue_wait)));
   if (r.execution) s.execution->Observe(seconds(*r.execution));
+  if (r.admission_cache_hit) (*r.admission_cache_hit ? s.admission_cache_hits : s.admission_cache_misses)->Increment();
+  if (r.engine_round_trips > 0) s.round_trips->Increment(r.engine_round_trips);
+  if (r.prepared == "parsed") s.prepared_parsed->Increment();
+  if (r.prepared == "reused") s.prepared_reused->Increment();
+  if (r.prepared_evicted > 0) s.prepared_evictions->Increment(r.prepared_evicted);
   for (const auto& name : r.rewrites) m.rewrites.Add({{"database", db}, {"rewrite", name}}).Increment();
   if (outcome.starts_with("backend:")) m.backend_errors.Add({{"database", db}, {"code", outcome}}).Increment();
   if (!ok) return;

@@ -35,6 +35,10 @@ struct RequestRecord {
   std::string truncated_by;                            // "rows" or "bytes" when the answer was cut short
   bool cells_cut = false;                              // some value was cut to max_cell_bytes
   std::int64_t untrusted_rows = 0;                     // returned rows flagged as holding untrusted text
+  std::optional<bool> admission_cache_hit;             // the admission cache was asked: hit or miss
+  int engine_round_trips = 0;                          // PostgreSQL: waits for the server (exec::RunStats)
+  std::string prepared;                                // PostgreSQL: "reused", "parsed" or empty (not prepared)
+  int prepared_evicted = 0;                            // PostgreSQL: prepared statements dropped by this run
 };
 
 // The line (without newline): {"time":"2026-11-30T07:00:00.123Z","request_id":...}

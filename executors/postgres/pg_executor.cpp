@@ -1,8 +1,13 @@
-// The PostgreSQL executor. One statement costs three round trips on a cached
-// plan verdict: the fixed preamble (BEGIN READ ONLY and every SET LOCAL in one
-// simple query of our own text), the statement itself over the extended
-// protocol (which refuses a second statement), and ROLLBACK. A statement shape
-// seen for the first time costs one more: EXPLAIN for the plan gate.
+// The PostgreSQL executor. The settings every statement shares (search_path,
+// TimeZone UTC, DateStyle, IntervalStyle, bytea_output, extra_float_digits,
+// work_mem, default_transaction_read_only) are the connection's, set once when
+// the pool opens it. A statement whose shape the plan gate has admitted costs
+// one round trip (pg_pipeline.cpp): its timeouts and read-only flag, its Parse
+// the first time this connection sees the text (a server-side prepared
+// statement, Bind/Execute after), and Sync, sent together. A shape seen for
+// the first time takes the careful path: BEGIN READ ONLY and every SET LOCAL
+// in one simple query, EXPLAIN for the plan gate, the statement over the
+// extended protocol (which refuses a second statement), and ROLLBACK.
 #include "executors/postgres/pg_executor.hpp"
 
 #include <charconv>
@@ -17,6 +22,7 @@
 #include "admission/render/render.hpp"
 #include "executors/executor_errors.hpp"
 #include "executors/postgres/pg_catalog.hpp"
+#include "executors/postgres/pg_pipeline.hpp"
 #include "executors/postgres/pg_plan_gate.hpp"
 #include "executors/postgres/pg_pool.hpp"
 #include "executors/postgres/pg_posture.hpp"
@@ -190,6 +196,7 @@ class BoundParams {
     return out;
   }
   auto dynamic() const { return pqxx::prepare::make_dynamic_params(pointers_); }
+  const std::vector<const char*>& pointers() const { return pointers_; }
 
  private:
   std::vector<std::optional<std::string>> texts_;
@@ -256,9 +263,13 @@ class PostgresExecutor final : public Executor {
       if (!lease) return lease.error();
       // A connection that died while idle (server restart) fails in the
       // preamble, before anything ran: reconnect once and go on.
+      // A prepared statement whose plan no longer fits the tables (0A000, the
+      // schema changed) was evicted: run it again once, prepared afresh.
       for (int attempt = 0;; ++attempt) {
         bool started = false;
-        auto result = attempt_once(*lease, sql, gated, options, want_estimate, started);
+        bool again = false;
+        auto result = attempt_once(*lease, sql, gated, options, want_estimate, started, again);
+        if (again && attempt == 0) continue;
         if (result || result.error().code != ErrorCode::BackendUnavailable || started || attempt > 0) return result;
         if (auto s = lease->reconnect(); !s) return s.error();
       }
@@ -266,20 +277,25 @@ class PostgresExecutor final : public Executor {
   }
 
   Result<Rows> attempt_once(Pool::Lease& lease, const std::string& sql, const std::string& gated,
-                            const RunOptions& options, bool want_estimate, bool& started) {
+                            const RunOptions& options, bool want_estimate, bool& started, bool& again) {
     auto bound = BoundParams::of(options.params);
     if (!bound) return bound.error();
     const auto budget = std::chrono::duration_cast<std::chrono::milliseconds>(options.deadline - Clock::now());
     if (budget.count() <= 0) return deadline_error();
     const bool cancellable = options.cancelled != nullptr;
+    // The request's one fingerprint (the api computed it with the admission); computed here only without one.
+    const std::string shape = options.shape.empty() ? parse::fingerprint(gated) : "caller:" + options.shape;
+    if (!shape.empty() && plan_cache_.admitted(shape))
+      return run_fast(lease, sql, gated, options, *bound, budget, want_estimate, started, again);
+    if (options.stats != nullptr) options.stats->round_trips += 3;  // preamble, statement, ROLLBACK
     try {
       pqxx::nontransaction tx(lease.conn());
       tx.exec(preamble(budget));
       auto outcome = [&]() -> Result<Rows> {
         try {
-          const std::string shape = options.shape.empty() ? parse::fingerprint(gated) : "caller:" + options.shape;
           std::optional<double> estimate;
-          if (shape.empty() || !plan_cache_.admitted(shape)) {
+          {
+            if (options.stats != nullptr) options.stats->round_trips += 1;  // EXPLAIN
             auto gate = check_plan(tx, gated, *bound);
             if (!gate) return gate.error();
             estimate = gate->estimated_rows;
@@ -289,7 +305,15 @@ class PostgresExecutor final : public Executor {
           started = true;
           const pqxx::result r = tx.exec_params(sql, bound->dynamic());
           lease.slot().unwatch();
-          Rows rows = read_rows(r, options.max_rows);
+          Rows rows = read_rows(
+              static_cast<int>(r.columns()), [&](int j) { return static_cast<unsigned>(r.column_type(j)); },
+              [&](int j) { return std::string(r.column_name(j)); }, r.size(),
+              [&](std::size_t i, int j) -> std::optional<std::string_view> {
+                const auto field = r[static_cast<pqxx::result::size_type>(i)][j];
+                if (field.is_null()) return std::nullopt;
+                return std::string_view(field.c_str(), field.size());
+              },
+              options.max_rows);
           const bool truncated = options.max_rows > 0 && static_cast<std::int64_t>(r.size()) >= options.max_rows;
           if (truncated && want_estimate) {
             if (!estimate) estimate = estimate_rows(tx, gated, *bound);
@@ -357,38 +381,40 @@ class PostgresExecutor final : public Executor {
     return facts ? facts->estimated_rows : std::nullopt;
   }
 
-  Rows read_rows(const pqxx::result& r, std::int64_t max_rows) const {
+  // The answer's columns and cells, read through `type(j)`, `name(j)` and
+  // `cell(i, j)` (the text, or nullopt for NULL): the same for libpqxx's
+  // result (the careful path) and libpq's (the pipeline).
+  template <typename Type, typename Name, typename Cell>
+  Rows read_rows(int n, Type type, Name name, std::size_t size, Cell cell, std::int64_t max_rows) const {
     Rows out;
-    const auto n = r.columns();
     std::vector<unsigned> types;
-    for (pqxx::row::size_type i = 0; i < n; ++i) {
-      const unsigned type = r.column_type(i);
-      types.push_back(type);
-      auto it = type_names_.find(type);
-      out.columns.push_back({r.column_name(i), it == type_names_.end() ? std::string() : it->second});
+    for (int i = 0; i < n; ++i) {
+      const unsigned t = type(i);
+      types.push_back(t);
+      auto it = type_names_.find(t);
+      out.columns.push_back({name(i), it == type_names_.end() ? std::string() : it->second});
     }
-    const std::size_t keep =
-        max_rows > 0 ? std::min<std::size_t>(r.size(), static_cast<std::size_t>(max_rows)) : r.size();
+    const std::size_t keep = max_rows > 0 ? std::min<std::size_t>(size, static_cast<std::size_t>(max_rows)) : size;
     out.rows.reserve(keep);
     for (std::size_t i = 0; i < keep; ++i) {
-      const auto row = r[static_cast<pqxx::result::size_type>(i)];
       std::vector<Value> values;
-      values.reserve(n);
-      for (pqxx::row::size_type j = 0; j < n; ++j) {
-        const auto field = row[j];
-        if (field.is_null())
+      values.reserve(static_cast<std::size_t>(n));
+      for (int j = 0; j < n; ++j) {
+        const std::optional<std::string_view> text = cell(i, j);
+        if (!text)
           values.emplace_back(std::monostate{});
         else
-          values.push_back(pg::read_value(types[j], std::string_view(field.c_str(), field.size())));
+          values.push_back(pg::read_value(types[static_cast<std::size_t>(j)], *text));
       }
       out.rows.push_back(std::move(values));
     }
     // numeric digits no JSON number holds exactly came back as text: say so, once per column.
-    for (pqxx::row::size_type j = 0; j < n; ++j) {
-      if (types[j] != pg::oid::kNumeric) continue;
+    for (int j = 0; j < n; ++j) {
+      const auto col = static_cast<std::size_t>(j);
+      if (types[col] != pg::oid::kNumeric) continue;
       for (const auto& row : out.rows)
-        if (std::holds_alternative<std::string>(row[j])) {
-          out.notes.push_back("Column " + out.columns[j].name +
+        if (std::holds_alternative<std::string>(row[col])) {
+          out.notes.push_back("Column " + out.columns[col].name +
                               ": numeric values with more integer digits than a JSON number holds exactly (beyond "
                               "64-bit integers, or over 15 integer digits with a fraction) are sent as strings of "
                               "their exact digits.");
@@ -396,6 +422,59 @@ class PostgresExecutor final : public Executor {
         }
     }
     return out;
+  }
+
+  Rows read_rows(const PGresult* r, std::int64_t max_rows) const {
+    return read_rows(
+        PQnfields(r), [&](int j) { return static_cast<unsigned>(PQftype(r, j)); },
+        [&](int j) { return std::string(PQfname(r, j)); }, static_cast<std::size_t>(PQntuples(r)),
+        [&](std::size_t i, int j) -> std::optional<std::string_view> {
+          const int row = static_cast<int>(i);
+          if (PQgetisnull(r, row, j)) return std::nullopt;
+          return std::string_view(PQgetvalue(r, row, j), static_cast<std::size_t>(PQgetlength(r, row, j)));
+        },
+        max_rows);
+  }
+
+  // A statement whose shape the plan gate admitted: one round trip, prepared on the connection.
+  Result<Rows> run_fast(Pool::Lease& lease, const std::string& sql, const std::string& gated, const RunOptions& options,
+                        const BoundParams& bound, std::chrono::milliseconds budget, bool want_estimate, bool& started,
+                        bool& again) {
+    const bool cancellable = options.cancelled != nullptr;
+    if (cancellable) lease.slot().watch(options.cancelled);
+    pg::PipelineOutcome out = pg::run_pipelined(lease.slot(), sql, bound.pointers(), budget, true, options.stats);
+    lease.slot().unwatch();
+    started = out.answered;
+    if (!out.broken.empty()) {
+      lease.discard();
+      return pg::unavailable_error(what_, out.broken);
+    }
+    if (out.discard) lease.discard();  // after this answer: what is prepared on it is no longer known
+    if (out.error) {
+      again = out.schema_moved;
+      return sql_error(*out.error, cancellable && options.cancelled->load(), sql);
+    }
+    Rows rows = read_rows(out.rows.get(), options.max_rows);
+    const bool truncated =
+        options.max_rows > 0 && static_cast<std::int64_t>(PQntuples(out.rows.get())) >= options.max_rows;
+    if (truncated && want_estimate && !out.discard) rows.estimated_rows = estimate_fast(lease, gated, bound, options);
+    return rows;
+  }
+
+  // The planner's estimate for the truncation notice: one more round trip, only for a cut answer.
+  std::optional<double> estimate_fast(Pool::Lease& lease, const std::string& gated, const BoundParams& bound,
+                                      const RunOptions& options) {
+    const auto budget = std::chrono::duration_cast<std::chrono::milliseconds>(options.deadline - Clock::now());
+    if (budget.count() <= 0) return std::nullopt;
+    pg::PipelineOutcome out = pg::run_pipelined(lease.slot(), "EXPLAIN (FORMAT JSON) " + gated, bound.pointers(),
+                                                budget, false, options.stats);
+    if (!out.broken.empty()) {
+      lease.discard();
+      return std::nullopt;
+    }
+    if (!out.rows || PQntuples(out.rows.get()) < 1) return std::nullopt;
+    auto facts = pg::read_plan(PQgetvalue(out.rows.get(), 0, 0));
+    return facts ? facts->estimated_rows : std::nullopt;
   }
 
   catalog::Catalog catalog_;
@@ -454,7 +533,13 @@ Result<std::unique_ptr<Executor>> open(const config::Database& db, PostgresOptio
   policy.functions = std::move(options.functions);
   policy.text_aggregates = std::move(options.text_aggregates);
   policy.max_aggregate_bytes = static_cast<double>(options.max_aggregate_bytes);
-  auto pool = std::make_unique<Pool>(options.dsn, options.connections, what);
+  // The settings every statement shares, once per connection (a statement
+  // cannot change them: SET and set_config are not SQL admission lets through).
+  const std::string session = "SET search_path = " + render::quote_identifier(db.schema, Dialect::Postgres) +
+                              "; SET TimeZone = 'UTC'; SET DateStyle = 'ISO, MDY'; SET IntervalStyle = 'postgres'"
+                              "; SET bytea_output = 'hex'; SET extra_float_digits = 1; SET work_mem = " +
+                              quote_literal(options.work_mem) + "; SET default_transaction_read_only = on";
+  auto pool = std::make_unique<Pool>(options.dsn, options.connections, what, session);
   return std::unique_ptr<Executor>(std::make_unique<PostgresExecutor>(
       std::move(*found), std::move(pool), std::move(policy), std::move(type_names), db.schema, options.work_mem, what));
 }

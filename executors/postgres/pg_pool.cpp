@@ -26,6 +26,41 @@ Error unavailable_error(const std::string& what, const std::string& detail) {
                         " s; querygate reconnects by itself when the server is back.");
 }
 
+const std::string* PreparedStatements::find(const std::string& sql) {
+  const auto it = by_sql_.find(sql);
+  if (it == by_sql_.end()) return nullptr;
+  lru_.splice(lru_.begin(), lru_, it->second.second);
+  return &it->second.first;
+}
+
+std::string PreparedStatements::add(const std::string& sql) {
+  std::string name = next_name();
+  ++counter_;
+  lru_.push_front(sql);
+  by_sql_[sql] = {name, lru_.begin()};
+  while (by_sql_.size() > kCapacity) {
+    const auto it = by_sql_.find(lru_.back());
+    deallocate_.push_back(std::move(it->second.first));
+    by_sql_.erase(it);
+    lru_.pop_back();
+  }
+  return name;
+}
+
+void PreparedStatements::evict(const std::string& sql, bool deallocate) {
+  const auto it = by_sql_.find(sql);
+  if (it == by_sql_.end()) return;
+  if (deallocate) deallocate_.push_back(std::move(it->second.first));
+  lru_.erase(it->second.second);
+  by_sql_.erase(it);
+}
+
+void PreparedStatements::clear() {
+  lru_.clear();
+  by_sql_.clear();
+  deallocate_.clear();
+}
+
 void Slot::watch(const std::atomic<bool>* flag) {
   std::lock_guard lock(guard_);
   watched_ = flag;
@@ -43,14 +78,16 @@ Pool::Lease::~Lease() {
 
 void Pool::Lease::discard() const {
   slot_->conn.reset();
+  slot_->prepared.clear();
 }
 
 Status Pool::Lease::reconnect() const {
-  slot_->conn.reset();
+  discard();
   return pool_->connect(*slot_);
 }
 
-Pool::Pool(std::string dsn, int size, std::string what) : dsn_(with_connect_timeout(dsn)), what_(std::move(what)) {
+Pool::Pool(std::string dsn, int size, std::string what, std::string session_setup)
+    : dsn_(with_connect_timeout(dsn)), what_(std::move(what)), session_setup_(std::move(session_setup)) {
   for (int i = 0; i < std::max(1, size); ++i) {
     slots_.push_back(std::make_unique<Slot>());
     idle_.push_back(slots_.back().get());
@@ -68,12 +105,23 @@ Status Pool::connect(Slot& slot) {
     std::lock_guard lock(mutex_);
     if (std::chrono::steady_clock::now() < down_until_) return unavailable_error(what_, last_failure_);
   }
+  slot.prepared.clear();  // a new connection has nothing prepared
   try {
-    slot.conn = std::make_unique<pqxx::connection>(dsn_);
+    slot.conn = std::make_unique<Connection>(dsn_);
+    // A broken connection stays broken (the pool reopens it, with the
+    // session setup below): libpqxx would otherwise reopen it silently, without.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"  // libpqxx 6 still reactivates unless told not to
+    slot.conn->inhibit_reactivation(true);
+#pragma GCC diagnostic pop
     // Errors carry the primary message only: DETAIL and CONTEXT quote the
     // data unquoted ("JSON data, line 1: ..."), where exec::engine_words
     // cannot tell it from the engine's words.
     slot.conn->set_verbosity(pqxx::connection_base::terse);
+    if (!session_setup_.empty()) {
+      pqxx::nontransaction tx(*slot.conn);
+      tx.exec(session_setup_);
+    }
     return {};
   } catch (const std::exception& e) {
     slot.conn.reset();
@@ -96,7 +144,7 @@ Result<Pool::Lease> Pool::borrow(Deadline deadline) {
     idle_.pop_back();
   }
   Lease lease(this, slot);
-  if (slot->conn && !slot->conn->is_open()) slot->conn.reset();
+  if (slot->conn && !slot->conn->is_open()) lease.discard();
   if (!slot->conn)
     if (auto s = connect(*slot); !s) return s.error();
   return lease;

@@ -6,6 +6,7 @@
 #include "executors/sqlite/sqlite_backstop.hpp"
 #include "executors/sqlite/sqlite_executor.hpp"
 #include "executors/sqlite/sqlite_handle.hpp"
+#include "executors/sqlite/sqlite_statements.hpp"
 
 namespace qg::exec::sqlite {
 
@@ -14,7 +15,8 @@ inline constexpr int kMaxStatementParams = 100;
 
 struct Connection {
   DbHandle db;
-  Backstop backstop;  // the callbacks hold its address: Connection lives behind a unique_ptr and never moves
+  Backstop backstop;          // the callbacks hold its address: Connection lives behind a unique_ptr and never moves
+  StatementCache statements;  // declared after db: finalized before the connection closes
 };
 
 // Opens `options.path` read-only with query_only, defensive mode, untrusted

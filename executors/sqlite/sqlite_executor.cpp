@@ -184,10 +184,36 @@ class SqliteExecutor final : public Executor {
       auto lease = pool_.borrow(options.deadline);
       if (!lease) return lease.error();
       Connection& conn = **lease;
-      auto stmt = compile(conn, sql, options.deadline, options.cancelled);
-      if (!stmt) return stmt.error();
-      if (auto s = bind(stmt->get(), options.params); !s) return s.error();
-      return read_rows(conn, stmt->get(), options, sql);
+      // A statement this connection compiled before runs again without
+      // SQLite's parse and plan; it passed compile()'s checks then, and a
+      // schema change re-prepares it inside sqlite3_step under the authorizer
+      // (read_rows confirms the reads again).
+      StmtHandle stmt = conn.statements.take(sql);
+      const bool reused = stmt != nullptr;
+      if (reused) {
+        conn.backstop.arm(options.deadline, options.cancelled);
+        if (options.cancelled != nullptr && options.cancelled->load()) return cancelled_error();
+        if (Clock::now() >= options.deadline) return deadline_error();
+      } else {
+        auto compiled = compile(conn, sql, options.deadline, options.cancelled, SQLITE_PREPARE_PERSISTENT);
+        if (!compiled) return compiled.error();
+        stmt = std::move(compiled).value();
+      }
+      if (auto s = bind(stmt.get(), options.params); !s) return s.error();
+      auto rows = read_rows(conn, stmt.get(), options, sql);
+      if (!rows) return rows;  // the statement is finalized: an error leaves nothing half-known behind
+      std::size_t evicted = 0;
+      // The schema moved under it (SQLite re-prepared it while stepping): every
+      // other kept statement was compiled against the old schema, so all go.
+      if (sqlite3_stmt_status(stmt.get(), SQLITE_STMTSTATUS_REPREPARE, /*resetFlg=*/1) > 0)
+        evicted += conn.statements.clear();
+      evicted += conn.statements.give_back(sql, std::move(stmt));
+      if (options.stats != nullptr) {
+        options.stats->prepared_reused = reused;
+        options.stats->prepared_parsed = !reused;
+        options.stats->prepared_evicted += static_cast<int>(evicted);
+      }
+      return rows;
     });
   }
 
@@ -202,8 +228,9 @@ class SqliteExecutor final : public Executor {
  private:
   // Prepares one statement under the backstop. Anything but exactly one
   // read-only, non-EXPLAIN statement is refused.
+  // `flags`: SQLITE_PREPARE_PERSISTENT for a statement the connection keeps.
   Result<StmtHandle> compile(Connection& conn, const std::string& sql, Deadline deadline,
-                             const std::atomic<bool>* cancelled = nullptr) {
+                             const std::atomic<bool>* cancelled = nullptr, unsigned flags = 0) {
     conn.backstop.arm(deadline, cancelled);
     if (cancelled != nullptr && cancelled->load()) return cancelled_error();
     if (Clock::now() >= deadline) return deadline_error();
@@ -214,7 +241,7 @@ class SqliteExecutor final : public Executor {
     // NO_VTAB: table-valued functions (json_each, pragma_*) and virtual tables
     // do not exist for these statements; introspection refused allowlisting any.
     const int rc = sqlite3_prepare_v3(conn.db.get(), sql.c_str(), static_cast<int>(sql.size()) + 1,
-                                      SQLITE_PREPARE_NO_VTAB, &raw, &tail);
+                                      SQLITE_PREPARE_NO_VTAB | flags, &raw, &tail);
     StmtHandle stmt(raw);
     if (rc != SQLITE_OK) return engine_error(conn, rc, sql);
     if (!sqlite::confirm_reads(conn.db.get(), conn.backstop)) return denied_error(conn, sql, false);

@@ -9,6 +9,7 @@
 #include "admission/parse/parser.hpp"
 #include "admission/pipeline.hpp"
 #include "gateway/api/bindings.hpp"
+#include "gateway/api/cached_admission.hpp"
 #include "gateway/api/envelope.hpp"
 #include "gateway/api/json_writer.hpp"
 #include "gateway/api/openapi.hpp"
@@ -176,6 +177,8 @@ Api::Api(config::Config config, ServedDatabases databases, int workers, const pe
       keys_(config_.keys),
       host_policy_(host_policy(config_.listen_host, config_.allowed_hosts)),
       clock_(clock),
+      admission_cache_(
+          std::make_unique<AdmissionCache>(static_cast<std::size_t>(config_.limits.admission_cache_entries))),
       workers_(workers) {
   std::vector<permits::PermitQueue*> all;
   for (const auto& [name, served] : databases_) {
@@ -496,17 +499,28 @@ HttpResponse Api::run_query(QueryJob& job) {
   }
 
   job.record->queue_wait = ms_between(ctx.received, clock_.now());
-  job.record->fingerprint = parse::fingerprint(job.request.sql);
   if (config_.log_sql) job.record->sql = job.request.sql;
   exec::Executor& engine = *job.served->executor;
-  // A tool's statement is the operator's, admitted like a caller's (it was at start-up too).
-  AdmitOptions admit_options;
-  admit_options.hidden = job.key ? &job.key->hidden_columns : nullptr;
-  auto statement =
-      job.tool != nullptr
-          ? admit_configured(job.tool->sql, job.tool->parameters, job.served->catalog, config_.limits)
-          : admit_statement(job.request.sql, job.served->catalog, config_.limits, job.request.limit, admit_options);
-  if (!statement) return error_response(statement.error());
+  // The request's one fingerprint (log, plan gate, prepared statements) comes
+  // with its admission: computed on a cache miss, kept with the cached entry.
+  std::shared_ptr<const CachedAdmission> admitted;
+  if (job.tool != nullptr) {
+    // A tool's statement is the operator's, admitted like a caller's (it was at start-up too).
+    job.record->fingerprint = parse::fingerprint(job.request.sql);
+    auto configured = admit_configured(job.tool->sql, job.tool->parameters, job.served->catalog, config_.limits);
+    if (!configured) return error_response(configured.error());
+    admitted = std::make_shared<const CachedAdmission>(
+        CachedAdmission{.statement = std::move(configured).value(), .fingerprint = job.record->fingerprint});
+  } else {
+    CacheOutcome cache;
+    auto found = admit_cached(admission_cache_.get(), job.request, job.key, ctx.database, job.served->catalog,
+                              config_.limits, cache);
+    job.record->fingerprint = std::move(cache.fingerprint);
+    if (cache.looked_up) job.record->admission_cache_hit = cache.hit;
+    if (!found) return error_response(found.error());
+    admitted = std::move(found).value();
+  }
+  const AdmittedStatement* statement = &admitted->statement;
   job.record->rewrites = statement->rewrites;
   // The statement's parameters in `$` order: row filters' from the key's
   // `bind` (never from the request), a tool's from its checked arguments.
@@ -558,8 +572,13 @@ HttpResponse Api::run_query(QueryJob& job) {
       options.timestamp_columns.push_back(c.timestamp);
       options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
     }
+    exec::RunStats stats;
+    options.stats = &stats;
     auto result = engine.run(statement->sql, options);
     engine_done();
+    job.record->engine_round_trips = stats.round_trips;
+    job.record->prepared = stats.prepared_reused ? "reused" : stats.prepared_parsed ? "parsed" : "";
+    job.record->prepared_evicted = stats.prepared_evicted;
     if (!result) {
       if (result.error().code == ErrorCode::RequestCancelled && draining_)
         return refusal_response(make_error(ErrorCode::LimitShuttingDown,
@@ -578,7 +597,7 @@ HttpResponse Api::run_query(QueryJob& job) {
   permit.reset();  // the engine is done; shaping the answer needs no permit
   if (config_.limits.refuse_blobs)
     if (auto refused = binary_value_refusal(rows, job.served->catalog.dialect)) return error_response(*refused);
-  EnvelopeInput in{job.request.sql, &statement.value(), &rows, &config_.limits, &job.served->catalog};
+  EnvelopeInput in{job.request.sql, statement, &rows, &config_.limits, &job.served->catalog};
   in.hidden = job.key ? &job.key->hidden_columns : nullptr;
   in.validated = job.request.validate_only;
   if (job.served->spotlight) in.spotlight_marker = new_spotlight_marker();

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 
+#include "admission/cache/admission_cache.hpp"
 #include "config/config.hpp"
 #include "executors/executor.hpp"
 #include "gateway/api/curated_tools.hpp"
@@ -162,6 +163,9 @@ class Api {
   auth::KeyRing keys_;
   HostPolicy host_policy_;  // Host/Origin on a loopback listener (DNS rebinding)
   const permits::Clock& clock_;
+  // Admitted caller statements (limits.admission_cache_entries); its entries
+  // depend on config_ and the catalogs in databases_, which live as long as it.
+  std::unique_ptr<AdmissionCache> admission_cache_;
   std::atomic<bool> draining_{false};
   // Destroyed in reverse order: workers first (their jobs hold permits and
   // tickets), then the timer, the queues and the gate those point into.

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "config/config.hpp"
 #include "gateway/http/http_types.hpp"
 
 namespace qg::gateway {
@@ -55,8 +56,9 @@ struct ServerOptions {
   // oldest one still waiting for its headers (so a flood of dribbling
   // connections cannot keep a health check out), or, when none waits, is
   // answered 503 without being read.
-  std::size_t max_connections = 1024;
-  std::size_t max_connections_per_client = 64;
+  // The defaults are config::Limits' (limits.max_connections, limits.max_connections_per_client).
+  std::size_t max_connections = static_cast<std::size_t>(config::Limits{}.max_connections);
+  std::size_t max_connections_per_client = static_cast<std::size_t>(config::Limits{}.max_connections_per_client);
   std::size_t max_overflow_connections = 64;
   std::chrono::milliseconds overflow_header_timeout{1000};
   std::vector<std::string> always_served;  // paths (GET); the gateway names its health routes here

@@ -293,6 +293,106 @@ TEST_F(PostgresBackendTest, NothingLeaksFromOneStatementToTheNext) {
   }
 }
 
+// Issue #16: once the plan gate has seen a statement's shape, the statement
+// costs one round trip, prepared once per connection (Bind/Execute after),
+// with the same answer; the deadline and the rollback still hold there.
+TEST_F(PostgresBackendTest, AKnownShapeRunsInOneRoundTripPreparedOnce) {
+  auto executor = open("qg_reader");
+  ASSERT_TRUE(executor) << executor.error().message;
+  const std::string sql = "SELECT id, name, ok, score, amount FROM spans WHERE id BETWEEN 7 AND 9 ORDER BY id";
+  std::optional<exec::Rows> first;
+  int parsed = 0;
+  int reused = 0;
+  for (int i = 0; i < 8; ++i) {
+    exec::RunStats stats;
+    exec::RunOptions options;
+    options.deadline = exec::Clock::now() + std::chrono::seconds(5);
+    options.shape = "known-shape";
+    options.stats = &stats;
+    auto r = (*executor)->run(sql, options);
+    ASSERT_TRUE(r) << r.error().message;
+    if (i == 0) {
+      EXPECT_EQ(stats.round_trips, 4) << "the first of a shape: preamble, EXPLAIN, statement, ROLLBACK";
+      first = std::move(r).value();
+      continue;
+    }
+    EXPECT_EQ(stats.round_trips, 1) << "run " << i;
+    EXPECT_NE(stats.prepared_parsed, stats.prepared_reused) << "run " << i;
+    parsed += stats.prepared_parsed;
+    reused += stats.prepared_reused;
+    EXPECT_EQ(r->rows, first->rows) << "run " << i;
+    ASSERT_EQ(r->columns.size(), first->columns.size());
+    for (std::size_t c = 0; c < r->columns.size(); ++c) {
+      EXPECT_EQ(r->columns[c].name, first->columns[c].name);
+      EXPECT_EQ(r->columns[c].type, first->columns[c].type);
+    }
+  }
+  EXPECT_GE(parsed, 1);
+  EXPECT_LE(parsed, 2) << "once per pooled connection";
+  EXPECT_EQ(parsed + reused, 7);
+
+  // A statement past its deadline on the one-round-trip path is stopped, and
+  // the connection is clean for the next one.
+  const std::string slow = "SELECT count(*) FROM spans a, spans b, spans c, spans d";
+  for (int i = 0; i < 3; ++i) {
+    exec::RunStats stats;
+    exec::RunOptions options;
+    options.deadline = exec::Clock::now() + std::chrono::milliseconds(300);
+    options.shape = "slow-shape";
+    options.stats = &stats;
+    auto r = (*executor)->run(slow, options);
+    ASSERT_FALSE(r) << "run " << i;
+    EXPECT_EQ(r.error().code, ErrorCode::LimitDeadline) << r.error().message;
+    exec::RunOptions again;
+    again.deadline = exec::Clock::now() + std::chrono::seconds(5);
+    again.shape = "known-shape";
+    auto ok = (*executor)->run(sql, again);
+    ASSERT_TRUE(ok) << ok.error().message;
+    EXPECT_EQ(ok->rows, first->rows);
+  }
+}
+
+// A table changed under a prepared statement (its columns): the statement is
+// prepared again and answers with the table as it is now. A connection the
+// server dropped is reopened, and its prepared statements are forgotten.
+TEST_F(PostgresBackendTest, PreparedStatementsFollowSchemaChangesAndConnectionLoss) {
+  auto executor = open("qg_reader");
+  ASSERT_TRUE(executor) << executor.error().message;
+  const auto run = [&](exec::RunStats* stats) {
+    exec::RunOptions options;
+    options.deadline = exec::Clock::now() + std::chrono::seconds(5);
+    options.shape = "star-shape";
+    options.stats = stats;
+    return (*executor)->run("SELECT * FROM spans WHERE id = 3", options);
+  };
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(run(nullptr));
+  {
+    pqxx::connection owner(pg_dsn(server_, "qg_owner", db_));
+    pqxx::nontransaction tx(owner);
+    tx.exec("ALTER TABLE spans ADD COLUMN extra int DEFAULT 42");
+  }
+  for (int i = 0; i < 3; ++i) {
+    exec::RunStats stats;
+    auto r = run(&stats);
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_EQ(r->columns.size(), 9u);
+    EXPECT_EQ(r->columns.back().name, "extra");
+    EXPECT_EQ(r->rows.at(0).back(), exec::Value(std::int64_t{42}));
+  }
+  {
+    pqxx::connection admin(pg_dsn(server_, "postgres", "postgres"));
+    pqxx::nontransaction tx(admin);
+    tx.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = " + tx.quote(db_) +
+            " AND usename = 'qg_reader'");
+  }
+  for (int i = 0; i < 3; ++i) {
+    exec::RunStats stats;
+    auto r = run(&stats);
+    ASSERT_TRUE(r) << "run " << i << ": " << r.error().message;
+    EXPECT_EQ(r->rows.at(0).back(), exec::Value(std::int64_t{42}));
+  }
+}
+
 TEST_F(PostgresBackendTest, ACancelledStatementStopsPromptly) {
   auto executor = open("qg_reader");
   ASSERT_TRUE(executor) << executor.error().message;

@@ -144,7 +144,10 @@ std::string pg_unreachable_reason(const PgTestServer& server) {
 }
 
 GatewayProcess::GatewayProcess(const std::filesystem::path& config_file) {
-  log_file_ = config_file.parent_path() / "querygate.log";
+  // Named after the config (q.yaml: q.log), so two gateways started from two
+  // configs in one folder never share a log: each must read its own
+  // "listening on" line, not the other's port.
+  log_file_ = config_file.parent_path() / (config_file.stem().string() + ".log");
   pid_ = fork();
   if (pid_ == 0) {
     const int fd = open(log_file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

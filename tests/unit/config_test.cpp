@@ -166,6 +166,8 @@ TEST(ConfigTest, DocumentedDefaultsAreTheHeaderDefaults) {
   EXPECT_EQ(limits.max_body_bytes, 65536);
   EXPECT_EQ(limits.max_expression_growth, 1000);
   EXPECT_EQ(limits.max_connections_per_client, 64);
+  EXPECT_EQ(limits.max_connections, 1024);
+  EXPECT_EQ(limits.admission_cache_entries, 1024);
   EXPECT_EQ(limits.header_timeout_ms, 5000);
   EXPECT_EQ(limits.idle_timeout_ms, 5000);
 }
@@ -173,8 +175,14 @@ TEST(ConfigTest, DocumentedDefaultsAreTheHeaderDefaults) {
 TEST(ConfigTest, RuntimeBoundsAreReadAndRangeChecked) {
   auto config = parse(std::string(kMinimal) +
                       "limits: { max_expression_growth: 50, max_connections_per_client: 8, header_timeout_ms: 700,"
-                      " idle_timeout_ms: 1500 }\n");
+                      " idle_timeout_ms: 1500, max_connections: 20000, admission_cache_entries: 0 }\n");
   ASSERT_TRUE(config) << config.error().message;
+  EXPECT_EQ(config->limits.max_connections, 20000);
+  EXPECT_EQ(config->limits.admission_cache_entries, 0);
+  EXPECT_TRUE(FailsWith(parse(std::string(kMinimal) + "limits: { max_connections: 0 }\n"),
+                        {"'limits.max_connections'", "got 0"}));
+  EXPECT_TRUE(FailsWith(parse(std::string(kMinimal) + "limits: { admission_cache_entries: -1 }\n"),
+                        {"'limits.admission_cache_entries'", "got -1"}));
   EXPECT_EQ(config->limits.max_expression_growth, 50);
   EXPECT_EQ(config->limits.max_connections_per_client, 8);
   EXPECT_EQ(config->limits.header_timeout_ms, 700);
