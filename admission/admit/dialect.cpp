@@ -12,38 +12,10 @@
 #include "admission/admit/admitter.hpp"
 #include "admission/ast/walk.hpp"
 #include "admission/rewrite/time_literals.hpp"
+#include "common/number_text.hpp"
 
 namespace qg::admit::detail {
 namespace {
-
-bool all_digits(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-// `[+-]?digits` (PostgreSQL reads such a text as an integer when a cast asks for one).
-bool integer_text(std::string_view s) {
-  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
-  return all_digits(s);
-}
-
-// A text both engines read as a number: `[+-]?(digits[.digits]|.digits)([eE][+-]?digits)?`.
-bool numeric_text(std::string_view s) {
-  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
-  std::size_t i = 0, digits = 0;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
-  }
-  if (digits == 0) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    if (i == s.size() || !std::isdigit(static_cast<unsigned char>(s[i]))) return false;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-  }
-  return i == s.size();
-}
 
 // A text that reads as a number (integer_text / numeric_text), written as a
 // number literal both grammars read alike: no '+', no leading zeros ('01' is

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/number_text.hpp"
 #include "executors/sqlite/sqlite_functions.hpp"
 
 namespace qg::exec::sqlite {
@@ -103,11 +104,9 @@ bool equals_ignoring_case(std::string_view a, std::string_view b) {
 // [+-]? digits — PostgreSQL 15's integer input (no underscores, no 0x prefix).
 bool parse_integer(std::string_view s, std::int64_t& out, bool& overflow) {
   overflow = false;
+  if (!integer_text(s)) return false;
   bool negative = false;
-  if (!s.empty() && (s.front() == '+' || s.front() == '-')) negative = s.front() == '-', s.remove_prefix(1);
-  if (s.empty()) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
+  if (s.front() == '+' || s.front() == '-') negative = s.front() == '-', s.remove_prefix(1);
   // Accumulate negatively, so INT64_MIN fits.
   std::int64_t v = 0;
   for (char c : s) {
@@ -121,28 +120,6 @@ bool parse_integer(std::string_view s, std::int64_t& out, bool& overflow) {
   }
   out = v;
   return true;
-}
-
-// [+-]? (digits [. digits*] | . digits) ([eE] [+-]? digits)? — the decimal
-// forms PostgreSQL's float and numeric input accept.
-bool decimal_syntax(std::string_view s) {
-  std::size_t i = 0;
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-  std::size_t digits = 0;
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++digits;
-  }
-  if (digits == 0) return false;
-  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-    ++i;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
-    std::size_t exponent = 0;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i, ++exponent;
-    if (exponent == 0) return false;
-  }
-  return i == s.size();
 }
 
 bool special_float(std::string_view s) {
@@ -162,7 +139,7 @@ void from_text(sqlite3_context* ctx, std::string_view text, Target t) {
   if (special_float(s))
     return fail(ctx, std::string("querygate: NaN and Infinity have no SQLite value; the cast to ") + type_name(t) +
                          " would not give the answer of PostgreSQL; filter those texts out first");
-  if (!decimal_syntax(s)) return invalid(ctx, t);
+  if (!numeric_text(s)) return invalid(ctx, t);
   // A whole number that fits stays an integer, as SQLite's CAST AS NUMERIC keeps it.
   std::int64_t whole = 0;
   bool overflow = false;
