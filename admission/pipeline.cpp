@@ -31,9 +31,55 @@ std::vector<std::string> number_params(ast::Query& query) {
   return names;
 }
 
+namespace {
+
+// A refusal's edit applied to the text admission read: the statement the FIX describes (not yet checked).
+void spell_out_edit(Error& e, std::string_view sql) {
+  const std::optional<TextEdit> edit = std::move(e.edit);
+  e.edit.reset();
+  for (auto& p : e.problems) p.edit.reset();
+  if (!edit || edit->begin < 0 || edit->end < edit->begin || static_cast<std::size_t>(edit->end) > sql.size()) return;
+  std::string text(sql.substr(0, static_cast<std::size_t>(edit->begin)));
+  text += edit->text;
+  text += sql.substr(static_cast<std::size_t>(edit->end));
+  e.suggested_sql = std::move(text);
+}
+
+Result<AdmittedStatement> admit_once(std::string_view caller_sql, const catalog::Catalog& catalog,
+                                     const config::Limits& limits, std::optional<std::int64_t> requested_limit,
+                                     const AdmitOptions& options);
+
+}  // namespace
+
+// A refusal whose FIX is a mechanical change of the text carries the statement with that change as
+// `suggested_sql`, but only once that statement is admitted: each refusal on the way may add its own
+// change (a statement with three double-quoted texts takes three), at most kSteps of them. A FIX the
+// gateway cannot state as a statement, or whose statement is refused, has none.
 Result<AdmittedStatement> admit_statement(std::string_view caller_sql, const catalog::Catalog& catalog,
                                           const config::Limits& limits, std::optional<std::int64_t> requested_limit,
                                           const AdmitOptions& options) {
+  constexpr int kSteps = 8;
+  auto first = admit_once(caller_sql, catalog, limits, requested_limit, options);
+  if (first || first.error().suggested_sql.empty() || options.origin == Origin::Configuration) return first;
+  Error refused = std::move(first).error();
+  std::string text = std::move(refused.suggested_sql);
+  refused.suggested_sql.clear();
+  for (int step = 0; step < kSteps && !text.empty() && text != caller_sql; ++step) {
+    auto again = admit_once(text, catalog, limits, requested_limit, options);
+    if (again) {
+      refused.suggested_sql = std::move(text);
+      break;
+    }
+    text = std::move(again).error().suggested_sql;
+  }
+  return refused;
+}
+
+namespace {
+
+Result<AdmittedStatement> admit_once(std::string_view caller_sql, const catalog::Catalog& catalog,
+                                     const config::Limits& limits, std::optional<std::int64_t> requested_limit,
+                                     const AdmitOptions& options) {
   const bool configured = options.origin == Origin::Configuration;
   std::string positional_text;
   std::vector<std::string> positional_names;
@@ -93,7 +139,11 @@ Result<AdmittedStatement> admit_statement(std::string_view caller_sql, const cat
         [](ast::FromItem&) {});
 
   auto admission = admit::admit(query, catalog, sql, limits.max_expression_growth, options.hidden, specs);
-  if (!admission) return std::move(admission).error();
+  if (!admission) {
+    Error refused = std::move(admission).error();
+    spell_out_edit(refused, sql);
+    return refused;
+  }
 
   const std::int64_t cap = std::clamp<std::int64_t>(requested_limit.value_or(limits.default_rows), 1, limits.max_rows);
   AdmittedStatement out;
@@ -144,5 +194,7 @@ Result<AdmittedStatement> admit_statement(std::string_view caller_sql, const cat
   if (out.limit.injected || out.limit.clamped) out.rewrites.emplace_back("limit-injection");
   return out;
 }
+
+}  // namespace
 
 }  // namespace qg

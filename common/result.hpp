@@ -6,21 +6,37 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "common/error_code.hpp"
 
 namespace qg {
+
+// A change of the statement's text: bytes [begin, end) become `text`.
+struct TextEdit {
+  int begin = 0;
+  int end = 0;
+  std::string text;
+};
 
 struct Error {
   ErrorCode code = ErrorCode::Internal;
   std::string message;          // names what the caller wrote
   std::string fix;              // the exact next step, with real names
   std::optional<int> position;  // byte offset in the caller's SQL, when known
+  // Further problems admission found in the same statement (each with its own position and FIX);
+  // admit() leaves them flat and in statement order, with this error first among them. Empty: one problem.
+  std::vector<Error> problems;
+  // The FIX as a change of the text admission read, when the FIX is that mechanical (admission's sites).
+  std::optional<TextEdit> edit;
+  // The whole statement with the FIX applied (the edits of every refusal on the way), admitted when
+  // admit_statement checked it; empty: none.
+  std::string suggested_sql;
 };
 
 inline Error make_error(ErrorCode code, std::string message, std::string fix = {},
                         std::optional<int> position = std::nullopt) {
-  return Error{code, std::move(message), std::move(fix), position};
+  return Error{code, std::move(message), std::move(fix), position, {}, std::nullopt, {}};
 }
 
 // A value or an Error. Small on purpose: has_value / value / error, and `*`/`->`.

@@ -117,7 +117,7 @@ struct Database {
   // variable holding the DSN, so secrets need not live in the file. It is read by the executor.
   std::string dsn;
   std::string dsn_env;
-  std::string schema = "public";  // the fixed search_path
+  std::string schema = "public";  // PostgreSQL: the fixed search_path; SQLite: the schema name `schema.t` may use
   bool allow_privileged_role = false;
   bool spotlight = false;  // wrap untrusted text in a per-response marker (see the schema preamble)  // start even if
                            // the role can write or is a superuser

@@ -31,7 +31,9 @@ constexpr BoolKey<Database> kDatabaseBools[] = {
 constexpr TextKey<Database> kDatabaseTexts[] = {
     {"dsn", &Database::dsn, "", Only::Postgres},          // exactly one of dsn / dsn_env (checked after)
     {"dsn_env", &Database::dsn_env, "", Only::Postgres},  // an environment variable's name
-    {"schema", &Database::schema, "public", Only::Postgres},
+    // PostgreSQL: the schema served (search_path). SQLite: the PostgreSQL schema a copy of these tables
+    // answers to, so `public.t` (or `sales.t`) written for PostgreSQL reads table t; `main.t` always does.
+    {"schema", &Database::schema, "public"},
     {"write_dsn_env", &Database::write_dsn_env, "", Only::Postgres},  // the write tools' role (writes/)
 };
 constexpr OwnKey kDatabaseOwn[] = {

@@ -60,8 +60,21 @@ struct OutputColumn {
   bool timestamp = false;
 };
 
+// A time window the outermost WHERE puts on a timestamp column of a table
+// (`start_time >= now() - INTERVAL '30 days'`, `start_time BETWEEN a AND b`):
+// the bounds as the caller wrote them (PostgreSQL text, nothing of the row
+// read), so the gateway can say when the window reaches past the data.
+struct TimeWindow {
+  std::string table;         // the catalog's name of the base table
+  std::string column;        // its timestamp column
+  std::string lower;         // the lower bound's SQL; empty: none
+  std::string upper;         // the upper bound's SQL; empty: none
+  bool reads_clock = false;  // a bound reads the clock: an open upper end means "until now"
+};
+
 struct Admission {
   std::vector<OutputColumn> columns;  // the statement's output columns, in order
+  std::vector<TimeWindow> windows;    // at most one per timestamp column
   std::vector<std::string> rewrites;  // names of rewrites that fired ("star-expansion", ...)
   std::vector<std::string> notes;     // facts the caller should know about how it ran
   // The outermost query's first base table and the name the statement gives it,

@@ -383,9 +383,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (n.left) {
             // The left operand of an arrow is a JSON document: its JSON text is not shown as such.
             if (arrow || n.op == "#>" || n.op == "#>>") json_text_allowed_ = &**n.left;
-            if (auto s = expr(**n.left, ctx); !s) return s;
+            if (auto s = expr(**n.left, ctx); !s) return text_meant(std::move(s), **n.left, *n.right, n.op);
           }
-          if (auto s = expr(*n.right, ctx); !s) return s;
+          if (auto s = expr(*n.right, ctx); !s) return n.left ? text_meant(std::move(s), *n.right, **n.left, n.op) : s;
           {
             bool replaced = false;
             if (auto s = time_operator_on_sqlite(e, ctx, replaced); !s) return s;
@@ -452,7 +452,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           return expr(*n.right, ctx);
         } else if constexpr (std::is_same_v<T, ast::InList>) {
           if (auto s = expr(*n.arg, ctx); !s) return s;
-          if (auto s = exprs(n.items, ctx); !s) return s;
+          for (auto& item : n.items)
+            if (auto s = expr(item, ctx); !s) return text_meant(std::move(s), item, *n.arg, "=");
           {
             std::vector<ast::Expr*> operands{&*n.arg};
             for (auto& item : n.items) operands.push_back(&item);

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "admission/admit/admitter.hpp"
+#include "admission/ast/walk.hpp"
 #include "admission/rewrite/time_literals.hpp"
 #include "admission/rewrite/virtual_columns.hpp"
 
@@ -136,6 +137,55 @@ Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const Ex
   fix = "FIX: " + fix;
   return make_error(ErrorCode::ValidationUnknownColumn, "column '" + written + "' does not exist in this scope", fix,
                     pos(location));
+}
+
+std::optional<int> quoted_token_end(std::string_view sql, int begin) {
+  if (begin < 0 || static_cast<std::size_t>(begin) >= sql.size()) return std::nullopt;
+  const char quote = sql[static_cast<std::size_t>(begin)];
+  if (quote != '\'' && quote != '"') return std::nullopt;
+  for (std::size_t i = static_cast<std::size_t>(begin) + 1; i < sql.size(); ++i) {
+    if (sql[i] != quote) continue;
+    if (i + 1 < sql.size() && sql[i + 1] == quote) {
+      ++i;
+      continue;
+    }
+    return static_cast<int>(i + 1);
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// The expression reads a column (not a quoted name that is itself unknown: that one is refused first).
+bool reads_a_column(const ast::Expr& e, std::string_view sql) {
+  if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node))
+    return !ref->star && !(e.location >= 0 && static_cast<std::size_t>(e.location) < sql.size() &&
+                           sql[static_cast<std::size_t>(e.location)] == '"');
+  bool found = false;
+  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || reads_a_column(child, sql); });
+  return found;
+}
+
+}  // namespace
+
+Status Admitter::text_meant(Status refused, const ast::Expr& operand, const ast::Expr& other,
+                            std::string_view op) const {
+  static constexpr std::string_view kComparisons[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
+  if (refused || refused.error().code != ErrorCode::ValidationUnknownColumn ||
+      std::find(std::begin(kComparisons), std::end(kComparisons), op) == std::end(kComparisons) ||
+      !reads_a_column(other, sql_))
+    return refused;
+  const auto* ref = std::get_if<ast::ColumnRef>(&operand.node);
+  const auto end = quoted_token_end(sql_, operand.location);
+  if (!ref || ref->star || !ref->table.empty() || refused.error().position != pos(operand.location) || !end ||
+      sql_[static_cast<std::size_t>(operand.location)] != '"')
+    return refused;
+  std::string text = "'";
+  for (const char c : ref->column) text += c == '\'' ? std::string("''") : std::string(1, c);
+  text += "'";
+  Error e = std::move(refused).error();
+  e.edit = TextEdit{operand.location, *end, std::move(text)};
+  return e;
 }
 
 Result<const Relation*> Admitter::column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) {
@@ -322,7 +372,17 @@ Status Admitter::time_literal(const ast::Expr& column_side, ast::Expr& literal_s
   const catalog::Column* c = timestamp_column(column_side, ctx);
   if (!c) return {};
   auto decision = rewrite::check_time_literal(lit->text, c->name, c->timestamp_sample, literal_side.location);
-  if (!decision) return std::move(decision).error();
+  if (!decision) {
+    Error refused = std::move(decision).error();
+    if (refused.edit) {  // the ISO literal instead of the one written
+      const auto end = quoted_token_end(sql_, refused.edit->begin);
+      if (end && sql_[static_cast<std::size_t>(refused.edit->begin)] == '\'')
+        refused.edit->end = *end;
+      else
+        refused.edit.reset();
+    }
+    return refused;
+  }
   if (decision->note && std::find(notes.begin(), notes.end(), *decision->note) == notes.end())
     notes.push_back(*decision->note);
   if (decision->replacement) {

@@ -1,7 +1,9 @@
 // Queries: WITH, FROM (tables, CTEs, derived tables, VALUES, joins), star
 // expansion, grouping, set operations — and the entry point admit().
+#include <algorithm>
 #include <cctype>
 #include <functional>
+#include <limits>
 #include <set>
 #include <type_traits>
 #include <utility>
@@ -15,6 +17,43 @@
 
 namespace qg::admit {
 namespace detail {
+
+namespace {
+
+// A refusal that found several problems: the first, carrying the others (and theirs) in `problems`.
+Error gathered(std::vector<Error> found) {
+  Error first = std::move(found.front());
+  for (std::size_t i = 1; i < found.size(); ++i) first.problems.push_back(std::move(found[i]));
+  return first;
+}
+
+void flatten(Error& e, std::vector<Error>& out) {
+  for (auto& p : e.problems) flatten(p, out);
+  e.problems.clear();
+  out.push_back(e);
+}
+
+// The problems of a refusal as the API shows them: flat, each once, in statement order (no position last),
+// this error first among equals; none when it is the only one.
+void list_problems(Error& e) {
+  if (e.problems.empty()) return;
+  std::vector<Error> all;
+  for (auto& p : e.problems) flatten(p, all);
+  e.problems.clear();
+  all.insert(all.begin(), e);
+  std::stable_sort(all.begin(), all.end(), [](const Error& a, const Error& b) {
+    return a.position.value_or(std::numeric_limits<int>::max()) < b.position.value_or(std::numeric_limits<int>::max());
+  });
+  std::vector<Error> unique;
+  for (auto& p : all)
+    if (std::none_of(unique.begin(), unique.end(), [&](const Error& u) {
+          return u.code == p.code && u.position == p.position && u.message == p.message;
+        }))
+      unique.push_back(std::move(p));
+  if (unique.size() > 1) e.problems = std::move(unique);
+}
+
+}  // namespace
 
 std::vector<std::string> Admitter::name_outputs(ast::Query& q, std::vector<std::string>& names) {
   ast::Query* defining = &q;
@@ -286,6 +325,12 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           Relation r;
           r.name = n.name;
           bool found = false;
+          // SQLite: the PostgreSQL schema name of a copy reads main (never a CTE, as the name was qualified).
+          if (!n.schema.empty() && !catalog_.schema_alias.empty() && same(n.schema, catalog_.schema_alias) &&
+              !same(n.schema, catalog_.schema)) {
+            n.schema = catalog_.schema;
+            note_rewrite("dialect:schema-name");
+          }
           if (!n.schema.empty() && (catalog_.schema.empty() || !same(n.schema, catalog_.schema)))
             return make_error(
                 ErrorCode::ValidationQualifiedName,
@@ -582,11 +627,23 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     if (auto st = construct(capability::Construct::DistinctOn, location); !st) return st.error();
     if (auto st = exprs(s.distinct_on, ctx); !st) return st.error();
   }
+  // From here on a problem does not end the walk: the select list, WHERE's conjuncts, GROUP BY, HAVING and
+  // ORDER BY are each admitted, and one refusal lists every problem found (issue #12). An admitted statement
+  // takes exactly the path it took before; only a refusal gathers.
+  std::vector<Error> found;
+  auto keep = [&found](Status st) {  // true: this part was admitted
+    if (st) return true;
+    found.push_back(std::move(st).error());
+    return false;
+  };
   std::vector<std::string> names;
   for (auto& item : s.items) {
     const std::string written_name = figure_name(item.expr);
     const std::size_t written_kind = item.expr.node.index();
-    if (auto st = expr(item.expr, ctx); !st) return st.error();
+    if (!keep(expr(item.expr, ctx))) {
+      names.push_back(item.alias.empty() ? written_name : item.alias);
+      continue;
+    }
     // A virtual column, or an expression a dialect rewrite replaced (CAST(start_time AS text) on SQLite),
     // keeps the name PostgreSQL gives what was written.
     // (Also a call a dialect rewrite renamed: date_trunc(...) → pg_date_trunc(...) on SQLite.)
@@ -594,14 +651,19 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
       item.alias = written_name;
     names.push_back(item.alias.empty() ? figure_name(item.expr) : item.alias);
   }
-  if (s.where)
-    if (auto st = expr(*s.where, ctx); !st) return st.error();
+  std::vector<WindowCandidate> windows_written;  // the outermost WHERE's time windows, as written
+  if (query_depth_ == 1 && s.where && !s.from.empty()) windows_written = window_candidates(*s.where);
+  if (s.where && !keep(expr(*s.where, ctx))) {
+    // The conjuncts after the one refused were not walked (AND admits its terms in order and stops).
+    const std::optional<int> at = found.back().position;
+    if (auto* all = std::get_if<ast::BoolOp>(&s.where->node); all && all->kind == ast::BoolOpKind::And && at)
+      for (auto& term : all->args)
+        if (term.location > *at) keep(expr(term, ctx));
+  }
   ExprContext with_outputs{&level, ctes, &names, &s.items};
-  if (auto st = group_items(s.group_by, with_outputs); !st) return st.error();
-  if (s.having)
-    if (auto st = expr(*s.having, ctx); !st) return st.error();
-  for (auto& w : s.windows)
-    if (auto st = window(w.spec, ctx, location); !st) return st.error();
+  keep(group_items(s.group_by, with_outputs));
+  if (s.having) keep(expr(*s.having, ctx));
+  for (auto& w : s.windows) keep(window(w.spec, ctx, location));
   // ORDER BY <bare name>: an output column's name wins over a FROM column, as in
   // both engines (so a virtual column cannot shadow an alias); an expression
   // sees FROM columns first.
@@ -612,14 +674,18 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
       for (std::size_t i = 0; i < names.size(); ++i)
         if (same(names[i], ref->column)) hits.push_back(i);
       if (!hits.empty()) {
-        for (auto h : hits)
-          if (!(s.items[h].expr == s.items[hits.front()].expr))
-            return make_error(ErrorCode::ValidationAmbiguousColumn,
-                              "ORDER BY " + ref->column + " is ambiguous: more than one output column has that name",
-                              "FIX: give the output columns distinct aliases, or ORDER BY the expression itself.",
-                              pos(item.expr->location));
+        if (std::any_of(hits.begin(), hits.end(),
+                        [&](std::size_t h) { return !(s.items[h].expr == s.items[hits.front()].expr); })) {
+          found.push_back(
+              make_error(ErrorCode::ValidationAmbiguousColumn,
+                         "ORDER BY " + ref->column + " is ambiguous: more than one output column has that name",
+                         "FIX: give the output columns distinct aliases, or ORDER BY the expression itself.",
+                         pos(item.expr->location)));
+          continue;
+        }
         // SQLite reads ORDER BY name as an output column only when that name is an alias (AS), else as
         // the FROM column: CAST(id AS text) gets its PostgreSQL name as an alias so that it is sorted by.
+        if (!found.empty()) continue;  // refused already: the output columns may not be admitted
         auto& target = s.items[hits.front()];
         if (dialect_ == Dialect::Sqlite && target.alias.empty() &&
             !std::holds_alternative<ast::ColumnRef>(target.expr.node)) {
@@ -634,6 +700,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     // ORDER BY <ordinal> of a computed time that does not sort as its text: by the time's key.
     if (const auto k = ast::integer_value(*item.expr); k && std::holds_alternative<ast::Literal>(item.expr->node) &&
                                                        *k >= 1 && static_cast<std::size_t>(*k) <= s.items.size()) {
+      if (!found.empty()) continue;
       time_sort_on_sqlite(item, s.items[static_cast<std::size_t>(*k - 1)].expr, ctx);
       if (!std::holds_alternative<ast::Literal>(item.expr->node)) {
         nulls_order_on_sqlite(item, *item.expr, ctx);
@@ -642,10 +709,12 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     }
     // PostgreSQL reads output names in ORDER BY only as a bare name (above): inside an expression a
     // name is an input column (an alias there is its error). SQLite reads aliases there too.
-    if (auto st = expr(*item.expr, dialect_ == Dialect::Postgres ? ctx : with_outputs); !st) return st.error();
+    if (!keep(expr(*item.expr, dialect_ == Dialect::Postgres ? ctx : with_outputs))) continue;
     nulls_order_on_sqlite(item, *item.expr, with_outputs);
     time_sort_on_sqlite(item, *item.expr, with_outputs);
   }
+  if (!found.empty()) return gathered(std::move(found));
+  if (!windows_written.empty()) keep_windows(std::move(windows_written), ctx);
   if (auto st = check_grouping(s, level, order_by, names, location); !st) return st.error();
   // Lineage once every name is resolved and every substitution done.
   lineage_windows_ = &s.windows;
@@ -750,9 +819,13 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       wrap_set_member(set->right, true);
     }
     auto left = query(*set->left, outer, visible);
-    if (!left) return std::move(left).error();
-    auto right = query(*set->right, outer, visible);
-    if (!right) return std::move(right).error();
+    auto right = query(*set->right, outer, visible);  // walked also when the left was refused: one refusal lists both
+    if (!left || !right) {
+      std::vector<Error> found;
+      if (!left) found.push_back(std::move(left).error());
+      if (!right) found.push_back(std::move(right).error());
+      return gathered(std::move(found));
+    }
     names = std::move(left).value();
     // Any branch can supply a row: a column's lineage joins every branch's.
     lineage = output_lineages(*set->left, names.size());
@@ -990,7 +1063,11 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
                         const std::vector<ParamSpec>* params) {
   detail::Admitter admitter(catalog, sql, max_expression_growth, hidden, params);
   auto names = admitter.query(query, nullptr, nullptr);
-  if (!names) return std::move(names).error();
+  if (!names) {
+    Error refused = std::move(names).error();
+    detail::list_problems(refused);
+    return refused;
+  }
   const auto reads = admitter.output_reads(query, names->size());
   const auto plain = admitter.output_plain(query, names->size());
   if (auto companions = check_companions(query, catalog, sql, *names, reads, plain); !companions)
@@ -1021,6 +1098,7 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   }
   out.rewrites = std::move(admitter.rewrites);
   out.notes = std::move(admitter.notes);
+  out.windows = std::move(admitter.windows);
   return out;
 }
 

@@ -19,6 +19,9 @@
 namespace qg::admit::detail {
 
 std::optional<int> pos(int location);
+// The end (one past the closing quote) of the quoted token ('...' or "...", a doubled quote inside it)
+// that starts at `begin` in `sql`.
+std::optional<int> quoted_token_end(std::string_view sql, int begin);
 std::string join_names(const std::vector<std::string>& names, std::size_t max = 40);
 bool is_system_column(std::string_view name);
 // What the engine will call an unaliased select item.
@@ -117,6 +120,9 @@ class Admitter {
   }
   bool same(std::string_view a, std::string_view b) const { return catalog::Catalog::same_name(a, b, dialect_); }
   Error unknown_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) const;
+  // An unknown "X" compared with an expression that reads a column (a = "X", a IN ("X")): SQLite's
+  // reading of it as the text 'X' is the likely intent, so the refusal carries that edit (suggested_sql).
+  Status text_meant(Status refused, const ast::Expr& operand, const ast::Expr& other, std::string_view op) const;
 
   // Where an engine would read the statement differently from PostgreSQL's meaning (dialect.cpp).
   const catalog::Column* base_column(const ast::Expr& e, const ExprContext& ctx);
@@ -183,6 +189,21 @@ class Admitter {
   void time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);
   std::vector<std::optional<pgtime::Kind>> select_kinds(const ast::Select& s, const ExprContext& ctx);
   int query_depth_ = 0;
+  // Time windows of the outermost WHERE (time_windows.cpp): the candidates read before it is admitted
+  // (their bounds as written), kept once its column proves to be a table's timestamp column.
+  struct WindowCandidate {
+    ast::Expr column;  // the column reference as written
+    std::string bound;
+    bool lower = false;
+    bool clock = false;
+  };
+  std::vector<WindowCandidate> window_candidates(const ast::Expr& where) const;
+  void keep_windows(std::vector<WindowCandidate> candidates, const ExprContext& ctx);
+
+ public:
+  std::vector<TimeWindow> windows;
+
+ private:
   std::map<const ast::Query*, std::vector<std::optional<pgtime::Kind>>> query_kinds_;  // computed time outputs
   std::vector<std::optional<pgtime::Kind>> select_kinds_;                              // the last select()'s items
   std::vector<std::optional<pgtime::Kind>> query_kinds(const ast::Query& q) const {

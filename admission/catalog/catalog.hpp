@@ -88,6 +88,9 @@ struct Catalog {
   // The one schema whose tables these are (PostgreSQL's configured schema,
   // SQLite's "main"): `schema.table` is admitted for it. Empty: never.
   std::string schema;
+  // SQLite: the PostgreSQL schema these tables answer to as well (config `schema`, default public):
+  // `public.t` is admitted and printed as `main.t`. Empty: none.
+  std::string schema_alias;
   std::vector<Table> tables;  // only allowlisted tables
 
   const Table* find_table(std::string_view name) const;

@@ -60,7 +60,8 @@ bool time_of_day(std::string_view s) {
 // The ISO spelling to offer for a literal that is not ISO-8601: the date
 // PostgreSQL would read from M/D/YYYY (its default DateStyle is MDY), with the
 // time of day kept and Z added; a generic example otherwise.
-std::string iso_fix(std::string_view literal) {
+// `iso` (set when the FIX names one ISO literal): that literal's text.
+std::string iso_fix(std::string_view literal, std::optional<std::string>& iso) {
   const std::string generic =
       "FIX: write an ISO-8601 time: a date, '2026-12-08' (read as midnight UTC), or a time with its UTC offset, "
       "'2026-12-08T14:30:00Z'.";
@@ -94,10 +95,15 @@ std::string iso_fix(std::string_view literal) {
   char date[16];
   std::snprintf(date, sizeof date, "%04d-%02d-%02d", y, month, day);
   std::string fix = "FIX: write the date in ISO form, '" + std::string(date) + "'";
+  iso = date;
   if (space != std::string_view::npos) {
     const std::string_view time = literal.substr(space + 1);
-    if (!time_of_day(time)) return generic;
-    fix = "FIX: write the time in ISO form with its UTC offset, '" + std::string(date) + "T" + std::string(time) + "Z'";
+    if (!time_of_day(time)) {
+      iso.reset();
+      return generic;
+    }
+    iso = std::string(date) + "T" + std::string(time) + "Z";
+    fix = "FIX: write the time in ISO form with its UTC offset, '" + *iso + "'";
   }
   if (month_first && b <= 12 && a != b)
     fix += " (PostgreSQL reads " + std::string(literal.substr(0, second)) + " as month/day; if you meant day/month, " +
@@ -224,10 +230,14 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
     if (!sample.empty() && !parse_iso_time(sample)) return out;
     // Otherwise SQLite would compare the text, and PostgreSQL would read it by
     // its DateStyle: neither is what an ISO timestamp means, so it is refused.
-    return make_error(ErrorCode::ValidationTimestampLiteral,
-                      "'" + std::string(literal) + "' compared with timestamp column " + std::string(column) +
-                          " is not an ISO-8601 time, so the comparison would not be by time",
-                      iso_fix(literal), location >= 0 ? std::optional<int>(location) : std::nullopt);
+    std::optional<std::string> iso;
+    std::string fix = iso_fix(literal, iso);
+    Error e = make_error(ErrorCode::ValidationTimestampLiteral,
+                         "'" + std::string(literal) + "' compared with timestamp column " + std::string(column) +
+                             " is not an ISO-8601 time, so the comparison would not be by time",
+                         std::move(fix), location >= 0 ? std::optional<int>(location) : std::nullopt);
+    if (iso && location >= 0) e.edit = TextEdit{location, -1, "'" + *iso + "'"};  // the literal's end: the caller's
+    return e;
   }
   // A column that stores times without an offset holds naive times: a naive
   // literal is compared as written, like the data. A literal WITH an offset
@@ -241,11 +251,14 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
   if (t->has_time && !t->offset_minutes) {
     std::string fixed(literal);
     if (fixed.size() > 10 && fixed[10] == ' ') fixed[10] = 'T';
-    return make_error(ErrorCode::ValidationTimestampLiteral,
-                      "'" + std::string(literal) + "' compared with timestamp column " + std::string(column) +
-                          " has a time of day but no UTC offset, so its instant is ambiguous",
-                      "FIX: write '" + fixed + "Z' for UTC (or add the offset you mean, e.g. '" + fixed + "+02:00').",
-                      location >= 0 ? std::optional<int>(location) : std::nullopt);
+    Error e =
+        make_error(ErrorCode::ValidationTimestampLiteral,
+                   "'" + std::string(literal) + "' compared with timestamp column " + std::string(column) +
+                       " has a time of day but no UTC offset, so its instant is ambiguous",
+                   "FIX: write '" + fixed + "Z' for UTC (or add the offset you mean, e.g. '" + fixed + "+02:00').",
+                   location >= 0 ? std::optional<int>(location) : std::nullopt);
+    if (location >= 0) e.edit = TextEdit{location, -1, "'" + fixed + "Z'"};
+    return e;
   }
   if (!t->has_time)
     out.note = "'" + std::string(literal) + "' compared with " + std::string(column) + " was read as " +

@@ -103,6 +103,7 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
   catalog::Catalog result;
   result.dialect = Dialect::Sqlite;
   result.schema = "main";
+  if (!catalog::Catalog::same_name(config.schema, "main", Dialect::Sqlite)) result.schema_alias = config.schema;
 
   std::vector<SchemaEntry> schema;
   if (!read_schema(db, schema)) return engine_error(db, config, "listing its tables");

@@ -593,12 +593,22 @@ HttpResponse Api::run_query(QueryJob& job) {
     }
     rows = std::move(result).value();
   }
+  std::vector<std::string> run_notes;
+  if (!job.request.validate_only && !statement->admission.windows.empty())
+    run_notes = data_ranges_.notes(*statement, rows.rows.size(),
+                                   DataRanges::Context{.database = ctx.database,
+                                                       .engine = engine,
+                                                       .limits = config_.limits,
+                                                       .key = job.key,
+                                                       .deadline = ctx.deadline,
+                                                       .cancelled = &ctx.cancellation->flag()});
   permit.reset();  // the engine is done; shaping the answer needs no permit
   if (config_.limits.refuse_blobs)
     if (auto refused = binary_value_refusal(rows, job.served->catalog.dialect)) return error_response(*refused);
   EnvelopeInput in{job.request.sql, statement, &rows, &config_.limits, &job.served->catalog};
   in.hidden = job.key ? &job.key->hidden_columns : nullptr;
   in.validated = job.request.validate_only;
+  in.run_notes = std::move(run_notes);
   if (job.served->spotlight) in.spotlight_marker = new_spotlight_marker();
   EnvelopeFacts facts;
   in.facts = &facts;

@@ -20,6 +20,7 @@
 #include "gateway/api/query_request.hpp"
 #include "gateway/api/request_checks.hpp"
 #include "gateway/api/routes.hpp"
+#include "gateway/api/time_window_notes.hpp"
 #include "gateway/api/worker_pool.hpp"
 #include "gateway/auth/keys.hpp"
 #include "gateway/http/http_types.hpp"
@@ -178,6 +179,7 @@ class Api {
   std::map<std::string, std::unique_ptr<permits::PermitQueue>, std::less<>> write_queues_;
   std::unique_ptr<permits::ExpiryTimer> expiry_;
   LiveValueLists live_values_;          // values_from lists of the curated tools
+  DataRanges data_ranges_;              // the times each table holds, for notes on time windows
   std::unique_ptr<mcp::Endpoint> mcp_;  // POST/DELETE /mcp: sessions and JSON-RPC, calling the core above
   WorkerPool workers_;
 };

@@ -265,6 +265,7 @@ std::string build_envelope(const EnvelopeInput& in) {
   }
 
   std::vector<std::string> notes = st.admission.notes;
+  notes.insert(notes.end(), in.run_notes.begin(), in.run_notes.end());
   notes.insert(notes.end(), rows.notes.begin(), rows.notes.end());
   for (auto c : non_finite_columns)
     notes.push_back("Column " + rows.columns[c].name +

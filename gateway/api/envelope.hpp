@@ -33,6 +33,8 @@ struct EnvelopeInput {
   // says "validated": true and has no `rows` or `row_count`, so it cannot be
   // read as an empty result.
   bool validated = false;
+  // Notes found while it ran (a time window past the data: time_window_notes.hpp), after admission's.
+  std::vector<std::string> run_notes;
 };
 
 // A fresh random marker for one response (hex), so injected text cannot guess it.

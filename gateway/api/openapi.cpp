@@ -147,7 +147,25 @@ json::object error_envelope_schema(const config::Config& config) {
         {"position",
          {{"type", "integer"},
           {"minimum", 0},
-          {"description", "Byte offset in the caller's `sql` where the problem is, when known."}}}}}};
+          {"description", "Byte offset in the caller's `sql` where the problem is, when known."}}},
+        {"suggested_sql",
+         {{"type", "string"},
+          {"description",
+           "The caller's statement with the FIX applied, when the FIX is a mechanical change; querygate checked "
+           "that it is admitted. Read it, then send it if it asks what you meant."}}},
+        {"problems",
+         {{"type", "array"},
+          {"description",
+           "When the statement has more than one problem: every one found, in statement order (this error among "
+           "them), each with its own position and FIX. Fix them all before sending the statement again."},
+          {"items",
+           {{"type", "object"},
+            {"required", strings({"code", "message"})},
+            {"properties",
+             {{"code", {{"type", "string"}}},
+              {"message", {{"type", "string"}}},
+              {"fix", {{"type", "string"}}},
+              {"position", {{"type", "integer"}, {"minimum", 0}}}}}}}}}}}};
   return {{"type", "object"},
           {"description", "Every refusal, whatever the route and status."},
           {"required", strings({"error"})},

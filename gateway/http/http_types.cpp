@@ -20,6 +20,10 @@ std::string reason_phrase(const Error& error) {
   constexpr std::size_t kMax = 2000;  // a status line well within every client's header limit
   std::string text = std::string(name(error.code)) + ": " + error.message;
   if (!error.fix.empty()) text += " " + error.fix;
+  for (const auto& p : error.problems)  // the others, after this one
+    if (p.position != error.position || p.message != error.message)
+      text += " | also " + std::string(name(p.code)) + ": " + p.message + (p.fix.empty() ? "" : " " + p.fix);
+  if (!error.suggested_sql.empty()) text += " | suggested_sql: " + error.suggested_sql;
   std::string out;
   out.reserve(std::min(text.size(), kMax));
   for (const char ch : text) {
@@ -33,14 +37,25 @@ std::string reason_phrase(const Error& error) {
   return out;
 }
 
-}  // namespace
-
-HttpResponse error_response(const Error& error) {
+boost::json::object error_object(const Error& error) {
   boost::json::object e;
   e["code"] = name(error.code);
   e["message"] = error.message;
   if (!error.fix.empty()) e["fix"] = error.fix;
   if (error.position) e["position"] = *error.position;
+  return e;
+}
+
+}  // namespace
+
+HttpResponse error_response(const Error& error) {
+  boost::json::object e = error_object(error);
+  if (!error.suggested_sql.empty()) e["suggested_sql"] = error.suggested_sql;
+  if (!error.problems.empty()) {
+    boost::json::array problems;
+    for (const auto& p : error.problems) problems.emplace_back(error_object(p));
+    e["problems"] = std::move(problems);
+  }
   boost::json::object root;
   root["error"] = std::move(e);
   HttpResponse r;

@@ -634,6 +634,23 @@ struct Endpoint::Impl : std::enable_shared_from_this<Endpoint::Impl> {
     if (const std::string fix = str("fix"); !fix.empty()) out += "\n" + fix;
     if (const auto* p = e->if_contains("position"); p && p->is_int64())
       out += "\nposition: byte " + std::to_string(p->as_int64()) + " of the sql";
+    if (const auto* list = e->if_contains("problems"); list && list->is_array()) {
+      out += "\nEvery problem found, in statement order:";
+      for (const auto& p : list->as_array()) {
+        if (!p.is_object()) continue;
+        const auto& o = p.as_object();
+        auto field = [&](std::string_view k) {
+          const auto* x = o.if_contains(k);
+          return x && x->is_string() ? std::string(x->as_string()) : std::string();
+        };
+        out += "\n- (" + field("code") + ") " + field("message");
+        if (const auto* at = o.if_contains("position"); at && at->is_int64())
+          out += " [byte " + std::to_string(at->as_int64()) + "]";
+        if (const std::string fix = field("fix"); !fix.empty()) out += " " + fix;
+      }
+    }
+    if (const std::string suggested = str("suggested_sql"); !suggested.empty())
+      out += "\nsuggested_sql (admitted as is): " + suggested;
     return out;
   }
 

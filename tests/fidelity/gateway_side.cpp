@@ -24,7 +24,8 @@ GatewaySide::GatewaySide() {
   limits_.max_sql_bytes = kSqlBytes;
 }
 
-qg::Result<qg::exec::Executor*> GatewaySide::executor(const std::string& db_id, const std::filesystem::path& db_path) {
+qg::Result<qg::exec::Executor*> GatewaySide::executor(const std::string& db_id, const std::filesystem::path& db_path,
+                                                      const std::string& schema) {
   if (auto it = executors_.find(db_path); it != executors_.end()) return it->second.get();
 
   // The allowlist: every ordinary table, named as sqlite_master writes it.
@@ -37,6 +38,7 @@ qg::Result<qg::exec::Executor*> GatewaySide::executor(const std::string& db_id, 
   db.name = db_id;
   db.backend = qg::Dialect::Sqlite;
   db.path = db_path;
+  if (!schema.empty()) db.schema = schema;
   for (const auto& t : *tables) {
     qg::config::TableCuration table;
     table.name = t;

@@ -27,7 +27,10 @@ class GatewaySide {
   GatewaySide();
 
   // Opens (once per file) an executor whose allowlist is every table of the database.
-  qg::Result<qg::exec::Executor*> executor(const std::string& db_id, const std::filesystem::path& db_path);
+  // `schema`: the PostgreSQL schema the file's tables answer to (config `schema`), as for a copy of a
+  // PostgreSQL database; the config's default (public) when empty.
+  qg::Result<qg::exec::Executor*> executor(const std::string& db_id, const std::filesystem::path& db_path,
+                                           const std::string& schema = {});
   // PostgreSQL: opens (once per DSN) the real executor as gateway/startup.cpp
   // does, with the allowlist = every table of the one schema the role reads,
   // and that schema as the configured `schema:` (ewallet: consumer_div).

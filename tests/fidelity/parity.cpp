@@ -418,8 +418,9 @@ int run_parity(const ParityOptions& options) {
           return nullptr;
         }
       }
-      auto lite = gateway.executor(database, file);
+      // The copy answers to the PostgreSQL schema its tables came from (defog's ewallet: consumer_div).
       auto pg = gateway.postgres_executor(database, s.truth_dsn);
+      auto lite = gateway.executor(database, file, pg ? (*pg)->catalog().schema : std::string());
       if (!lite || !pg) {
         setup_failures.push_back(database + ": " + (!lite ? lite.error().message : pg.error().message));
         return nullptr;
