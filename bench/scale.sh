@@ -39,6 +39,7 @@ echo
 cat >"$WORK/idle.yaml" <<YAML
 limits:
   max_connections_per_client: 100000
+  max_connections: $((IDLE + ACTIVE + 64))
   idle_timeout_ms: 600000
 databases:
   demo:
