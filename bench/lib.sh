@@ -185,6 +185,20 @@ applied_sql() {  # $1 = sql, $2 = extra JSON fields (optional)
     "$1" "${answer%$'\n'*}"
 }
 
+# Issue 16: where the running gateway's statements ran so far, from /metrics
+# (querygate_statements_run_total{where}), and why any went to a worker
+# (querygate_handoffs_total{reason}): "N on the I/O thread, M on workers (x % inline); hand-offs: ...".
+where_ran() {
+  curl -s "http://127.0.0.1:$PORT/metrics" | awk '
+    /^querygate_statements_run_total\{/ { if ($1 ~ /where="io_thread"/) io += $2; else w += $2 }
+    /^querygate_handoffs_total\{/ && $2 > 0 {
+      match($1, /reason="[a-z_]+"/); h[substr($1, RSTART + 8, RLENGTH - 9)] += $2 }
+    END {
+      t = io + w
+      printf "%d on the I/O thread, %d on workers (%.1f %% inline)", io, w, (t > 0 ? 100 * io / t : 0)
+      sep = "; hand-offs: "; for (r in h) { printf "%s%s %d", sep, r, h[r]; sep = ", " } }'
+}
+
 # "in_use / queued" of database $1 from /readyz.
 readyz_admission() {
   curl -s "http://127.0.0.1:$PORT/readyz" |

@@ -168,6 +168,7 @@ $(awk '/Requests\/sec/ {printf "%.0f", $2}' <<< "$out") req/s (pause $PACE_MS ms
   echo "Direct runs execute the SQL the gateway reports in \`applied.sql\`, or the statement as sent when it reports"
   echo "none (its limit injection then did not change the result): \`$(applied_sql "$POINT")\` and \`$(applied_sql "$ROWS")\`."
   echo "Gateway RSS after the throughput runs: $(( $(rss_kb) / 1024 )) MiB."
+  echo "Where the statements of these runs ran (\`/metrics\`, issue 16): $(where_ran)."
   stop_gateway
   echo
 

@@ -86,6 +86,17 @@ for part in $parts; do
   done
 done
 grep -qF "## Against the targets of issue 16" "$OUT/report.md" || fail "no targets table at the end"
+# Thousands of repeated point queries with a free permit: some must have run on the I/O thread (issue 16).
+if [[ " $parts " == *" sqlite "* ]]; then
+  ran=$(grep -m1 '^Where the statements of these runs ran' "$OUT/report.md" || true)
+  if [[ -z "$ran" ]]; then
+    fail "the sqlite part printed no \"Where the statements of these runs ran\" line"
+  elif ! grep -qE ': [1-9][0-9]* on the I/O thread' <<<"$ran"; then
+    fail "no statement ran on the I/O thread: $ran"
+  else
+    echo "ok  $ran" >&2
+  fi
+fi
 if ((failed)); then
   echo "--- report ---" >&2
   cat "$OUT/report.md" >&2

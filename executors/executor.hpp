@@ -55,6 +55,15 @@ struct RunStats {
   bool prepared_reused = false;  // PostgreSQL: ran a statement prepared on this connection before
   bool prepared_parsed = false;  // PostgreSQL: prepared it on this connection now (Parse)
   int prepared_evicted = 0;      // PostgreSQL: prepared statements this run dropped (bound, or the schema moved)
+  // SQLite: virtual-machine steps the statement took (SQLITE_STMTSTATUS_VM_STEP), however it ended. 0: not counted.
+  std::int64_t vm_steps = 0;
+  // How a first slice (RunOptions::slice_steps) ended when it did not answer.
+  enum class SliceEnd : std::uint8_t {
+    None,       // it answered (rows or a refusal): nothing more to do
+    Exhausted,  // the step budget ran out; whatever it read was discarded
+    Busy,       // no idle connection, or the file was locked: it would have had to wait
+  };
+  SliceEnd slice_end = SliceEnd::None;
 };
 
 struct RunOptions {
@@ -88,6 +97,14 @@ struct RunOptions {
   std::vector<Value> params;
   // Filled when set (never read): what the run cost.
   RunStats* stats = nullptr;
+  // > 0: a first slice, on a thread that must not wait (the gateway's I/O
+  // thread, gateway/api/first_slice.hpp). The run never waits, neither for a
+  // connection nor on a file lock, and is interrupted after about this many
+  // virtual-machine steps. Either way it fails with stats->slice_end set, and
+  // nothing it read is returned: the statement is read-only, so it can run
+  // again from the start elsewhere. Only for an engine whose
+  // runs_in_slices() is true (others do not count steps). 0: no slice.
+  std::int64_t slice_steps = 0;
 };
 
 class Executor {
@@ -103,6 +120,9 @@ class Executor {
   virtual Result<Rows> run(const std::string& sql, const RunOptions& options) = 0;
   // True when the database can be opened and answers.
   virtual Status ping() = 0;
+  // True when run() honours RunOptions::slice_steps (SQLite: an in-process
+  // engine whose statements can be stopped after a number of steps).
+  virtual bool runs_in_slices() const { return false; }
   // Tables whose row filter binds a value from the calling key (config `bind`),
   // with the filter's conditions on the table's own columns, set once at
   // start-up: an engine that can see its plan (PostgreSQL's plan gate) refuses

@@ -132,6 +132,22 @@ struct Metrics::Impl {
               "Prepared statements dropped from a connection (beyond its bound, or because the schema changed under "
               "them), by database.")
           .Register(registry);
+  Family<Counter>& statements_run =
+      prometheus::BuildCounter()
+          .Name("querygate_statements_run_total")
+          .Help(
+              "Statements that reached the engine, by database and where they ran: io_thread (SQLite, a permit free "
+              "at once and the statement cheap last time: no hand-off) or worker.")
+          .Register(registry);
+  Family<Counter>& handoffs =
+      prometheus::BuildCounter()
+          .Name("querygate_handoffs_total")
+          .Help(
+              "SQLite statements handed from the I/O thread to a worker, by database and reason: permit_waited, "
+              "tool_call, validate_only, not_admitted (not in the admission cache), not_cheap (its last run was "
+              "not), slice_exhausted (its first slice ran out of steps), engine_busy (no idle connection, or a "
+              "writer's lock).")
+          .Register(registry);
   Family<Histogram>& duration = prometheus::BuildHistogram()
                                     .Name("querygate_statement_duration_seconds")
                                     .Help(
@@ -242,6 +258,9 @@ Metrics::Metrics(MetricsSetup setup) : impl_(std::make_unique<Impl>()) {
       m.statements.Add({{"database", db}, {"outcome", std::string(outcome)}});
     for (std::string_view reason : kTruncationReasons)
       m.truncations.Add({{"database", db}, {"reason", std::string(reason)}});
+    for (std::string_view place : kStatementPlaces)
+      m.statements_run.Add({{"database", db}, {"where", std::string(place)}});
+    for (std::string_view reason : kHandoffReasons) m.handoffs.Add({{"database", db}, {"reason", std::string(reason)}});
     for (const ErrorCodeInfo& c : all_error_codes())
       if (c.name.starts_with("backend:")) m.backend_errors.Add({{"database", db}, {"code", std::string(c.name)}});
   }
@@ -281,6 +300,10 @@ void Metrics::observe(const RequestRecord& r) {
   if (r.prepared == "parsed") s.prepared_parsed->Increment();
   if (r.prepared == "reused") s.prepared_reused->Increment();
   if (r.prepared_evicted > 0) s.prepared_evictions->Increment(r.prepared_evicted);
+  if (std::find(kStatementPlaces.begin(), kStatementPlaces.end(), r.ran_on) != kStatementPlaces.end())
+    m.statements_run.Add({{"database", db}, {"where", r.ran_on}}).Increment();
+  if (std::find(kHandoffReasons.begin(), kHandoffReasons.end(), r.handoff) != kHandoffReasons.end())
+    m.handoffs.Add({{"database", db}, {"reason", r.handoff}}).Increment();
   for (const auto& name : r.rewrites) m.rewrites.Add({{"database", db}, {"rewrite", name}}).Increment();
   if (outcome.starts_with("backend:")) m.backend_errors.Add({{"database", db}, {"code", outcome}}).Increment();
   if (!ok) return;

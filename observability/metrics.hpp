@@ -14,6 +14,7 @@
 // names or row values.
 //
 // prometheus-cpp stays behind a pimpl so the gateway's headers do not pull it in.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,6 +24,13 @@
 #include "observability/request_log.hpp"
 
 namespace qg::observability {
+
+// Where a statement ran (RequestRecord::ran_on; querygate_statements_run_total{where}).
+inline constexpr std::array<std::string_view, 2> kStatementPlaces = {"io_thread", "worker"};
+// Why a SQLite statement went from the I/O thread to a worker (RequestRecord::handoff;
+// querygate_handoffs_total{reason}), in the order of gateway::Handoff (gateway/api/first_slice.hpp).
+inline constexpr std::array<std::string_view, 7> kHandoffReasons = {
+    "permit_waited", "tool_call", "validate_only", "not_admitted", "not_cheap", "slice_exhausted", "engine_busy"};
 
 // One database's admission state at scrape time.
 struct QueueSnapshot {

@@ -39,6 +39,8 @@ struct RequestRecord {
   int engine_round_trips = 0;                          // PostgreSQL: waits for the server (exec::RunStats)
   std::string prepared;                                // PostgreSQL: "reused", "parsed" or empty (not prepared)
   int prepared_evicted = 0;                            // PostgreSQL: prepared statements dropped by this run
+  std::string ran_on;   // where the statement reached the engine: "io_thread" or "worker"; empty: it did not
+  std::string handoff;  // SQLite: why it went from the I/O thread to a worker (kHandoffReasons); empty: it did not
 };
 
 // The line (without newline): {"time":"2026-11-30T07:00:00.123Z","request_id":...}

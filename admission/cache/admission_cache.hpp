@@ -12,6 +12,7 @@
 //
 // Least recently used entries go first when `capacity` entries are held;
 // capacity 0 turns the cache off (every lookup misses, nothing is kept).
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <list>
@@ -26,10 +27,32 @@
 
 namespace qg {
 
+// The request path's memory of how this statement's last run went: whether
+// it ran to its end cheaply (gateway/api/first_slice.hpp says what cheap is),
+// so the next run may be tried on the I/O thread. Not admission's: a guess
+// (the data, or now(), can change what a statement costs) that is checked by
+// a step budget wherever it is used, and never part of an answer. Shared by
+// every request that finds the entry; copying copies the current guess.
+class RunMemory {
+ public:
+  RunMemory() = default;
+  RunMemory(const RunMemory& other) : cheap_(other.cheap()) {}
+  RunMemory& operator=(const RunMemory& other) {
+    remember(other.cheap());
+    return *this;
+  }
+  bool cheap() const { return cheap_.load(std::memory_order_relaxed); }
+  void remember(bool cheap) const { cheap_.store(cheap, std::memory_order_relaxed); }
+
+ private:
+  mutable std::atomic<bool> cheap_{false};  // false until a run shows otherwise
+};
+
 // What one admission produced for the request path.
 struct CachedAdmission {
   AdmittedStatement statement;
   std::string fingerprint;  // libpg_query's fingerprint of the caller's text: the request's one fingerprint
+  RunMemory last_run;       // how its last run went (not part of the admission)
 };
 
 // The parts of a request that decide its admission, as one unambiguous string

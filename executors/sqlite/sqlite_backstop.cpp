@@ -114,6 +114,11 @@ int on_progress(void* user) noexcept {
     state->deadline_hit = true;
     return 1;  // non-zero interrupts the statement with SQLITE_INTERRUPT
   }
+  // A first slice: after its budget of steps the statement stops (and runs again elsewhere).
+  if (state->slice_calls_left > 0 && --state->slice_calls_left == 0) {
+    state->slice_hit = true;
+    return 1;
+  }
   return 0;
 }
 

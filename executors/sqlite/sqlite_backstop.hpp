@@ -40,8 +40,12 @@ struct Backstop {
   const std::atomic<bool>* cancelled = nullptr;  // RunOptions::cancelled, polled with the deadline
   bool deadline_hit = false;                     // the progress handler interrupted the statement
   bool cancel_hit = false;                       // ... because the request was cancelled
-  bool saw_select = false;                       // SQLITE_SELECT fired: the statement is a query (REINDEX, say, is not)
-  std::string denial;  // the first thing the authorizer refused, in words ("reading table 'users'")
+  // A first slice (RunOptions::slice_steps): progress-handler calls left
+  // before the statement is interrupted; 0: no slice.
+  long long slice_calls_left = 0;
+  bool slice_hit = false;   // the progress handler interrupted the statement: the slice ran out
+  bool saw_select = false;  // SQLITE_SELECT fired: the statement is a query (REINDEX, say, is not)
+  std::string denial;       // the first thing the authorizer refused, in words ("reading table 'users'")
   // Names read without any column (count(*) FROM x) that are not allowlisted.
   // SQLite reports a materialized CTE this way too, indistinguishable from a
   // table, so these pass provisionally and confirm_reads() settles them.
@@ -53,6 +57,8 @@ struct Backstop {
     cancelled = cancel;
     deadline_hit = false;
     cancel_hit = false;
+    slice_calls_left = 0;
+    slice_hit = false;
     saw_select = false;
     denial.clear();
     unverified.clear();

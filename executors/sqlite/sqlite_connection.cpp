@@ -95,6 +95,10 @@ Result<std::unique_ptr<Connection>> open_connection(const SqliteOptions& options
   return conn;
 }
 
+void allow_lock_waits(Connection& conn, bool allowed) {
+  sqlite3_busy_timeout(conn.db.get(), allowed ? kBusyTimeoutMs : 0);
+}
+
 void seal(Connection& conn, const Policy& policy) {
   conn.backstop.policy = &policy;
   install_authorizer(conn.db.get(), conn.backstop);

@@ -24,6 +24,11 @@ struct Connection {
 // The authorizer is installed later (seal), after introspection.
 Result<std::unique_ptr<Connection>> open_connection(const SqliteOptions& options);
 
+// Whether a statement on `conn` may wait on a lock another process (a
+// writer) holds: yes, up to the connection's busy timeout, except in a first
+// slice on the I/O thread, which must not wait at all (SQLITE_BUSY at once).
+void allow_lock_waits(Connection& conn, bool allowed);
+
 // Ends the start-up phase: installs the authorizer for `policy` (which must
 // outlive the connection) and caps bound parameters at kMaxStatementParams.
 void seal(Connection& conn, const Policy& policy);

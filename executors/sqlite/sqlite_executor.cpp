@@ -6,6 +6,7 @@
 #include <cctype>
 #include <climits>
 #include <exception>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -139,6 +140,25 @@ std::vector<ColumnMeta> column_meta(sqlite3_stmt* stmt) {
   return out;
 }
 
+// A first slice (RunOptions::slice_steps) that ended without an answer: the
+// caller runs the statement again from the start, so this error is never shown.
+Error slice_ended(const RunOptions& options, RunStats::SliceEnd why) {
+  if (options.stats != nullptr) options.stats->slice_end = why;
+  return make_error(ErrorCode::Internal, "the first slice of the statement ended before the statement did");
+}
+
+// While it lives, a statement on `conn` does not wait on a writer's lock.
+class NoLockWaits {
+ public:
+  explicit NoLockWaits(Connection& conn) : conn_(conn) { sqlite::allow_lock_waits(conn_, false); }
+  ~NoLockWaits() { sqlite::allow_lock_waits(conn_, true); }
+  NoLockWaits(const NoLockWaits&) = delete;
+  NoLockWaits& operator=(const NoLockWaits&) = delete;
+
+ private:
+  Connection& conn_;
+};
+
 // Turns an escaping exception (allocation failure) into an Error at the API edge.
 template <typename Fn>
 auto guarded(Fn&& fn) -> decltype(fn()) {
@@ -179,11 +199,23 @@ class SqliteExecutor final : public Executor {
     });
   }
 
+  bool runs_in_slices() const override { return true; }
+
   Result<Rows> run(const std::string& sql, const RunOptions& options) override {
     return guarded([&]() -> Result<Rows> {
-      auto lease = pool_.borrow(options.deadline);
-      if (!lease) return lease.error();
+      const bool slice = options.slice_steps > 0;
+      // A first slice never waits for a connection.
+      std::optional<sqlite::Pool::Lease> lease = slice ? pool_.try_borrow() : std::nullopt;
+      if (slice && !lease) return slice_ended(options, RunStats::SliceEnd::Busy);
+      if (!slice) {
+        auto borrowed = pool_.borrow(options.deadline);
+        if (!borrowed) return borrowed.error();
+        lease.emplace(std::move(borrowed).value());
+      }
       Connection& conn = **lease;
+      // Nor on a writer's lock; the connection's busy timeout is back for the next run.
+      std::optional<NoLockWaits> no_lock_waits;
+      if (slice) no_lock_waits.emplace(conn);
       // A statement this connection compiled before runs again without
       // SQLite's parse and plan; it passed compile()'s checks then, and a
       // schema change re-prepares it inside sqlite3_step under the authorizer
@@ -196,12 +228,28 @@ class SqliteExecutor final : public Executor {
         if (Clock::now() >= options.deadline) return deadline_error();
       } else {
         auto compiled = compile(conn, sql, options.deadline, options.cancelled, SQLITE_PREPARE_PERSISTENT);
-        if (!compiled) return compiled.error();
+        if (!compiled) {
+          if (slice && compiled.error().code == ErrorCode::BackendUnavailable)  // SQLITE_BUSY: locked by a writer
+            return slice_ended(options, RunStats::SliceEnd::Busy);
+          return compiled.error();
+        }
         stmt = std::move(compiled).value();
       }
+      // The progress handler runs every kProgressInterval steps; the slice is a number of its calls.
+      if (slice)
+        conn.backstop.slice_calls_left = std::max<long long>(1, options.slice_steps / sqlite::kProgressInterval);
       if (auto s = bind(stmt.get(), options.params); !s) return s.error();
       auto rows = read_rows(conn, stmt.get(), options, sql);
-      if (!rows) return rows;  // the statement is finalized: an error leaves nothing half-known behind
+      // Read and reset: a kept statement counts each run's steps from zero.
+      const std::int64_t steps = sqlite3_stmt_status(stmt.get(), SQLITE_STMTSTATUS_VM_STEP, /*resetFlg=*/1);
+      if (options.stats != nullptr) options.stats->vm_steps = steps;
+      if (!rows) {
+        // The statement is finalized: an error leaves nothing half-known behind.
+        if (slice && conn.backstop.slice_hit) return slice_ended(options, RunStats::SliceEnd::Exhausted);
+        if (slice && rows.error().code == ErrorCode::BackendUnavailable)
+          return slice_ended(options, RunStats::SliceEnd::Busy);
+        return rows;
+      }
       std::size_t evicted = 0;
       // The schema moved under it (SQLite re-prepared it while stepping): every
       // other kept statement was compiled against the old schema, so all go.

@@ -26,6 +26,14 @@ Result<Pool::Lease> Pool::borrow(Deadline deadline) {
   return Lease(this, std::move(conn));
 }
 
+std::optional<Pool::Lease> Pool::try_borrow() {
+  std::lock_guard lock(mutex_);
+  if (idle_.empty()) return std::nullopt;
+  auto conn = std::move(idle_.back());
+  idle_.pop_back();
+  return std::optional<Lease>(std::in_place, this, std::move(conn));
+}
+
 void Pool::give_back(std::unique_ptr<Connection> conn) noexcept {
   // Clear what the last statement left so no deadline or denial leaks into the next.
   conn->backstop.arm(Deadline::max());

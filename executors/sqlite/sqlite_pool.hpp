@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "common/result.hpp"
@@ -37,6 +38,8 @@ class Pool {
 
   // Waits for a free connection until `deadline`; LimitDeadline when none frees up.
   Result<Lease> borrow(Deadline deadline);
+  // A free connection now, or nullopt: never waits (a first slice on the I/O thread).
+  std::optional<Lease> try_borrow();
 
  private:
   void give_back(std::unique_ptr<Connection> conn) noexcept;

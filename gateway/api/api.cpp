@@ -164,6 +164,9 @@ struct Api::QueryJob {
   permits::PermitQueue* queue = nullptr;
   Reply reply;
   permits::Permit permit;  // set when granted; moved into the worker's scope
+  // Found in the admission cache on the I/O thread (first_slice.hpp); else admitted on the worker.
+  std::shared_ptr<const CachedAdmission> admitted;
+  exec::RunStats::SliceEnd slice_end = exec::RunStats::SliceEnd::None;  // how a first slice ended without an answer
 };
 
 const permits::Clock& Api::default_clock() {
@@ -442,22 +445,53 @@ void Api::enqueue(QueryRequest request, Caller caller, Reply reply, const config
                                    ? "addr:" + job->context.remote_address
                                    : "key:" + job->context.key_name;
   auto decided = job->queue->submit(fairness, job->context.deadline, job->context.cancellation,
-                                    [this, job](permits::Decision d) { on_decision(job, std::move(d)); });
+                                    [this, job](permits::Decision d) { on_decision(job, std::move(d), false); });
   if (decided)
-    on_decision(job, std::move(*decided));
+    on_decision(job, std::move(*decided), true);
   else
     expiry_->wake();  // its deadline may be the earliest now
 }
 
 // Called once per query: at submit, or later by whoever decided its turn.
-void Api::on_decision(const std::shared_ptr<QueryJob>& job, permits::Decision decision) {
+void Api::on_decision(const std::shared_ptr<QueryJob>& job, permits::Decision decision, bool at_once) {
   if (auto* denied = std::get_if<permits::Denied>(&decision)) {
     const Error error = permits::refusal_error(*denied, refusal_context(*job));
     const bool retry = denied->reason == permits::Refusal::QueueFull || denied->reason == permits::Refusal::Closed;
     return job->reply(refusal_response(error, retry ? denied->retry_after : std::chrono::seconds(0)));
   }
   job->permit = std::move(std::get<permits::Permit>(decision));
-  workers_.post([this, job] { job->reply(run_query(*job)); });
+  if (job->served->executor->runs_in_slices()) {
+    const std::optional<Handoff> why = at_once ? try_first_slice(job) : Handoff::PermitWaited;
+    if (!why) return;  // answered on this thread
+    job->record->handoff = std::string(handoff_reason(*why));
+  }
+  workers_.post([this, job] {
+    auto answer = run_query(*job, false);  // a worker's run always answers
+    job->reply(answer ? std::move(*answer)
+                      : error_response(make_error(ErrorCode::Internal, "the statement ended without an answer")));
+  });
+}
+
+// On the thread that read the request, holding a permit granted at once
+// (first_slice.hpp): a caller's SQL statement whose admission is cached and
+// whose last run was cheap runs here, as a first slice.
+std::optional<Handoff> Api::try_first_slice(const std::shared_ptr<QueryJob>& job) {
+  if (job->tool != nullptr) return Handoff::ToolCall;
+  if (job->request.validate_only) return Handoff::ValidateOnly;
+  job->admitted = find_admitted(admission_cache_.get(), job->request, job->key, job->context.database);
+  if (!job->admitted) return Handoff::NotAdmitted;
+  if (!expected_cheap(*job->admitted)) return Handoff::NotCheap;
+  std::optional<HttpResponse> answer;
+  try {
+    answer = run_query(*job, true);
+  } catch (...) {  // e.g. allocation failure; the permit went back as the stack unwound
+    answer = error_response(make_error(ErrorCode::Internal, "the statement failed on the I/O thread",
+                                       "FIX: retry the request; if it keeps failing, report it to the operator"));
+  }
+  if (!answer)
+    return job->slice_end == exec::RunStats::SliceEnd::Exhausted ? Handoff::SliceExhausted : Handoff::EngineBusy;
+  job->reply(std::move(*answer));
+  return std::nullopt;
 }
 
 permits::RefusalContext Api::refusal_context(const QueryJob& job) const {
@@ -486,9 +520,10 @@ Error Api::deadline_refusal(const QueryJob& job, const Error& engine_error) {
   return permits::deadline_spent_waiting(context, ran);
 }
 
-// On a worker, holding a permit: the whole pipeline for one statement.
-HttpResponse Api::run_query(QueryJob& job) {
-  permits::Permit permit = std::move(job.permit);  // given back on every path out of here
+// Holding a permit, on a worker (or on the I/O thread as a first slice): the
+// whole pipeline for one statement.
+std::optional<HttpResponse> Api::run_query(QueryJob& job, bool first_slice) {
+  permits::Permit permit = std::move(job.permit);  // given back on every path out of here (but a slice's end)
   const RequestContext& ctx = job.context;
   if (ctx.cancellation->cancelled())
     return error_response(draining_ ? make_error(ErrorCode::LimitShuttingDown, "querygate is shutting down")
@@ -509,8 +544,12 @@ HttpResponse Api::run_query(QueryJob& job) {
     job.record->fingerprint = parse::fingerprint(job.request.sql);
     auto configured = admit_configured(job.tool->sql, job.tool->parameters, job.served->catalog, config_.limits);
     if (!configured) return error_response(configured.error());
-    admitted = std::make_shared<const CachedAdmission>(
-        CachedAdmission{.statement = std::move(configured).value(), .fingerprint = job.record->fingerprint});
+    admitted = std::make_shared<const CachedAdmission>(CachedAdmission{
+        .statement = std::move(configured).value(), .fingerprint = job.record->fingerprint, .last_run = {}});
+  } else if (job.admitted) {  // found in the admission cache on the I/O thread
+    job.record->fingerprint = job.admitted->fingerprint;
+    job.record->admission_cache_hit = true;
+    admitted = job.admitted;
   } else {
     CacheOutcome cache;
     auto found = admit_cached(admission_cache_.get(), job.request, job.key, ctx.database, job.served->catalog,
@@ -552,6 +591,7 @@ HttpResponse Api::run_query(QueryJob& job) {
   const auto engine_done = [&] {
     job.record->execution =
         std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - engine_started);
+    job.record->ran_on = first_slice ? "io_thread" : "worker";
   };
   if (job.request.validate_only) {
     auto columns = engine.prepare(statement->sql, ctx.deadline, *bound);
@@ -573,8 +613,19 @@ HttpResponse Api::run_query(QueryJob& job) {
     }
     exec::RunStats stats;
     options.stats = &stats;
+    if (first_slice) options.slice_steps = kSliceSteps;
     auto result = engine.run(statement->sql, options);
     engine_done();
+    if (engine.runs_in_slices() && job.tool == nullptr)
+      remember_run(*admitted, stats, *job.record->execution, result.has_value());
+    if (stats.slice_end != exec::RunStats::SliceEnd::None) {  // nothing was answered: a worker runs it again
+      job.slice_end = stats.slice_end;
+      job.record->queue_wait.reset();  // the record tells of the worker's run only
+      job.record->execution.reset();
+      job.record->ran_on.clear();
+      job.permit = std::move(permit);
+      return std::nullopt;
+    }
     job.record->engine_round_trips = stats.round_trips;
     job.record->prepared = stats.prepared_reused ? "reused" : stats.prepared_parsed ? "parsed" : "";
     job.record->prepared_evicted = stats.prepared_evicted;

@@ -11,12 +11,14 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "admission/cache/admission_cache.hpp"
 #include "config/config.hpp"
 #include "executors/executor.hpp"
 #include "gateway/api/curated_tools.hpp"
+#include "gateway/api/first_slice.hpp"
 #include "gateway/api/query_request.hpp"
 #include "gateway/api/request_checks.hpp"
 #include "gateway/api/routes.hpp"
@@ -145,8 +147,12 @@ class Api {
                         std::shared_ptr<observability::RequestRecord> record);
   void enqueue(QueryRequest request, Caller caller, Reply reply, const config::Tool* tool,
                boost::json::object arguments);
-  void on_decision(const std::shared_ptr<QueryJob>& job, permits::Decision decision);
-  HttpResponse run_query(QueryJob& job);
+  // `at_once`: decided inside submit, on the thread that read the request.
+  void on_decision(const std::shared_ptr<QueryJob>& job, permits::Decision decision, bool at_once);
+  // Answers on this thread when it can (first_slice.hpp); else why the job goes to a worker.
+  std::optional<Handoff> try_first_slice(const std::shared_ptr<QueryJob>& job);
+  // Nothing (the permit back in `job`) only when `first_slice` and the slice ended first.
+  std::optional<HttpResponse> run_query(QueryJob& job, bool first_slice);
   HttpResponse schema(const SchemaCall& call, const config::HiddenColumns* hidden);
   HttpResponse ready();
   void submit_write(HttpRequest request, Reply reply, std::shared_ptr<observability::RequestRecord> record,

@@ -60,21 +60,35 @@ std::string policy_identity(const auth::Key* key) {
   return out;
 }
 
+namespace {
+
+std::string cache_key(const QueryRequest& request, const auth::Key* key, const std::string& database) {
+  const std::string policy = policy_identity(key);
+  return AdmissionKey{.database = database,
+                      .policy = policy,
+                      .sql = request.sql,
+                      .limit = request.limit,
+                      .validate_only = request.validate_only}
+      .encode();
+}
+
+}  // namespace
+
+std::shared_ptr<const CachedAdmission> find_admitted(AdmissionCache* cache, const QueryRequest& request,
+                                                     const auth::Key* key, const std::string& database) {
+  if (cache == nullptr || cache->capacity() == 0) return nullptr;
+  return cache->find(cache_key(request, key, database));
+}
+
 Result<std::shared_ptr<const CachedAdmission>> admit_cached(AdmissionCache* cache, const QueryRequest& request,
                                                             const auth::Key* key, const std::string& database,
                                                             const catalog::Catalog& catalog,
                                                             const config::Limits& limits, CacheOutcome& outcome) {
-  std::string cache_key;
+  std::string key_text;
   if (cache != nullptr && cache->capacity() > 0) {
     outcome.looked_up = true;
-    const std::string policy = policy_identity(key);
-    cache_key = AdmissionKey{.database = database,
-                             .policy = policy,
-                             .sql = request.sql,
-                             .limit = request.limit,
-                             .validate_only = request.validate_only}
-                    .encode();
-    if (auto found = cache->find(cache_key)) {
+    key_text = cache_key(request, key, database);
+    if (auto found = cache->find(key_text)) {
       outcome.hit = true;
       outcome.fingerprint = found->fingerprint;
       return found;
@@ -85,8 +99,8 @@ Result<std::shared_ptr<const CachedAdmission>> admit_cached(AdmissionCache* cach
       admit_statement(request.sql, catalog, limits, request.limit, key != nullptr ? &key->hidden_columns : nullptr);
   if (!admitted) return std::move(admitted).error();
   auto entry = std::make_shared<const CachedAdmission>(
-      CachedAdmission{.statement = std::move(admitted).value(), .fingerprint = outcome.fingerprint});
-  if (outcome.looked_up) cache->insert(std::move(cache_key), entry);
+      CachedAdmission{.statement = std::move(admitted).value(), .fingerprint = outcome.fingerprint, .last_run = {}});
+  if (outcome.looked_up) cache->insert(std::move(key_text), entry);
   return entry;
 }
 

@@ -24,6 +24,11 @@ struct CacheOutcome {
   std::string fingerprint;  // set on every path, refusals included (for the log)
 };
 
+// The admitted statement for `request` from `key` on `database` when the
+// cache holds it, else null; admits nothing (cheap: for the I/O thread).
+std::shared_ptr<const CachedAdmission> find_admitted(AdmissionCache* cache, const QueryRequest& request,
+                                                     const auth::Key* key, const std::string& database);
+
 // The admitted statement for `request` from `key` on `database`: from the
 // cache, or admitted now (and kept when admitted). `cache` null: no cache.
 Result<std::shared_ptr<const CachedAdmission>> admit_cached(AdmissionCache* cache, const QueryRequest& request,

@@ -154,6 +154,10 @@ TEST_F(MetricsHttpTest, CountersMoveByExactlyTheWorkloadSent) {
   EXPECT_EQ(delta(after, series("querygate_statement_duration_seconds_count", {{"database", db}})), 7);
   EXPECT_EQ(delta(after, series("querygate_execution_seconds_count", {{"database", db}})), 4);
   EXPECT_EQ(delta(after, series("querygate_queue_wait_seconds_count", {{"database", db}})), 7);
+  // Each text was new to the admission cache: all 7 went to a worker for that reason, none ran on the I/O thread.
+  EXPECT_EQ(delta(after, series("querygate_statements_run_total", {{"database", db}, {"where", "worker"}})), 4);
+  EXPECT_EQ(delta(after, series("querygate_statements_run_total", {{"database", db}, {"where", "io_thread"}})), 0);
+  EXPECT_EQ(delta(after, series("querygate_handoffs_total", {{"database", db}, {"reason", "not_admitted"}})), 7);
   EXPECT_EQ(value(after, series("querygate_statement_duration_seconds_bucket", {{"database", db}, {"le", "+Inf"}})),
             value(after, series("querygate_statement_duration_seconds_count", {{"database", db}})));
   EXPECT_EQ(delta(after, series("querygate_backend_errors_total", {{"database", db}, {"code", "backend:error"}})), 0);

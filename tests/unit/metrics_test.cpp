@@ -90,5 +90,41 @@ TEST(MetricsTest, BackendErrorsAreCountedByCode) {
   EXPECT_TRUE(has_line(text, "querygate_statements_total{database=\"demo\",outcome=\"backend:error\"} 1")) << text;
 }
 
+TEST(MetricsTest, WhereStatementsRanAndWhyTheyWereHandedOff) {
+  Metrics m(setup());
+  const std::string zero = m.scrape({});
+  for (std::string_view place : kStatementPlaces)
+    EXPECT_TRUE(
+        has_line(zero, "querygate_statements_run_total{database=\"demo\",where=\"" + std::string(place) + "\"} 0"))
+        << zero;
+  for (std::string_view reason : kHandoffReasons)
+    EXPECT_TRUE(has_line(zero, "querygate_handoffs_total{database=\"demo\",reason=\"" + std::string(reason) + "\"} 0"))
+        << zero;
+  RequestRecord r;
+  r.route = "/v1/query";
+  r.database = "demo";
+  r.status = 200;
+  r.ran_on = "io_thread";
+  m.observe(r);
+  m.observe(r);
+  r.ran_on = "worker";
+  r.handoff = "slice_exhausted";
+  m.observe(r);
+  r.ran_on = "";  // refused on the worker before the engine: handed off, never run
+  r.handoff = "not_admitted";
+  r.status = 422;
+  r.outcome = "validation:table-not-allowed";
+  m.observe(r);
+  r.ran_on = "SELECT 1";  // not a place, not a reason: no label takes it
+  r.handoff = "SELECT 2";
+  m.observe(r);
+  const std::string text = m.scrape({});
+  EXPECT_TRUE(has_line(text, "querygate_statements_run_total{database=\"demo\",where=\"io_thread\"} 2")) << text;
+  EXPECT_TRUE(has_line(text, "querygate_statements_run_total{database=\"demo\",where=\"worker\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "querygate_handoffs_total{database=\"demo\",reason=\"slice_exhausted\"} 1")) << text;
+  EXPECT_TRUE(has_line(text, "querygate_handoffs_total{database=\"demo\",reason=\"not_admitted\"} 1")) << text;
+  EXPECT_EQ(text.find("SELECT"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace qg::observability
