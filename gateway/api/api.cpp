@@ -480,7 +480,8 @@ std::optional<Handoff> Api::try_first_slice(const std::shared_ptr<QueryJob>& job
   if (job->request.validate_only) return Handoff::ValidateOnly;
   job->admitted = find_admitted(admission_cache_.get(), job->request, job->key, job->context.database);
   if (!job->admitted) return Handoff::NotAdmitted;
-  if (!expected_cheap(*job->admitted)) return Handoff::NotCheap;
+  // A time window's note reads the table's range (time_window_notes.hpp): more than a slice's work.
+  if (!expected_cheap(*job->admitted) || !job->admitted->statement.admission.windows.empty()) return Handoff::NotCheap;
   std::optional<HttpResponse> answer;
   try {
     answer = run_query(*job, true);

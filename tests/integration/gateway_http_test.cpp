@@ -414,7 +414,8 @@ TEST_F(GatewayHttpTest, ConcurrentClientsAllGetAnswers) {
   std::atomic<int> ok{0};
   for (int i = 0; i < 16; ++i)
     clients.emplace_back([&] {
-      if (query("SELECT kind, count(*) FROM spans GROUP BY kind").status == 200) ++ok;
+      // A light statement: 16 behind 2 permits must all fit the suite's 1.5 s deadline on a loaded machine too.
+      if (query("SELECT kind, count(*) FROM spans WHERE id <= 2000 GROUP BY kind").status == 200) ++ok;
     });
   for (auto& t : clients) t.join();
   EXPECT_EQ(ok.load(), 16);
