@@ -292,8 +292,9 @@ Status Admitter::json_text_comparison(const ast::Expr& json_side, const ast::Exp
 // rewritten to the number when the other side is one and the text reads as it;
 // a text PostgreSQL would refuse to read ('2.5' or 'abc' for an integer) is
 // refused. Sides whose type admission does not know are left as written.
-Status Admitter::boolean_text_on_sqlite(const ast::Expr& condition, const ast::Expr& other, int location) const {
-  if (dialect_ != Dialect::Sqlite || !boolean_valued(condition)) return {};
+Status Admitter::boolean_text_on_sqlite(const ast::Expr& condition, const ast::Expr& other, const ExprContext& ctx,
+                                        int location) {
+  if (dialect_ != Dialect::Sqlite || value_type(condition, ctx).type != SqlType::Boolean) return {};
   const auto* lit = std::get_if<ast::Literal>(&other.node);
   if (!lit || lit->kind != ast::LiteralKind::String) return {};
   return make_error(ErrorCode::CapabilityNotOnSqlite,
@@ -702,7 +703,7 @@ bool Admitter::integer_valued(const ast::Expr& e, const ExprContext& ctx) {
           static constexpr std::string_view kInteger[] = {"count", "length",     "row_number",
                                                           "rank",  "dense_rank", "ntile"};
           static constexpr std::string_view kWhole[] = {"round", "trunc", "floor", "ceil", "ceiling"};
-          static constexpr std::string_view kSame[] = {"sum", "min", "max", "abs"};
+          static constexpr std::string_view kSame[] = {"sum", "min", "max", "abs", "pg_int8"};
           if (std::find(std::begin(kInteger), std::end(kInteger), n.name) != std::end(kInteger)) return true;
           if (n.args.size() == 1 && std::find(std::begin(kWhole), std::end(kWhole), n.name) != std::end(kWhole))
             return true;
@@ -790,7 +791,7 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
                       pos(location));
   }
   const auto& to = cast.type.name;
-  if ((to == "text" || to == "varchar" || to == "bpchar") && boolean_valued(*cast.arg))
+  if ((to == "text" || to == "varchar" || to == "bpchar") && value_type(*cast.arg, ctx).type == SqlType::Boolean)
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "a condition cast to text: PostgreSQL prints true/false, SQLite (no boolean type) prints 1/0",
                       "FIX: write CASE WHEN condition THEN 'true' WHEN NOT (condition) THEN 'false' END, which "

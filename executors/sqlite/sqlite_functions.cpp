@@ -262,6 +262,14 @@ void random_unit(sqlite3_context* ctx, int, sqlite3_value**) {
   sqlite3_result_double(ctx, unit(engine));
 }
 
+// pg_int8(x): the value of integer arithmetic admission wrapped (issue #12). SQLite turns an int64
+// overflow of + - * into a double (9223372036854775807 + 1 is 9.22337203685478e18); PostgreSQL raises
+// "bigint out of range". A double here is that overflow: the statement fails as PostgreSQL's does.
+void pg_int8(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_FLOAT) return sqlite3_result_error(ctx, "bigint out of range", -1);
+  sqlite3_result_value(ctx, argv[0]);
+}
+
 }  // namespace
 
 static bool register_math(sqlite3* db, int flags) {
@@ -290,6 +298,7 @@ bool register_functions(sqlite3* db) {
          sqlite3_create_function(db, "format", -1, flags, nullptr, checked_printf, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "upper", 1, flags, nullptr, map_case<towupper_l>, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "lower", 1, flags, nullptr, map_case<towlower_l>, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_int8", 1, flags, nullptr, pg_int8, nullptr, nullptr) == SQLITE_OK &&
          register_math(db, flags) && register_time_functions(db, flags) && register_number_functions(db, flags);
 }
 
