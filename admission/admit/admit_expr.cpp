@@ -624,6 +624,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = construct(Construct::QuantifiedSubquery, loc); !s) return s;
           if (n.test)
             if (auto s = expr(**n.test, ctx); !s) return s;
+          if (auto s = scalar_subquery_on_sqlite(n, loc); !s) return s;
           auto cols = query(*n.query, ctx.scope, ctx.ctes);
           if (!cols) return std::move(cols).error();
           if (n.test) return time_subquery_on_sqlite(**n.test, *n.query, ctx, loc);

@@ -23,6 +23,8 @@ std::string join_names(const std::vector<std::string>& names, std::size_t max = 
 bool is_system_column(std::string_view name);
 // What the engine will call an unaliased select item.
 std::string figure_name(const ast::Expr& e);
+// An aggregate call of the query it stands in (not windowed; not SQLite's scalar max(a, b)) (dialect.cpp).
+bool is_aggregate_call(const ast::FuncCall& f);
 
 // One timestamp column standing for several branches (COALESCE, CASE, set
 // operations) when every branch is one and all store times alike; else nullptr.
@@ -227,6 +229,9 @@ class Admitter {
   std::set<const ast::Expr*> int8_operands_;
   // Integer + - * on SQLite passes through pg_int8 (bigint overflow is an error, as on PostgreSQL).
   void wrap_int8(ast::Expr& e);
+  // A scalar subquery that may give more than one row, on SQLite: read through pg_single, which fails on a
+  // second row as PostgreSQL does (scalar_subquery.cpp). Before the subquery is admitted.
+  Status scalar_subquery_on_sqlite(ast::SubLink& link, int location);
   std::vector<ValueType> query_types(const ast::Query& q) const {
     auto it = query_types_.find(&q);
     return it == query_types_.end() ? std::vector<ValueType>{} : it->second;

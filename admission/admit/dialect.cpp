@@ -15,6 +15,16 @@
 #include "common/number_text.hpp"
 
 namespace qg::admit::detail {
+
+bool is_aggregate_call(const ast::FuncCall& f) {
+  if (f.over) return false;
+  // SQLite's max(a, b) / min(a, b) with two or more arguments are scalar (the
+  // SQLite renderer prints them, e.g. for substr's PostgreSQL start rule).
+  if ((f.name == "max" || f.name == "min") && f.args.size() >= 2) return false;
+  const auto* row = capability::find_function(f.name);
+  return row && row->kind == capability::FunctionKind::Aggregate;
+}
+
 namespace {
 
 // A text that reads as a number (integer_text / numeric_text), written as a
@@ -160,15 +170,6 @@ std::string pg_path_array(const std::vector<std::string>& keys) {
     out += '"';
   }
   return out + "}";
-}
-
-bool is_aggregate_call(const ast::FuncCall& f) {
-  if (f.over) return false;
-  // SQLite's max(a, b) / min(a, b) with two or more arguments are scalar (the
-  // SQLite renderer prints them, e.g. for substr's PostgreSQL start rule).
-  if ((f.name == "max" || f.name == "min") && f.args.size() >= 2) return false;
-  const auto* row = capability::find_function(f.name);
-  return row && row->kind == capability::FunctionKind::Aggregate;
 }
 
 bool has_aggregate(const ast::Expr& e) {
@@ -454,6 +455,12 @@ std::vector<bool> Admitter::literal_texts(const ast::Query& q) {
       [&](const auto& body) -> std::vector<bool> {
         using T = std::decay_t<decltype(body)>;
         if constexpr (std::is_same_v<T, ast::Select>) {
+          // SELECT pg_single(scalar_subquery.x) FROM (subquery) AS scalar_subquery (scalar_subquery.cpp): the
+          // subquery's one column, passed on.
+          if (body.items.size() == 1 && body.from.size() == 1)
+            if (const auto* f = std::get_if<ast::FuncCall>(&body.items.front().expr.node); f && f->name == "pg_single")
+              if (const auto* d = std::get_if<ast::DerivedTable>(&body.from.front().node))
+                return literal_texts(*d->query);
           std::vector<bool> out;
           for (const auto& item : body.items) out.push_back(literal(item.expr, ast::LiteralKind::String) != nullptr);
           return out;

@@ -227,8 +227,9 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           static const std::set<std::string> kTime = {"now",       "date_trunc",   "pg_date_trunc",
                                                       "pg_ts_add", "pg_date_add",  "pg_timezone",
                                                       "timezone",  "to_timestamp", "pg_from_key"};
-          static const std::set<std::string> kPassOn = {"min",        "max",       "lag", "lead",      "first_value",
-                                                        "last_value", "nth_value", "abs", "any_value", "pg_int8"};
+          static const std::set<std::string> kPassOn = {"min",         "max",        "lag",       "lead",
+                                                        "first_value", "last_value", "nth_value", "abs",
+                                                        "any_value",   "pg_int8",    "pg_single"};
           if (kInteger.count(f)) return {SqlType::Integer};
           if (kBoolean.count(f)) return {SqlType::Boolean};
           if (kText.count(f)) return {SqlType::Text};

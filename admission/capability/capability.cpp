@@ -243,6 +243,10 @@ constexpr std::array kFunctions{
     // Registered on SQLite connections by the gateway (executors/sqlite/sqlite_functions.cpp)
     // as plain aggregates: SQLite cannot run them with OVER (...).
     sqlite_only("percentile", Aggregate, Number, Growth::Fixed, kSqliteOnlyPercentile),
+    // A scalar subquery's one row on SQLite (admit/scalar_subquery.cpp): fails on a second row, as PostgreSQL does.
+    sqlite_only("pg_single", Aggregate, LikeArguments, Growth::Within,
+                "FIX: on PostgreSQL, write the scalar subquery itself, e.g. (SELECT name FROM projects WHERE id = 1) "
+                "(more than one row is its error there)."),
     sqlite_only("median", Aggregate, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write percentile_cont(0.5) WITHIN GROUP (ORDER BY x)."),
     pg_only("mode", Aggregate, LikeArguments, Growth::Within,

@@ -236,6 +236,42 @@ TEST_F(DialectParityTest, ArrowTextIsTheKeyAndDollarTextIsThePath) {
   expect_refused(*postgres_, "SELECT attrs ->> name FROM e", "as a literal");
 }
 
+TEST_F(DialectParityTest, ScalarSubqueryOfMoreThanOneRowFailsOnBothBackends) {
+  // PostgreSQL fails a scalar subquery that returns more than one row; SQLite answered its first row (a 200
+  // with a value). On SQLite it is read through pg_single (admit/scalar_subquery.cpp), which fails the same way.
+  for (const std::string sql : {
+           "SELECT (SELECT id FROM e WHERE grp = 'a') AS v",
+           "SELECT id FROM e WHERE n > (SELECT f.n FROM e AS f WHERE f.grp = 'b') ORDER BY id",
+           "SELECT (SELECT grp FROM e GROUP BY grp ORDER BY grp)",
+           "SELECT (SELECT DISTINCT grp FROM e ORDER BY grp LIMIT 2)",
+           "SELECT (SELECT name FROM e WHERE id = 1 UNION ALL SELECT name FROM e WHERE id = 2)",
+           // Correlated: two rows for some outer rows.
+           "SELECT id, (SELECT f.id FROM e AS f WHERE f.grp <> e.grp AND f.n > e.n) FROM e ORDER BY id",
+       }) {
+    EXPECT_THROW(truth(sql), pqxx::sql_error) << sql;
+    for (GatewayProcess* gateway : {sqlite_.get(), postgres_.get()}) {
+      auto r = ask(*gateway, sql);
+      EXPECT_NE(r.status, 200) << sql << "\n" << r.body;
+      EXPECT_NE(r.body.find("more than one row returned by a subquery"), std::string::npos) << sql << "\n" << r.body;
+    }
+  }
+  // No row is NULL, one row its value: correlated or not, in the select list and in WHERE, typed as written.
+  json::object applied;
+  const std::string one = "SELECT (SELECT name FROM e WHERE id = 3) AS v, (SELECT name FROM e WHERE id = 99) AS w";
+  EXPECT_EQ(answer(*sqlite_, one, &applied), truth(one));
+  EXPECT_TRUE(has_rewrite(applied, "dialect:scalar-subquery")) << json::serialize(applied);
+  expect_truth("SELECT id, (SELECT f.id FROM e AS f WHERE f.grp = e.grp AND f.id > e.id) AS next FROM e ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE n = (SELECT f.n + 0 FROM e AS f WHERE f.id = e.id) ORDER BY id");
+  expect_truth(
+      "SELECT id, (SELECT x FROM e WHERE id = 5), (SELECT f.n * 2 FROM e AS f WHERE f.id = e.id) FROM e "
+      "ORDER BY id");
+  expect_truth("SELECT grp, (SELECT count(*) FROM e AS f WHERE f.grp = e.grp) FROM e GROUP BY grp ORDER BY grp");
+  expect_truth(
+      "SELECT grp, (SELECT f.name FROM e AS f WHERE f.grp = e.grp ORDER BY f.id LIMIT 1) FROM e GROUP BY "
+      "grp ORDER BY grp");
+  expect_truth("SELECT (SELECT grp FROM e WHERE n > 7 GROUP BY grp), (SELECT 1 + 1)");
+}
+
 TEST_F(DialectParityTest, TimeArithmeticIsTypedOnSqliteAndTextArithmeticRefused) {
   // Times are typed at admission (admit/time_types.cpp): timestamp - timestamp is PostgreSQL's interval.
   expect_truth("SELECT id, end_time - start_time FROM e ORDER BY id");
