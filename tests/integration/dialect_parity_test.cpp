@@ -246,7 +246,7 @@ TEST_F(DialectParityTest, ScalarSubqueryOfMoreThanOneRowFailsOnBothBackends) {
            "SELECT (SELECT DISTINCT grp FROM e ORDER BY grp LIMIT 2)",
            "SELECT (SELECT name FROM e WHERE id = 1 UNION ALL SELECT name FROM e WHERE id = 2)",
            // Correlated: two rows for some outer rows.
-           "SELECT id, (SELECT f.id FROM e AS f WHERE f.grp <> e.grp AND f.n > e.n) FROM e ORDER BY id",
+           "SELECT id, (SELECT f.id FROM e AS f WHERE f.grp <> e.grp AND f.n > e.n) AS other FROM e ORDER BY id",
        }) {
     EXPECT_THROW(truth(sql), pqxx::sql_error) << sql;
     for (GatewayProcess* gateway : {sqlite_.get(), postgres_.get()}) {
