@@ -49,6 +49,27 @@ Result<AdmittedStatement> admit_once(std::string_view caller_sql, const catalog:
                                      const config::Limits& limits, std::optional<std::int64_t> requested_limit,
                                      const AdmitOptions& options);
 
+// The SQLite rendering can nest deeper than the text the caller wrote: integer
+// arithmetic passes through pg_int8(...), the substr rule adds max(...). It is
+// measured as the converter measures every statement (kMaxDepth), the way
+// admitting the rendering again would measure it: what is admitted here is
+// admitted again and prints the same (the rendering is a fixed point), and a
+// caller cannot have a statement run that nests past the limit. Wrappers are
+// counted like any call: exempting them would let pg_int8(pg_int8(...)) nest
+// without bound.
+Status check_sqlite_depth(const std::string& rendered, const std::vector<std::string>& param_names) {
+  auto json = parse::parse_to_json(rendered);
+  if (!json) return {};  // the rendering's own checks are the executor's (prepare)
+  auto tree = convert::convert_statement(*json, rendered, param_names.empty() ? nullptr : &param_names);
+  if (tree || tree.error().code != ErrorCode::ValidationTooDeep) return {};
+  return make_error(ErrorCode::ValidationTooDeep,
+                    "the statement nests more than " + std::to_string(convert::kMaxDepth) +
+                        " levels once translated for SQLite (integer arithmetic is checked for overflow there, "
+                        "one level more)",
+                    "FIX: flatten the expression: add a long chain of + in parts (e.g. compute partial sums in a "
+                    "derived table, then add those), and use IN (...) or CTEs instead of deep nesting.");
+}
+
 }  // namespace
 
 // A refusal whose FIX is a mechanical change of the text carries the statement with that change as
@@ -186,6 +207,8 @@ Result<AdmittedStatement> admit_once(std::string_view caller_sql, const catalog:
   auto rendered = render::render(query, catalog.dialect);
   if (!rendered) return std::move(rendered).error();
   out.sql = std::move(rendered).value();
+  if (catalog.dialect == Dialect::Sqlite)
+    if (auto deep = check_sqlite_depth(out.sql, out.param_names); !deep) return std::move(deep).error();
   if (!filtered) out.shown_sql = out.sql;
   out.admission = std::move(admission).value();
   out.rewrites = text_rewrites;

@@ -85,6 +85,12 @@ struct RunOptions {
   // (admit::OutputColumn::timestamp): an engine storing timestamps as text
   // answers them as PostgreSQL prints timestamps. Empty: none.
   std::vector<bool> timestamp_columns;
+  // Output columns admission typed numeric (admit::OutputColumn::numeric), with
+  // the scale PostgreSQL gives them (-1: not fixed); -2: not numeric. An engine
+  // that computes them as doubles (SQLite) answers them as PostgreSQL prints the
+  // numeric (a Decimal: `scale` digits after the point, else the double's
+  // shortest exact text), so float_digits never rounds them. Empty: none.
+  std::vector<int> numeric_scales;
   // Values of the statement's parameters (AdmittedStatement::param_names, in
   // that order): params[n - 1] is bound to `$n` (PostgreSQL) / `?n` (SQLite).
   // Bound as data, never printed into the SQL. int64, double, text, bool or

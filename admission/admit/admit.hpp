@@ -58,6 +58,12 @@ struct OutputColumn {
   // The value is a stored timestamp column's (the column itself, min/max of it,
   // COALESCE/CASE of such): answered as PostgreSQL prints timestamps.
   bool timestamp = false;
+  // PostgreSQL types the value numeric (round(x, n), EXTRACT, sum/avg of integers, numeric casts and
+  // literals): an engine that computes it as a double (SQLite) answers it as PostgreSQL prints that
+  // numeric, with `numeric_scale` digits after the point when PostgreSQL fixes them (-1: the double's
+  // shortest exact text), never rounded to float_digits (issue #12).
+  bool numeric = false;
+  int numeric_scale = -1;
 };
 
 // A time window the outermost WHERE puts on a timestamp column of a table

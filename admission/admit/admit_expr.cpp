@@ -209,7 +209,7 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   // issue #12 accepts it on both backends), so PostgreSQL gets the condition
   // cast to an integer (true is 1, false 0, NULL stays NULL, as SQLite's).
   if (dialect_ == Dialect::Postgres && (f.name == "sum" || f.name == "avg") && f.args.size() == 1 && !f.star &&
-      !f.over && boolean_valued(f.args.front())) {
+      !f.over && value_type(f.args.front(), ctx).type == SqlType::Boolean) {
     const int at = f.args.front().location;
     ast::Expr condition = std::move(f.args.front());
     f.args.front() =
@@ -231,8 +231,10 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   const bool reads_json_text = dialect_ == Dialect::Sqlite && f.name.starts_with("json");
   for (auto& a : f.args) {
     if (reads_json_text) json_text_allowed_ = &a;
+    if (f.name == "pg_int8") int8_checked_ = &a;
     if (auto s = expr(a, ctx); !s) return s;
   }
+  if (auto s = function_types(f, ctx, location); !s) return s;
   if (f.filter) {
     if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
     if (auto s = expr(**f.filter, ctx); !s) return s;
@@ -271,6 +273,18 @@ Status Admitter::window(ast::WindowSpec& w, const ExprContext& ctx, int location
   if (w.frame.end && w.frame.end->offset)
     if (auto s = expr(**w.frame.end->offset, ctx); !s) return s;
   return {};
+}
+
+// Once per chain of integer arithmetic, at its top: a double stays a double through + - * above it, so
+// the top's check sees an overflow anywhere below (one wrapper per node made SQLite's parser overflow its
+// stack on an 80-term sum).
+void Admitter::wrap_int8(ast::Expr& e) {
+  const int loc = e.location;
+  ast::FuncCall checked;
+  checked.name = "pg_int8";
+  checked.args.push_back(std::move(e));
+  e = ast::make_expr(std::move(checked), loc);
+  note_rewrite("dialect:int8-overflow");
 }
 
 Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
@@ -377,15 +391,27 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                               std::string(cell.note), pos(loc));
           }
           const bool arrow = n.left && (n.op == "->" || n.op == "->>");
+          const bool int8_checked = &e == int8_checked_;          // already the argument of pg_int8 (re-check)
+          const bool int8_operand = int8_operands_.contains(&e);  // the + - * above checks the overflow
+          const bool int8_arithmetic =
+              dialect_ == Dialect::Sqlite && n.left && (n.op == "+" || n.op == "-" || n.op == "*");
           if (auto s = check_precedence(e); !s) return s;
           if (arrow)
             if (auto s = json_arrow(n, e, loc); !s) return s;
+          if (int8_arithmetic) int8_operands_.insert({&**n.left, &*n.right});
           if (n.left) {
             // The left operand of an arrow is a JSON document: its JSON text is not shown as such.
             if (arrow || n.op == "#>" || n.op == "#>>") json_text_allowed_ = &**n.left;
             if (auto s = expr(**n.left, ctx); !s) return text_meant(std::move(s), **n.left, *n.right, n.op);
           }
           if (auto s = expr(*n.right, ctx); !s) return n.left ? text_meant(std::move(s), *n.right, **n.left, n.op) : s;
+          if (int8_arithmetic) {
+            int8_operands_.erase(&**n.left);
+            int8_operands_.erase(&*n.right);
+          }
+          // Comparisons are typed before the time translations replace them (a time with a number is an error).
+          if (n.op == "=" || n.op == "<>" || n.op == "!=" || n.op == "<" || n.op == ">" || n.op == "<=" || n.op == ">=")
+            if (auto s = operator_types(n, ctx, loc); !s) return s;
           {
             bool replaced = false;
             if (auto s = time_operator_on_sqlite(e, ctx, replaced); !s) return s;
@@ -393,6 +419,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
+          if (auto s = operator_types(n, ctx, loc); !s) return s;
           if (n.op == "||" && n.left) {
             // A computed time as text: PostgreSQL's text output (a stored column's: time_as_text_on_sqlite).
             for (ast::Expr* side : {&**n.left, &*n.right})
@@ -426,8 +453,24 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = time_text_comparison(*n.right, **n.left, ctx, loc); !s) return s;
             if (auto s = text_literal_as_number(**n.left, *n.right, ctx, loc); !s) return s;
             if (auto s = text_literal_as_number(*n.right, **n.left, ctx, loc); !s) return s;
-            if (auto s = boolean_text_on_sqlite(**n.left, *n.right, loc); !s) return s;
-            if (auto s = boolean_text_on_sqlite(*n.right, **n.left, loc); !s) return s;
+            if (auto s = boolean_text_on_sqlite(**n.left, *n.right, ctx, loc); !s) return s;
+            if (auto s = boolean_text_on_sqlite(*n.right, **n.left, ctx, loc); !s) return s;
+          }
+          // Integer + - * on SQLite: an int64 overflow becomes a double there, PostgreSQL's error there
+          // ("bigint out of range"): the result passes through pg_int8, which raises it (wrap_int8: once per
+          // chain, at its top).
+          if (int8_arithmetic) {
+            if (value_type(e, ctx).type == SqlType::Integer) {
+              if (!int8_checked && !int8_operand) wrap_int8(e);  // `n` dies here
+            } else {
+              // Not an integer itself (int * float): its integer + - * operands are checked one by one.
+              for (ast::Expr* side : {&**n.left, &*n.right}) {
+                const auto* inner = std::get_if<ast::Operator>(&side->node);
+                if (inner && inner->left && (inner->op == "+" || inner->op == "-" || inner->op == "*") &&
+                    value_type(*side, ctx).type == SqlType::Integer)
+                  wrap_int8(*side);
+              }
+            }
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
@@ -515,6 +558,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = expr(**n.escape, ctx); !s) return s;
           }
           if (auto s = expr(*n.arg, ctx); !s) return s;
+          if (auto s = like_types(n, ctx, loc); !s) return s;
           return expr(*n.pattern, ctx);
         } else if constexpr (std::is_same_v<T, ast::Case>) {
           if (n.operand)
@@ -581,6 +625,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = construct(Construct::QuantifiedSubquery, loc); !s) return s;
           if (n.test)
             if (auto s = expr(**n.test, ctx); !s) return s;
+          if (auto s = scalar_subquery_on_sqlite(n, loc); !s) return s;
           auto cols = query(*n.query, ctx.scope, ctx.ctes);
           if (!cols) return std::move(cols).error();
           if (n.test) return time_subquery_on_sqlite(**n.test, *n.query, ctx, loc);

@@ -354,6 +354,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
                 r.timestamps = it->timestamps;
                 r.literal_text = it->literal_text;
                 r.time_kinds = it->time_kinds;
+                r.types = it->types;
                 found = true;
                 break;
               }
@@ -426,6 +427,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.timestamps = query_times(*n.query);
           r.literal_text = literal_texts(*n.query);
           r.time_kinds = query_kinds(*n.query);
+          r.types = query_types(*n.query);
           r.bounds = bounds_of(*n.query);
           r.generated_rows = query_generated_.contains(&*n.query);
           if (n.alias && !n.alias->columns.empty())
@@ -453,6 +455,10 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
               r.reads[i].insert(r.reads[i].end(), more.begin(), more.end());
             }
           r.literal_text = literal_texts(n.rows, width);
+          r.types.assign(width, ValueType{SqlType::Null});
+          for (const auto& row : n.rows)
+            for (std::size_t i = 0; i < row.size() && i < width; ++i)
+              r.types[i] = common_type(r.types[i], value_type(row[i], ctx));
           for (const auto& row : n.rows) {
             std::vector<SizeBound> row_bounds;
             for (const auto& e : row) row_bounds.push_back(bound_of(e, ctx, nullptr));
@@ -729,6 +735,8 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   select_times_.clear();
   for (const auto& item : s.items) select_times_.push_back(timestamp_column(item.expr, ctx));
   select_kinds_ = select_kinds(s, ctx);
+  select_types_.clear();
+  for (const auto& item : s.items) select_types_.push_back(value_type(item.expr, ctx));
   select_bounds_.clear();
   for (const auto& item : s.items) select_bounds_.push_back(bound_of(item.expr, ctx, nullptr));
   return names;
@@ -785,7 +793,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous),
                                   query_times(*cte.query), bounds_of(*cte.query),
                                   query_generated_.contains(&*cte.query), literal_texts(*cte.query),
-                                  output_reads(*cte.query, width), query_kinds(*cte.query)});
+                                  output_reads(*cte.query, width), query_kinds(*cte.query), query_types(*cte.query)});
     env.ctes.back().plain = output_plain(*cte.query, width);
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
@@ -796,6 +804,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
   std::vector<Reads> plain;
   std::vector<const catalog::Column*> times;
   std::vector<std::optional<pgtime::Kind>> kinds;
+  std::vector<ValueType> types;
   std::vector<SizeBound> bounds;
   if (auto* s = std::get_if<ast::Select>(&q.body)) {
     Scope level{outer, {}};
@@ -807,6 +816,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     plain = select_plain_;
     times = select_times_;
     kinds = select_kinds_;
+    types = select_types_;
     bounds = select_bounds_;
     if (generates_rows(*s, level)) query_generated_.insert(&q);
   } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
@@ -853,6 +863,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     const auto right_kinds = query_kinds(*set->right);
     for (std::size_t i = 0; i < kinds.size(); ++i)
       if (i >= right_kinds.size() || right_kinds[i] != kinds[i]) kinds[i] = std::nullopt;
+    // PostgreSQL's UNION type resolution: both branches' types meet (boolean with boolean or NULL, ...).
+    types = query_types(*set->left);
+    const auto right_types = query_types(*set->right);
+    for (std::size_t i = 0; i < types.size(); ++i)
+      types[i] = i < right_types.size() ? common_type(types[i], right_types[i]) : ValueType{};
     bounds = widest_bounds(bounds_of(*set->left), bounds_of(*set->right));
     set_literals_on_sqlite(*set, names.size());
     if (query_generated_.contains(&*set->left) || query_generated_.contains(&*set->right)) query_generated_.insert(&q);
@@ -878,6 +893,10 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
         const Reads more = reads_of(row[i], ctx);
         reads[i].insert(reads[i].end(), more.begin(), more.end());
       }
+    types.assign(width, ValueType{SqlType::Null});
+    for (const auto& row : values.rows)
+      for (std::size_t i = 0; i < row.size() && i < width; ++i)
+        types[i] = common_type(types[i], value_type(row[i], ctx));
     ExprContext order_ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
   }
@@ -891,6 +910,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
   query_lineage_[&q] = std::move(lineage);
   query_times_[&q] = std::move(times);
   query_kinds_[&q] = std::move(kinds);
+  query_types_[&q] = std::move(types);
   query_bounds_[&q] = std::move(bounds);
   return names;
 }
@@ -1078,8 +1098,14 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   for (std::size_t i = 0; i < names->size(); ++i)
     out.columns.push_back(OutputColumn{std::move((*names)[i]), untrusted[i],
                                        i < bounds.size() ? bounds[i] : SizeBound{}, output_float_digits(reads[i])});
-  if (const auto* items = leftmost_items(query); items && items->size() == out.columns.size())
-    for (std::size_t i = 0; i < items->size(); ++i) out.columns[i].boolean = boolean_valued((*items)[i].expr);
+  // The output columns' types, derived through every level (value_types.cpp): a boolean passed on by a
+  // derived table, CTE, set operation, CASE or COALESCE is still a boolean; a numeric is not a float.
+  const auto types = admitter.output_types(query);
+  for (std::size_t i = 0; i < types.size() && i < out.columns.size(); ++i) {
+    out.columns[i].boolean = types[i].type == detail::SqlType::Boolean;
+    out.columns[i].numeric = types[i].type == detail::SqlType::Numeric;
+    out.columns[i].numeric_scale = out.columns[i].numeric ? types[i].scale : -1;
+  }
   const auto times = admitter.output_times(query);
   for (std::size_t i = 0; i < times.size() && i < out.columns.size(); ++i)
     out.columns[i].timestamp = times[i] != nullptr;

@@ -26,6 +26,8 @@ std::string join_names(const std::vector<std::string>& names, std::size_t max = 
 bool is_system_column(std::string_view name);
 // What the engine will call an unaliased select item.
 std::string figure_name(const ast::Expr& e);
+// An aggregate call of the query it stands in (not windowed; not SQLite's scalar max(a, b)) (dialect.cpp).
+bool is_aggregate_call(const ast::FuncCall& f);
 
 // One timestamp column standing for several branches (COALESCE, CASE, set
 // operations) when every branch is one and all store times alike; else nullptr.
@@ -36,6 +38,9 @@ struct SizeProblem {
   std::string why;
   std::string fix;
 };
+
+// The type one column, CASE or COALESCE holds when its values have these two (value_types.cpp).
+ValueType common_type(ValueType a, ValueType b);
 
 // Per column, the widest of two lists of bounds (set-operation branches, VALUES rows).
 std::vector<SizeBound> widest_bounds(const std::vector<SizeBound>& a, const std::vector<SizeBound>& b);
@@ -167,7 +172,8 @@ class Admitter {
   // SQLite has no boolean type: a condition compared with a text literal
   // ('true', 't') or cast to text answers 1/0 where PostgreSQL reads or
   // prints a boolean: refused with a FIX (red team, 2026-12-01).
-  Status boolean_text_on_sqlite(const ast::Expr& condition, const ast::Expr& other, int location) const;
+  Status boolean_text_on_sqlite(const ast::Expr& condition, const ast::Expr& other, const ExprContext& ctx,
+                                int location);
   Status text_literal_as_number(ast::Expr& literal_side, const ast::Expr& other, const ExprContext& ctx, int location);
   Status check_grouping(const ast::Select& s, const Scope& level, const std::vector<ast::SortItem>& order_by,
                         const std::vector<std::string>& names, int location);
@@ -227,6 +233,35 @@ class Admitter {
   Status sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   void round_numeric_on_postgres(ast::FuncCall& f, const ExprContext& ctx);
 
+  // PostgreSQL's types at admission (value_types.cpp): the type of an admitted expression, through
+  // derived tables, CTEs, set operations, CASE, COALESCE and subqueries (one derivation for all).
+  ValueType value_type(const ast::Expr& e, const ExprContext& ctx);
+  // Type errors PostgreSQL raises ("operator does not exist: text = integer", "function sum(text) does
+  // not exist", text arithmetic, jsonb where text is needed): refused here on both backends, with the
+  // typed alternative, instead of SQLite's answer or PostgreSQL's error after a round trip.
+  Status operator_types(const ast::Operator& op, const ExprContext& ctx, int location);
+  Status function_types(ast::FuncCall& f, const ExprContext& ctx, int location);
+  Status like_types(const ast::Like& like, const ExprContext& ctx, int location);
+  std::map<const ast::Query*, std::vector<ValueType>> query_types_;  // output types of every admitted query
+  std::vector<ValueType> select_types_;                              // the last select()'s items
+  std::set<int> numeric_extracts_;           // locations of EXTRACT calls (numeric in PostgreSQL; date_part is float8)
+  const ast::Expr* int8_checked_ = nullptr;  // the argument of a pg_int8 call being admitted (re-check)
+  // Operands of an integer + - * being admitted (SQLite): the arithmetic above them checks the overflow.
+  std::set<const ast::Expr*> int8_operands_;
+  // Integer + - * on SQLite passes through pg_int8 (bigint overflow is an error, as on PostgreSQL).
+  void wrap_int8(ast::Expr& e);
+  // A scalar subquery that may give more than one row, on SQLite: read through pg_single, which fails on a
+  // second row as PostgreSQL does (scalar_subquery.cpp). Before the subquery is admitted.
+  Status scalar_subquery_on_sqlite(ast::SubLink& link, int location);
+  std::vector<ValueType> query_types(const ast::Query& q) const {
+    auto it = query_types_.find(&q);
+    return it == query_types_.end() ? std::vector<ValueType>{} : it->second;
+  }
+
+ public:
+  std::vector<ValueType> output_types(const ast::Query& q) const { return query_types(q); }
+
+ private:
   // Grouping that SQLite reads differently from the grammar (precedence.cpp).
   Status check_precedence(const ast::Expr& e);
   Status check_set_precedence(const ast::SetOp& set, int location);

@@ -15,6 +15,16 @@
 #include "common/number_text.hpp"
 
 namespace qg::admit::detail {
+
+bool is_aggregate_call(const ast::FuncCall& f) {
+  if (f.over) return false;
+  // SQLite's max(a, b) / min(a, b) with two or more arguments are scalar (the
+  // SQLite renderer prints them, e.g. for substr's PostgreSQL start rule).
+  if ((f.name == "max" || f.name == "min") && f.args.size() >= 2) return false;
+  const auto* row = capability::find_function(f.name);
+  return row && row->kind == capability::FunctionKind::Aggregate;
+}
+
 namespace {
 
 // A text that reads as a number (integer_text / numeric_text), written as a
@@ -162,15 +172,6 @@ std::string pg_path_array(const std::vector<std::string>& keys) {
   return out + "}";
 }
 
-bool is_aggregate_call(const ast::FuncCall& f) {
-  if (f.over) return false;
-  // SQLite's max(a, b) / min(a, b) with two or more arguments are scalar (the
-  // SQLite renderer prints them, e.g. for substr's PostgreSQL start rule).
-  if ((f.name == "max" || f.name == "min") && f.args.size() >= 2) return false;
-  const auto* row = capability::find_function(f.name);
-  return row && row->kind == capability::FunctionKind::Aggregate;
-}
-
 bool has_aggregate(const ast::Expr& e) {
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && is_aggregate_call(*f)) return true;
   bool found = false;
@@ -292,8 +293,9 @@ Status Admitter::json_text_comparison(const ast::Expr& json_side, const ast::Exp
 // rewritten to the number when the other side is one and the text reads as it;
 // a text PostgreSQL would refuse to read ('2.5' or 'abc' for an integer) is
 // refused. Sides whose type admission does not know are left as written.
-Status Admitter::boolean_text_on_sqlite(const ast::Expr& condition, const ast::Expr& other, int location) const {
-  if (dialect_ != Dialect::Sqlite || !boolean_valued(condition)) return {};
+Status Admitter::boolean_text_on_sqlite(const ast::Expr& condition, const ast::Expr& other, const ExprContext& ctx,
+                                        int location) {
+  if (dialect_ != Dialect::Sqlite || value_type(condition, ctx).type != SqlType::Boolean) return {};
   const auto* lit = std::get_if<ast::Literal>(&other.node);
   if (!lit || lit->kind != ast::LiteralKind::String) return {};
   return make_error(ErrorCode::CapabilityNotOnSqlite,
@@ -453,6 +455,12 @@ std::vector<bool> Admitter::literal_texts(const ast::Query& q) {
       [&](const auto& body) -> std::vector<bool> {
         using T = std::decay_t<decltype(body)>;
         if constexpr (std::is_same_v<T, ast::Select>) {
+          // SELECT pg_single(scalar_subquery.x) FROM (subquery) AS scalar_subquery (scalar_subquery.cpp): the
+          // subquery's one column, passed on.
+          if (body.items.size() == 1 && body.from.size() == 1)
+            if (const auto* f = std::get_if<ast::FuncCall>(&body.items.front().expr.node); f && f->name == "pg_single")
+              if (const auto* d = std::get_if<ast::DerivedTable>(&body.from.front().node))
+                return literal_texts(*d->query);
           std::vector<bool> out;
           for (const auto& item : body.items) out.push_back(literal(item.expr, ast::LiteralKind::String) != nullptr);
           return out;
@@ -702,7 +710,7 @@ bool Admitter::integer_valued(const ast::Expr& e, const ExprContext& ctx) {
           static constexpr std::string_view kInteger[] = {"count", "length",     "row_number",
                                                           "rank",  "dense_rank", "ntile"};
           static constexpr std::string_view kWhole[] = {"round", "trunc", "floor", "ceil", "ceiling"};
-          static constexpr std::string_view kSame[] = {"sum", "min", "max", "abs"};
+          static constexpr std::string_view kSame[] = {"sum", "min", "max", "abs", "pg_int8"};
           if (std::find(std::begin(kInteger), std::end(kInteger), n.name) != std::end(kInteger)) return true;
           if (n.args.size() == 1 && std::find(std::begin(kWhole), std::end(kWhole), n.name) != std::end(kWhole))
             return true;
@@ -790,7 +798,7 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
                       pos(location));
   }
   const auto& to = cast.type.name;
-  if ((to == "text" || to == "varchar" || to == "bpchar") && boolean_valued(*cast.arg))
+  if ((to == "text" || to == "varchar" || to == "bpchar") && value_type(*cast.arg, ctx).type == SqlType::Boolean)
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "a condition cast to text: PostgreSQL prints true/false, SQLite (no boolean type) prints 1/0",
                       "FIX: write CASE WHEN condition THEN 'true' WHEN NOT (condition) THEN 'false' END, which "

@@ -21,6 +21,18 @@ enum class Taint : std::uint8_t { None, Measured, Text };
 // literal (any type), or anything else (text, JSON, times, unknown).
 enum class ValueKind : std::uint8_t { Null, Number, Other };
 
+// PostgreSQL's type of a value as far as admission can tell (value_types.cpp;
+// issue #12, "Types at admission"): the type family, and for numeric its scale
+// (digits after the point) when PostgreSQL fixes it (round(x, 2), 1.50,
+// EXTRACT), else -1. Untyped: a quoted literal (PostgreSQL's unknown, read as
+// the type it meets); Unknown: admission cannot tell.
+enum class SqlType : std::uint8_t { Unknown, Untyped, Null, Boolean, Integer, Numeric, Float, Text, Json, Time };
+struct ValueType {
+  SqlType type = SqlType::Unknown;
+  int scale = -1;
+  bool operator==(const ValueType&) const = default;
+};
+
 struct Lineage {
   Taint taint = Taint::Text;  // fail closed: a value nobody derived is untrusted text
   ValueKind kind = ValueKind::Other;
@@ -70,6 +82,8 @@ struct Relation {
   std::vector<bool> literal_text;
   // Per column of a derived table or CTE: the kind of a computed time it passes on (time_types.cpp).
   std::vector<std::optional<pgtime::Kind>> time_kinds;
+  // Per column of a derived table, CTE, VALUES list or set operation: its type (value_types.cpp).
+  std::vector<ValueType> types;
   // Per column of a derived table, CTE or VALUES list: how long its values can
   // be (size_bound.cpp). Empty for a base table (stored values).
   std::vector<SizeBound> bounds;
@@ -109,6 +123,7 @@ struct CteBinding {
   std::vector<bool> literal_text;                            // as in Relation
   std::vector<Reads> reads;                                  // as in Relation
   std::vector<std::optional<pgtime::Kind>> time_kinds = {};  // as in Relation
+  std::vector<ValueType> types = {};                         // as in Relation
   std::vector<Reads> plain = {};                             // as in Relation
 };
 

@@ -134,6 +134,15 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
             return *k == Kind::Timestamp ? Kind::Timestamptz : Kind::Timestamp;
           }
           if (f == "date" && n.args.size() == 1) return Kind::Date;
+          // SQLite's own spellings of a time: datetime() prints 'YYYY-MM-DD HH:MM:SS' (UTC), strftime() with a
+          // full date-time or date format the same. Typed, so that comparing them with a stored time compares
+          // times (pg_time_key), not texts ('2026-10-05 10:00:00' sorts before '2026-10-05T09:00:00+00:00').
+          if (f == "datetime" && !n.args.empty()) return Kind::Timestamp;
+          if (f == "strftime" && n.args.size() >= 2)
+            if (const auto* format = string_literal(n.args.front())) {
+              if (format->text == "%Y-%m-%d %H:%M:%S" || format->text == "%Y-%m-%dT%H:%M:%S") return Kind::Timestamp;
+              if (format->text == "%Y-%m-%d") return Kind::Date;
+            }
           static constexpr std::string_view kPassOn[] = {"min",         "max",        "lag",      "lead",
                                                          "first_value", "last_value", "nth_value"};
           if (!n.star && !n.args.empty() && std::find(std::begin(kPassOn), std::end(kPassOn), f) != std::end(kPassOn))
@@ -360,6 +369,7 @@ Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
                         "minute, second, milliseconds, microseconds, epoch (hours and smaller for times and "
                         "intervals).",
                         pos(f.args[0].location));
+    if (name == "extract") numeric_extracts_.insert(loc);  // numeric in PostgreSQL (value_types.cpp)
     return done(call("pg_extract", {f.args[0], f.args[1], kind_literal(*k)}), "dialect:extract");
   }
   if (name == "age") {

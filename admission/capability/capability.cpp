@@ -223,10 +223,10 @@ constexpr std::array kFunctions{
     pg_only("jsonb_object_agg", Aggregate, Text, Growth::TextAggregate,
             "FIX: on SQLite, write json_group_object(k, v)."),
     pg_only("array_agg", Aggregate, Text, Growth::TextAggregate, kPgOnlyAggArray),
-    pg_only("bool_and", Aggregate, Boolean, Growth::Fixed,
-            "FIX: on SQLite, write min(cond) (1 when every row is true)."),
-    pg_only("bool_or", Aggregate, Boolean, Growth::Fixed, "FIX: on SQLite, write max(cond) (1 when any row is true)."),
-    pg_only("every", Aggregate, Boolean, Growth::Fixed, "FIX: on SQLite, write min(cond)."),
+    // On SQLite: min/max of the condition's 1/0, answered as a boolean (value_types.cpp).
+    sqlite_rewrite("bool_and", Aggregate, Boolean, Growth::Fixed, "dialect:bool-aggregate"),
+    sqlite_rewrite("bool_or", Aggregate, Boolean, Growth::Fixed, "dialect:bool-aggregate"),
+    sqlite_rewrite("every", Aggregate, Boolean, Growth::Fixed, "dialect:bool-aggregate"),
     pg_only("stddev", Aggregate, Number, Growth::Fixed, kPgOnlyStddevSamp),
     pg_only("stddev_samp", Aggregate, Number, Growth::Fixed, kPgOnlyStddevSamp),
     pg_only("stddev_pop", Aggregate, Number, Growth::Fixed, kPgOnlyStddevPop),
@@ -243,6 +243,10 @@ constexpr std::array kFunctions{
     // Registered on SQLite connections by the gateway (executors/sqlite/sqlite_functions.cpp)
     // as plain aggregates: SQLite cannot run them with OVER (...).
     sqlite_only("percentile", Aggregate, Number, Growth::Fixed, kSqliteOnlyPercentile),
+    // A scalar subquery's one row on SQLite (admit/scalar_subquery.cpp): fails on a second row, as PostgreSQL does.
+    sqlite_only("pg_single", Aggregate, LikeArguments, Growth::Within,
+                "FIX: on PostgreSQL, write the scalar subquery itself, e.g. (SELECT name FROM projects WHERE id = 1) "
+                "(more than one row is its error there)."),
     sqlite_only("median", Aggregate, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write percentile_cont(0.5) WITHIN GROUP (ORDER BY x)."),
     pg_only("mode", Aggregate, LikeArguments, Growth::Within,
@@ -395,6 +399,10 @@ constexpr std::array kFunctions{
     sqlite_only("pg_to_char", Scalar, Text, Growth::Format, "FIX: on PostgreSQL, write to_char(t, 'YYYY-MM')."),
     sqlite_only("pg_timezone", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write timezone('UTC', t)."),
     sqlite_only("pg_time_key", Scalar, Number, Growth::Fixed, kPgTimeCast),
+    sqlite_only(
+        "pg_int8", Scalar, Number, Growth::Fixed,
+        "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT id * 2 FROM spans (bigint overflow is its "
+        "error there)."),
     sqlite_only("pg_from_key", Scalar, Text, Growth::Fixed, kPgTimeCast),
     // PostgreSQL's checked cast to a number type on SQLite (executors/sqlite/sqlite_numbers.cpp): admission wraps
     // the argument of CAST(x AS integer/numeric/float...) when x may be text.

@@ -32,6 +32,9 @@ struct Column {
   // stored format learnt from `timestamp_sample`.
   bool timestamp = false;
   std::string timestamp_sample;  // one stored value, when the engine stores text
+  // It holds JSON documents: jsonb/json on PostgreSQL, a SQLite text column
+  // whose stored texts are JSON objects or arrays (types at admission, issue #12).
+  bool json = false;
   // Hidden for everybody (config `hidden: true`): see visible() below.
   bool hidden = false;
   // Companions (config `requires`): a statement whose output reads this column

@@ -95,7 +95,7 @@ std::optional<std::int64_t> lower_bound(const ast::Expr& e) {
 // characters at positions a .. a+n-1 that exist (position 1 is the first), so a
 // start below 1 only shortens the count; SQLite counts a negative start from the
 // end, treats 0 as "before the first", and reads a negative count backwards.
-// Rewritten to substr(s, max(a, 1), max(a + n - max(a, 1), 0)), folded when a
+// Rewritten to substr(s, max(a, 1), max(pg_int8(a + n - max(a, 1)), 0)), folded when a
 // and n are literals. A start known to be 1 or more with a count known to be 0
 // or more means the same on both and stays as written, so printing the printed
 // text again changes nothing. (A negative literal count, which PostgreSQL
@@ -110,9 +110,16 @@ std::optional<ast::FuncCall> sqlite_substr(const ast::FuncCall& f) {
     m.args = {std::move(e), integer(k)};
     return ast::make_expr(std::move(m));
   };
+  // Integer arithmetic printed for SQLite passes through pg_int8, as admission wraps what a caller writes
+  // (admit_expr.cpp, wrap_int8): the printed text is then already in the form admitting it again gives.
   auto op = [](std::string o, ast::Expr l, ast::Expr r) {
-    return ast::make_expr(ast::Operator{std::move(o), std::move(l), std::move(r)});
+    ast::FuncCall checked;
+    checked.name = "pg_int8";
+    checked.args.push_back(ast::make_expr(ast::Operator{std::move(o), std::move(l), std::move(r)}));
+    return ast::make_expr(std::move(checked));
   };
+  // The inner + of (a + n) - max(a, 1) is checked by the pg_int8 around the - (one check per chain).
+  auto plus = [](ast::Expr l, ast::Expr r) { return ast::make_expr(ast::Operator{"+", std::move(l), std::move(r)}); };
   const ast::Expr& start = f.args[1];
   const auto a = ast::integer_value(start);
   const auto a_min = lower_bound(start);
@@ -135,7 +142,7 @@ std::optional<ast::FuncCall> sqlite_substr(const ast::FuncCall& f) {
   else if (start_ok || a)  // from max(a, 1): n - (1 - a) characters when a < 1
     out.args.push_back(at_least(a && *a < 1 ? op("-", count, integer(1 - *a)) : count, 0));
   else
-    out.args.push_back(at_least(op("-", op("+", start, count), at_least(start, 1)), 0));
+    out.args.push_back(at_least(op("-", plus(start, count), at_least(start, 1)), 0));
   return out;
 }
 

@@ -1,6 +1,8 @@
 #include "executors/sqlite/answer_format.hpp"
 
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 
 #include "admission/rewrite/time_literals.hpp"
@@ -29,6 +31,24 @@ std::optional<std::string> pg_timestamp_text(std::string_view s) {
   for (long long rest = t->nanos; rest != 0; rest = (rest * 10) % 1'000'000'000) ++f.fraction_digits;
   std::string out = rewrite::format_utc(*t, f);
   if (out.empty() || out.size() < 19 || out[4] != '-') return std::nullopt;
+  return out;
+}
+
+std::optional<std::string> pg_numeric_text(double value, int scale) {
+  if (!std::isfinite(value) || std::fabs(value) >= 1e15) return std::nullopt;
+  char buf[64];
+  if (scale >= 0) {
+    if (scale > 20) return std::nullopt;
+    const int n = std::snprintf(buf, sizeof buf, "%.*f", scale, value);
+    if (n <= 0 || n >= static_cast<int>(sizeof buf)) return std::nullopt;
+    std::string out(buf, static_cast<std::size_t>(n));
+    if (out.starts_with("-") && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);  // -0.00
+    return out;
+  }
+  const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
+  if (r.ec != std::errc()) return std::nullopt;
+  std::string out(buf, r.ptr);
+  if (out == "-0") out = "0";
   return out;
 }
 

@@ -19,6 +19,13 @@ namespace qg::exec::sqlite {
 // date-time this reads exactly (a date alone, other text): left as stored.
 std::optional<std::string> pg_timestamp_text(std::string_view text);
 
+// PostgreSQL's text of a numeric that SQLite computed as the double `value`:
+// `scale` digits after the point (round(x, 2) → "67.85", EXTRACT(EPOCH …) →
+// "1789517963.561000"), or, with scale -1, the double's shortest exact text in
+// positional notation ("2.557125"); nullopt for an infinity or NaN (kept as a
+// double) or a value too large to print exactly.
+std::optional<std::string> pg_numeric_text(double value, int scale);
+
 // PostgreSQL's name (format_type) for a column SQLite declared as `declared`
 // (empty: an expression, named from `storage_class`, the first value's class);
 // `timestamp_sample` is one stored value of a timestamp column, else empty.

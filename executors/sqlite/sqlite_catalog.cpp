@@ -97,6 +97,25 @@ bool read_sample(sqlite3* db, const std::string& table, const std::string& colum
   return query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) { out = text_at(s, 0); });
 }
 
+// A text column whose first stored texts (up to 20) are all JSON objects or
+// arrays holds JSON documents (PostgreSQL's jsonb in the same schema): length(),
+// LIKE or arithmetic on it are PostgreSQL's type errors, refused at admission.
+bool read_json(sqlite3* db, const std::string& table, const std::string& column, bool& out) {
+  auto quote = [](const std::string& name) {
+    std::string q = "\"";
+    for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  const std::string sql =
+      "SELECT count(*), coalesce(sum(json_valid(c) AND substr(c, 1, 1) IN ('{', '[')), 0) FROM "
+      "(SELECT " +
+      quote(column) + " AS c FROM " + quote(table) + " WHERE typeof(" + quote(column) + ") = 'text' LIMIT 20)";
+  return query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) {
+    const auto n = sqlite3_column_int64(s, 0);
+    out = n > 0 && sqlite3_column_int64(s, 1) == n;
+  });
+}
+
 }  // namespace
 
 Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config, const std::filesystem::path& path) {
@@ -167,6 +186,12 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
       column->timestamp = column_curation.timestamp;
     }
     for (auto& column : table.columns) {
+      std::string declared = column.type;
+      for (auto& ch : declared) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      if (!column.timestamp && !temporal_type(column.type) &&
+          (declared.find("JSON") != std::string::npos || declared.find("TEXT") != std::string::npos))
+        if (!read_json(db, table.name, column.name, column.json))
+          return engine_error(db, config, "reading values of " + table.name + "." + column.name);
       if (!column.timestamp && !temporal_type(column.type)) continue;
       column.timestamp = true;
       if (!read_sample(db, table.name, column.name, column.timestamp_sample))

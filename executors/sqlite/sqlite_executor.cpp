@@ -312,6 +312,7 @@ class SqliteExecutor final : public Executor {
     const catalog::Column* column = nullptr;
     bool boolean = false;
     bool timestamp = false;  // the column is a timestamp, or admission says the value passes one on
+    int numeric_scale = -2;  // admission typed it numeric (RunOptions::numeric_scales); -2: not numeric
   };
   std::vector<Origin> origins(sqlite3_stmt* stmt) const {
     std::vector<Origin> out(static_cast<std::size_t>(sqlite3_column_count(stmt)));
@@ -379,6 +380,8 @@ class SqliteExecutor final : public Executor {
       if (options.boolean_columns[i]) origin[i].boolean = true;
     for (std::size_t i = 0; i < origin.size() && i < options.timestamp_columns.size(); ++i)
       if (options.timestamp_columns[i]) origin[i].timestamp = true;
+    for (std::size_t i = 0; i < origin.size() && i < options.numeric_scales.size(); ++i)
+      origin[i].numeric_scale = options.numeric_scales[i];
     std::vector<std::string> storage(static_cast<std::size_t>(n));
     std::vector<std::string> samples(static_cast<std::size_t>(n));  // a timestamp column's first stored text
     while (max_rows <= 0 || static_cast<std::int64_t>(out.rows.size()) < max_rows) {
@@ -397,6 +400,12 @@ class SqliteExecutor final : public Executor {
           }
         } else if (o.boolean) {
           if (const auto* x = std::get_if<std::int64_t>(&v); x && (*x == 0 || *x == 1)) v = *x == 1;
+        } else if (o.numeric_scale > -2) {
+          if (const auto* x = std::get_if<double>(&v)) {
+            if (auto digits = sqlite::pg_numeric_text(*x, o.numeric_scale)) v = Decimal{std::move(*digits)};
+          } else if (const auto* w = std::get_if<std::int64_t>(&v); w && o.numeric_scale > 0) {
+            v = Decimal{std::to_string(*w) + "." + std::string(static_cast<std::size_t>(o.numeric_scale), '0')};
+          }
         }
         // Expressions have no declared type; the first value's storage class stands in.
         if (storage[static_cast<std::size_t>(i)].empty() && !std::holds_alternative<std::monostate>(v))
@@ -409,6 +418,10 @@ class SqliteExecutor final : public Executor {
       const auto& o = origin[static_cast<std::size_t>(i)];
       if (o.boolean) {
         out.columns[i].type = "boolean";
+        continue;
+      }
+      if (o.numeric_scale > -2 && !o.timestamp) {
+        out.columns[i].type = "numeric";
         continue;
       }
       out.columns[i].type =

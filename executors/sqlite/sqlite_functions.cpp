@@ -262,6 +262,43 @@ void random_unit(sqlite3_context* ctx, int, sqlite3_value**) {
   sqlite3_result_double(ctx, unit(engine));
 }
 
+// pg_int8(x): the value of integer arithmetic admission wrapped (issue #12). SQLite turns an int64
+// overflow of + - * into a double (9223372036854775807 + 1 is 9.22337203685478e18); PostgreSQL raises
+// "bigint out of range". A double here is that overflow: the statement fails as PostgreSQL's does.
+void pg_int8(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_FLOAT) return sqlite3_result_error(ctx, "bigint out of range", -1);
+  sqlite3_result_value(ctx, argv[0]);
+}
+
+// pg_single(x): a scalar subquery's one row (issue #12). PostgreSQL fails a scalar subquery that returns
+// more than one row; SQLite answers the first. Admission reads such a subquery through this aggregate
+// (admission/admit/scalar_subquery.cpp): no row gives NULL, one row its value, a second row PostgreSQL's error.
+struct Single {
+  sqlite3_int64 rows;
+  sqlite3_value* value;  // the first row's, owned (freed by single_final, which SQLite also calls on an error)
+};
+
+constexpr const char* kMoreThanOneRow = "more than one row returned by a subquery used as an expression";
+
+void single_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  auto* s = static_cast<Single*>(sqlite3_aggregate_context(ctx, sizeof(Single)));
+  if (s == nullptr) return sqlite3_result_error_nomem(ctx);
+  if (++s->rows > 1) return sqlite3_result_error(ctx, kMoreThanOneRow, -1);
+  s->value = sqlite3_value_dup(argv[0]);
+  if (s->value == nullptr) return sqlite3_result_error_nomem(ctx);
+}
+
+void single_final(sqlite3_context* ctx) {
+  auto* s = static_cast<Single*>(sqlite3_aggregate_context(ctx, 0));
+  if (s == nullptr || s->rows == 0) return sqlite3_result_null(ctx);
+  if (s->rows > 1)
+    sqlite3_result_error(ctx, kMoreThanOneRow, -1);
+  else if (s->value != nullptr)
+    sqlite3_result_value(ctx, s->value);
+  sqlite3_value_free(s->value);
+  s->value = nullptr;
+}
+
 }  // namespace
 
 static bool register_math(sqlite3* db, int flags) {
@@ -290,6 +327,8 @@ bool register_functions(sqlite3* db) {
          sqlite3_create_function(db, "format", -1, flags, nullptr, checked_printf, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "upper", 1, flags, nullptr, map_case<towupper_l>, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "lower", 1, flags, nullptr, map_case<towlower_l>, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_int8", 1, flags, nullptr, pg_int8, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_single", 1, flags, nullptr, nullptr, single_step, single_final) == SQLITE_OK &&
          register_math(db, flags) && register_time_functions(db, flags) && register_number_functions(db, flags);
 }
 

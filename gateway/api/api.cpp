@@ -611,6 +611,7 @@ std::optional<HttpResponse> Api::run_query(QueryJob& job, bool first_slice) {
     for (const auto& c : statement->admission.columns) {
       options.boolean_columns.push_back(c.boolean);
       options.timestamp_columns.push_back(c.timestamp);
+      options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
     }
     exec::RunStats stats;
     options.stats = &stats;

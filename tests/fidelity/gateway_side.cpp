@@ -103,6 +103,7 @@ GatewayRun GatewaySide::run(qg::exec::Executor& executor, const std::string& sql
   for (const auto& c : statement->admission.columns) {
     options.boolean_columns.push_back(c.boolean);
     options.timestamp_columns.push_back(c.timestamp);
+    options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
   }
   auto rows = executor.run(statement->sql, options);
   if (!rows) {

@@ -120,8 +120,32 @@ qg::exec::Rows at_float4(qg::exec::Rows rows) {
   return rows;
 }
 
+// A column PostgreSQL answers as numeric (exact digits) and the gateway as a double, or the other way
+// round: equal within 1e-9 here, but the API prints a double rounded to float_digits and a numeric with
+// its own digits, so the agent would read different numbers (red team: round(avg(x), 4) on SQLite came
+// back with 6 significant digits). Empty when every column agrees. Not applied to defog, whose SQLite
+// copy stores numeric columns as REAL (copy_postgres_to_sqlite).
+std::string numeric_type_mismatch(const qg::exec::Rows& gateway, const qg::exec::Rows& truth) {
+  for (std::size_t c = 0; c < truth.columns.size() && c < gateway.columns.size(); ++c) {
+    auto kinds = [&](const qg::exec::Rows& rows, bool& decimal, bool& floating) {
+      for (const auto& row : rows.rows) {
+        if (c >= row.size()) continue;
+        decimal = decimal || std::holds_alternative<qg::exec::Decimal>(row[c]);
+        floating = floating || std::holds_alternative<double>(row[c]);
+      }
+    };
+    bool gd = false, gf = false, td = false, tf = false;
+    kinds(gateway, gd, gf);
+    kinds(truth, td, tf);
+    if ((td && gf) || (tf && gd))
+      return "column " + std::to_string(c + 1) + ": PostgreSQL answers " + (td ? "numeric" : "double precision") +
+             ", the gateway " + (gf ? "a double" : "a numeric") + " (printed with other digits)";
+  }
+  return "";
+}
+
 SideResult judge(const GatewayRun& run, const qg::exec::Rows& truth, const std::string& truth_sql,
-                 bool float4_data = false) {
+                 bool float4_data = false, bool numeric_strict = false) {
   SideResult out;
   if (run.refusal) {
     out.cls = run.refusal->fix.empty() ? Class::RefusedNoFix : Class::Refused;
@@ -151,6 +175,8 @@ SideResult judge(const GatewayRun& run, const qg::exec::Rows& truth, const std::
       }
     }
   }
+  if (cmp.same && numeric_strict)
+    if (auto why = numeric_type_mismatch(run.rows, truth); !why.empty()) cmp = {false, why};
   if (cmp.same && !run.truncated) return out;
   if (float4_data && !run.truncated) {
     GatewayRun rounded;
@@ -483,8 +509,11 @@ int run_parity(const ParityOptions& options) {
       records.push_back(std::move(r));
       continue;
     }
-    r.sqlite = judge(gateway.run(*s->sqlite, e.sql), *truth, e.truth, s->float4_data);
-    r.postgres = judge(gateway.run(*s->postgres, e.sql), *truth, e.truth);
+    // Where the truth is the statement itself (a SQLite spelling's truth is another expression, whose
+    // type may differ where the value is the same).
+    const bool strict = e.corpus != "defog" && e.truth == e.sql;
+    r.sqlite = judge(gateway.run(*s->sqlite, e.sql), *truth, e.truth, s->float4_data, strict);
+    r.postgres = judge(gateway.run(*s->postgres, e.sql), *truth, e.truth, false, strict);
     records.push_back(std::move(r));
   }
   const auto elapsed =

@@ -98,7 +98,8 @@ class DialectParityTest : public ::testing::Test {
     std::filesystem::copy_file(dir_ / "e.db", dir_ / "lite" / "e.db");
     write_file(dir_ / "lite" / "querygate.yaml",
                "limits: { float_digits: 0 }\ndatabases:\n  e:\n    backend: sqlite\n    path: e.db\n"
-               "    tables: { e: {} }\n");
+               // Curated text columns are typed text on SQLite (admit/value_types.cpp).
+               "    tables: { e: { columns: { grp: { comment: group }, name: { comment: name } } } }\n");
     write_file(dir_ / "pg" / "querygate.yaml",
                "limits: { float_digits: 0 }\ndatabases:\n  e:\n    backend: postgres\n    dsn: \"" +
                    pg_dsn(server_, "qg_reader", db_) + "\"\n    tables: { e: {} }\n");
@@ -233,6 +234,42 @@ TEST_F(DialectParityTest, ArrowTextIsTheKeyAndDollarTextIsThePath) {
   expect_refused(*postgres_, "SELECT attrs ->> '$.arr[0]' FROM e", "-> 0");
   expect_refused(*sqlite_, "SELECT attrs ->> name FROM e", "as a literal");
   expect_refused(*postgres_, "SELECT attrs ->> name FROM e", "as a literal");
+}
+
+TEST_F(DialectParityTest, ScalarSubqueryOfMoreThanOneRowFailsOnBothBackends) {
+  // PostgreSQL fails a scalar subquery that returns more than one row; SQLite answered its first row (a 200
+  // with a value). On SQLite it is read through pg_single (admit/scalar_subquery.cpp), which fails the same way.
+  for (const std::string sql : {
+           "SELECT (SELECT id FROM e WHERE grp = 'a') AS v",
+           "SELECT id FROM e WHERE n > (SELECT f.n FROM e AS f WHERE f.grp = 'b') ORDER BY id",
+           "SELECT (SELECT grp FROM e GROUP BY grp ORDER BY grp)",
+           "SELECT (SELECT DISTINCT grp FROM e ORDER BY grp LIMIT 2)",
+           "SELECT (SELECT name FROM e WHERE id = 1 UNION ALL SELECT name FROM e WHERE id = 2)",
+           // Correlated: two rows for some outer rows.
+           "SELECT id, (SELECT f.id FROM e AS f WHERE f.grp <> e.grp AND f.n > e.n) AS other FROM e ORDER BY id",
+       }) {
+    EXPECT_THROW(truth(sql), pqxx::sql_error) << sql;
+    for (GatewayProcess* gateway : {sqlite_.get(), postgres_.get()}) {
+      auto r = ask(*gateway, sql);
+      EXPECT_NE(r.status, 200) << sql << "\n" << r.body;
+      EXPECT_NE(r.body.find("more than one row returned by a subquery"), std::string::npos) << sql << "\n" << r.body;
+    }
+  }
+  // No row is NULL, one row its value: correlated or not, in the select list and in WHERE, typed as written.
+  json::object applied;
+  const std::string one = "SELECT (SELECT name FROM e WHERE id = 3) AS v, (SELECT name FROM e WHERE id = 99) AS w";
+  EXPECT_EQ(answer(*sqlite_, one, &applied), truth(one));
+  EXPECT_TRUE(has_rewrite(applied, "dialect:scalar-subquery")) << json::serialize(applied);
+  expect_truth("SELECT id, (SELECT f.id FROM e AS f WHERE f.grp = e.grp AND f.id > e.id) AS next FROM e ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE n = (SELECT f.n + 0 FROM e AS f WHERE f.id = e.id) ORDER BY id");
+  expect_truth(
+      "SELECT id, (SELECT x FROM e WHERE id = 5), (SELECT f.n * 2 FROM e AS f WHERE f.id = e.id) FROM e "
+      "ORDER BY id");
+  expect_truth("SELECT grp, (SELECT count(*) FROM e AS f WHERE f.grp = e.grp) FROM e GROUP BY grp ORDER BY grp");
+  expect_truth(
+      "SELECT grp, (SELECT f.name FROM e AS f WHERE f.grp = e.grp ORDER BY f.id LIMIT 1) FROM e GROUP BY "
+      "grp ORDER BY grp");
+  expect_truth("SELECT (SELECT grp FROM e WHERE n > 7 GROUP BY grp), (SELECT 1 + 1)");
 }
 
 TEST_F(DialectParityTest, TimeArithmeticIsTypedOnSqliteAndTextArithmeticRefused) {
@@ -449,6 +486,126 @@ TEST_F(DialectParityTest, SqliteSpellingsAnswerAlikeOnBothBackends) {
     EXPECT_NE(r.status, 200) << sql << "\n" << r.body;
     EXPECT_NE(r.body.find("CAST(json_extract(x, '$.key') AS numeric)"), std::string::npos) << sql << "\n" << r.body;
   }
+}
+
+// Types at admission (admit/value_types.cpp, issue #12; red team s3 bools.out, parity3.out): the raw JSON
+// of `rows` and the `columns` (names and PostgreSQL type names) of both gateways are byte-identical, so
+// an agent reads the same values whichever engine answers.
+class TypesAtAdmissionTest : public DialectParityTest {
+ protected:
+  // The text of a top-level JSON member's value, as the gateway wrote it (numbers keep their digits).
+  static std::string member(const std::string& body, const std::string& name) {
+    const auto at = body.find("\"" + name + "\":");
+    if (at == std::string::npos) return "";
+    std::size_t i = at + name.size() + 3, depth = 0;
+    const std::size_t start = i;
+    bool in_string = false;
+    for (; i < body.size(); ++i) {
+      const char c = body[i];
+      if (in_string) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in_string = false;
+        continue;
+      }
+      if (c == '"') in_string = true;
+      if (c == '[' || c == '{') ++depth;
+      if (c == ']' || c == '}') {
+        if (--depth == 0) return body.substr(start, i + 1 - start);
+      }
+    }
+    return "";
+  }
+  void expect_same_json(const std::string& sql, const std::string& rows = "", bool types = false) {
+    auto lite = ask(*sqlite_, sql);
+    auto pg = ask(*postgres_, sql);
+    ASSERT_EQ(lite.status, 200) << sql << "\n" << lite.body;
+    ASSERT_EQ(pg.status, 200) << sql << "\n" << pg.body;
+    EXPECT_EQ(member(lite.body, "rows"), member(pg.body, "rows")) << sql;
+    // (The SQLite file's INTEGER is PostgreSQL's bigint; this PostgreSQL table declares integer.)
+    if (types) EXPECT_EQ(member(lite.body, "columns"), member(pg.body, "columns")) << sql;
+    if (!rows.empty()) EXPECT_EQ(member(pg.body, "rows"), rows) << sql;
+  }
+  // PostgreSQL raises an error; both gateways refuse it at admission with a FIX.
+  void expect_type_error(const std::string& sql, const std::string& fix_part) {
+    EXPECT_THROW(truth(sql), pqxx::sql_error) << sql;
+    expect_refused(*sqlite_, sql, fix_part);
+    expect_refused(*postgres_, sql, fix_part);
+  }
+};
+
+TEST_F(TypesAtAdmissionTest, BooleansStayBooleanThroughEveryLevel) {
+  expect_same_json("SELECT id, b FROM (SELECT id, n > 5 AS b FROM e) s ORDER BY id",
+                   "[[1,false],[2,false],[3,false],[4,true],[5,true],[6,true]]");
+  expect_same_json("SELECT b FROM (SELECT n > 5 AS b FROM e) s ORDER BY b LIMIT 1", "[[false]]", true);
+  expect_same_json("WITH c AS (SELECT id, grp = 'a' AS a FROM e) SELECT a, count(*) FROM c GROUP BY a ORDER BY a");
+  expect_same_json("SELECT id, coalesce(x > 0, false), CASE WHEN n > 4 THEN true ELSE false END FROM e ORDER BY id");
+  expect_same_json("SELECT n > 5 FROM e WHERE id = 1 UNION ALL SELECT NULL UNION ALL SELECT x < 0 FROM e WHERE id = 2");
+  expect_same_json("SELECT (SELECT b FROM (SELECT n > 5 AS b FROM e i WHERE i.id = e.id) s) FROM e ORDER BY id");
+  expect_same_json("SELECT id, nullif(n > 5, false) FROM e ORDER BY id");
+  // Printing such a boolean as text is refused on SQLite (1/0 there), as for a bare condition.
+  expect_refused(*sqlite_, "SELECT b::text FROM (SELECT n > 5 AS b FROM e) s", "CASE WHEN");
+  expect_refused(*sqlite_, "SELECT CASE WHEN n > 5 THEN true ELSE false END::text FROM e", "CASE WHEN");
+  expect_refused(*sqlite_, "SELECT count(*) FROM (SELECT n > 5 AS b FROM e) s WHERE b = 'true'", "TRUE or FALSE");
+}
+
+TEST_F(TypesAtAdmissionTest, NumericsAnswerWithPostgresDigitsAndFloatsStayFloats) {
+  // round(numeric, s), EXTRACT and avg/sum of integers are numeric in PostgreSQL: the same digits on both.
+  expect_same_json("SELECT round(avg(n), 4) AS a, round(avg(n), 0) AS b, round(avg(n) * 2, 2) AS c FROM e",
+                   "[[5.5000,6,11.00]]", true);
+  expect_same_json("SELECT sum(n) FROM e", "[[33]]");
+  expect_same_json("SELECT grp, round(avg(n)::numeric, 3) FROM e GROUP BY grp ORDER BY grp");
+  expect_same_json(
+      "SELECT id, EXTRACT(EPOCH FROM start_time), EXTRACT(EPOCH FROM end_time - start_time), "
+      "EXTRACT(SECOND FROM end_time) FROM e ORDER BY id");
+  expect_same_json("SELECT r FROM (SELECT round(avg(n), 2) AS r FROM e) s");
+  expect_same_json("SELECT 1.50 AS a, 2.5 * 2 AS b, 123456.7891::numeric AS c, round(1, 2) AS d", "", true);
+  // round(double precision, n) is PostgreSQL's error, accepted on both as round(x::numeric, n).
+  json::object applied;
+  answer(*postgres_, "SELECT round(avg(x), 2) FROM e", &applied);
+  EXPECT_TRUE(has_rewrite(applied, "dialect:round-numeric")) << json::serialize(applied);
+  expect_same_json("SELECT id, round(x, 2), round(x * 3, 1) FROM e ORDER BY id");
+  EXPECT_EQ(answer(*postgres_, "SELECT round(avg(x), 3) FROM e"), truth("SELECT round(avg(x)::numeric, 3) FROM e"));
+  // date_part stays double precision on both.
+  expect_same_json("SELECT id, date_part('epoch', start_time) FROM e ORDER BY id");
+}
+
+TEST_F(TypesAtAdmissionTest, PostgresTypeErrorsAreRefusedOnBothBackends) {
+  expect_type_error("SELECT count(*) FROM e WHERE name = 1", "compare text with text");
+  expect_type_error("SELECT count(*) FROM e WHERE grp > n", "compare text with text");
+  expect_type_error("SELECT sum(name) FROM e", "CAST(name AS numeric)");
+  expect_type_error("SELECT avg(grp) FROM e", "CAST(grp AS numeric)");
+  expect_type_error("SELECT length(attrs) FROM e", "->> 'key'");
+  expect_type_error("SELECT count(*) FROM e WHERE attrs LIKE '%openai%'", "->> 'key' LIKE");
+  expect_type_error("SELECT upper(n) FROM e", "CAST(n AS text)");
+  // max/min of a condition: PostgreSQL's error with an exact intent, answered as bool_or/bool_and on both.
+  EXPECT_THROW(truth("SELECT max(n > 5) FROM e"), pqxx::sql_error);
+  expect_same_json("SELECT max(n > 5) AS a, min(n > 5) AS b, max(n > 9) AS c FROM e", "[[true,false,false]]", true);
+  // PostgreSQL's bool aggregates run on SQLite too (max/min of the 1/0), NULLs skipped as PostgreSQL does.
+  expect_same_json("SELECT grp, bool_or(n > 5), bool_and(n > 0), every(x > 0) FROM e GROUP BY grp ORDER BY grp", "",
+                   true);
+  expect_refused(*sqlite_, "SELECT bool_or(n) FROM e", "bool_or(n > 0)");
+  // The typed alternatives run and agree.
+  expect_truth("SELECT count(*) FROM e WHERE name = '1'");
+  expect_truth("SELECT sum(CAST(n AS numeric)) FROM e");
+  expect_truth("SELECT length(attrs ->> 'k') FROM e ORDER BY id");
+  expect_truth("SELECT count(*) FROM e WHERE CAST(attrs AS text) LIKE '%openai%'");
+}
+
+TEST_F(TypesAtAdmissionTest, BigintOverflowIsAnErrorOnBothBackends) {
+  for (const std::string sql :
+       {"SELECT 9223372036854775807 + n FROM e", "SELECT max(n) * 4611686018427387904 FROM e",
+        "SELECT count(*) FROM e WHERE n * 4611686018427387904 > 0", "SELECT -9223372036854775807 - n FROM e",
+        "SELECT n * 4611686018427387904 * 1.5 FROM e"}) {
+    EXPECT_THROW(truth(sql), pqxx::sql_error) << sql;
+    auto lite = ask(*sqlite_, sql);
+    EXPECT_NE(lite.status, 200) << sql << "\n" << lite.body;
+    EXPECT_NE(lite.body.find("bigint out of range"), std::string::npos) << sql << "\n" << lite.body;
+    EXPECT_NE(ask(*postgres_, sql).status, 200) << sql;
+  }
+  // (e.n is PostgreSQL's integer here: n * 1000000000 would be int4's overflow there.)
+  expect_truth("SELECT id, CAST(n AS bigint) * 1000000000 + 1, n - 9 FROM e ORDER BY id");
 }
 
 }  // namespace

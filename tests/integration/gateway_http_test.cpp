@@ -295,8 +295,8 @@ TEST_F(GatewayHttpTest, TimestampLiteralsAreHonest) {
 
 TEST_F(GatewayHttpTest, EndUserTextIsFlaggedByLineage) {
   auto r = query(
-      "SELECT id, lower(attributes) AS a, length(attributes) AS n FROM spans "
-      "WHERE attributes LIKE '%Ignore all previous instructions%' ORDER BY id",
+      "SELECT id, lower(CAST(attributes AS text)) AS a, length(CAST(attributes AS text)) AS n FROM spans "
+      "WHERE CAST(attributes AS text) LIKE '%Ignore all previous instructions%' ORDER BY id",
       "\"limit\": 5");
   ASSERT_EQ(r.status, 200) << r.body;
   auto b = body_of(r);
@@ -308,7 +308,7 @@ TEST_F(GatewayHttpTest, EndUserTextIsFlaggedByLineage) {
   EXPECT_EQ(b.at("untrusted_rows").as_array().size(), 5u);
   EXPECT_NE(r.body.find("ignore all previous instructions"), std::string::npos);
 
-  auto counted = query("SELECT count(*) AS n FROM spans WHERE attributes LIKE '%Ignore%'");
+  auto counted = query("SELECT count(*) AS n FROM spans WHERE CAST(attributes AS text) LIKE '%Ignore%'");
   ASSERT_EQ(counted.status, 200);
   EXPECT_FALSE(body_of(counted).contains("untrusted_rows"));
   EXPECT_EQ(counted.body.find("untrusted"), std::string::npos);

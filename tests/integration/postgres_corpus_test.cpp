@@ -68,16 +68,9 @@ constexpr std::string_view kNoTypes = "operand types PostgreSQL has no operator 
 constexpr std::string_view kJsonb =
     "attributes is jsonb on PostgreSQL: text functions and LIKE need attributes ->> 'key' or CAST(attributes AS text)";
 constexpr KnownRefusal kKnownRefusals[] = {
-    {"SELECT (2 * 3) || 4, 2 * (3 || 4), 2 * 3 + 4, 'a' || 'b' || 'c'", kNoTypes},
-    {"SELECT (attributes ->> '$.a') + 1 FROM spans", kNoTypes},
     {"SELECT 2 = (1 IN (0)), (2 = 1) IN (0), 1 IN (0) = true", kNoTypes},
     {"SELECT 2 * 3 || 4", kNoTypes},
-    {"SELECT length(attributes) AS chars FROM spans ORDER BY chars DESC LIMIT 5", kJsonb},
-    {"SELECT count(*) FROM spans WHERE attributes LIKE '%gpt%'", kJsonb},
-    {"SELECT json_array_length(CAST(attributes AS json)) FROM spans WHERE attributes LIKE '[%'", kJsonb},
     {"SELECT attributes || '' FROM spans", kJsonb},  // '' read as a jsonb literal: invalid JSON
-    {"SELECT substr(attributes, 1, 10) FROM spans", kJsonb},
-    {"SELECT count(*) FROM spans WHERE attributes LIKE '%Ignore all previous%'", kJsonb},
 };
 
 const KnownRefusal* known_refusal(const std::string& sql) {

@@ -22,6 +22,7 @@ exec::Rows run(const std::string& sql) {
   for (const auto& c : statement->admission.columns) {
     options.boolean_columns.push_back(c.boolean);
     options.timestamp_columns.push_back(c.timestamp);
+    options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
   }
   auto rows = demo.sqlite().run(statement->sql, options);
   EXPECT_TRUE(rows.has_value()) << sql << ": " << (rows ? "" : rows.error().message);

@@ -242,7 +242,9 @@ catalog::Catalog demo_catalog(Dialect d) {
     for (const auto& col : columns) {
       catalog::Column column;
       column.name = col;
-      column.type = "TEXT";
+      // The declared types of kDemoSchema below (a numeric column typed text would make sum() a type error).
+      static const std::set<std::string> kIntegers{"id", "project_id", "user_id", "parent_id", "span_id"};
+      column.type = kIntegers.contains(col) ? "INTEGER" : col == "cost_usd" || col == "score" ? "REAL" : "TEXT";
       t.columns.push_back(column);
     }
     c.tables.push_back(std::move(t));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 #include "admission/render/render.hpp"
+#include "executors/sqlite/sqlite_functions.hpp"
 
 namespace qg::render::test_support {
 
@@ -37,6 +38,7 @@ inline sqlite3* sqlite_db() {
     sqlite3_open(":memory:", &d);
     // Double-quoted strings off, as the gateway runs SQLite: a quoted name must name something.
     sqlite3_db_config(d, SQLITE_DBCONFIG_DQS_DML, 0, nullptr);
+    exec::sqlite::register_functions(d);  // the gateway's functions the renderer prints (pg_int8, ...)
     const char* schema =
         "CREATE TABLE t(a, b, c, x, id, name, ts, \"User\", \"select\", \"a\"\"b\");"
         "CREATE TABLE u(a, b, c, x, id, name, ts);"

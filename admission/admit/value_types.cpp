@@ -1,0 +1,456 @@
+// PostgreSQL's types at admission (issue #12, "Types at admission"). One
+// derivation of the type of every expression, from the catalog (declared
+// column types, timestamp columns, JSON columns), literals, casts, operators
+// and function results, passed on through derived tables, CTEs, VALUES, set
+// operations, CASE, COALESCE and scalar subqueries (scope.hpp, Relation::types).
+// It decides the output columns' answer format (a boolean stays a boolean at
+// every level; a numeric is answered as PostgreSQL prints it, not as a float
+// rounded to float_digits), and it refuses what PostgreSQL refuses for its
+// types (text = integer, sum(text), text arithmetic, jsonb where text is
+// needed) before any engine runs, on both backends: SQLite would answer them.
+// Where the type cannot be told it is Unknown and nothing is refused.
+#include <algorithm>
+#include <cctype>
+
+#include "admission/admit/admitter.hpp"
+#include "admission/render/render.hpp"
+
+namespace qg::admit::detail {
+namespace {
+
+bool has(std::string_view haystack, std::string_view needle) {
+  return haystack.find(needle) != std::string_view::npos;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool number(SqlType t) {
+  return t == SqlType::Integer || t == SqlType::Numeric || t == SqlType::Float;
+}
+
+// Known: a type that takes part in type checks (not Unknown, an untyped literal or NULL).
+bool known(SqlType t) {
+  return t != SqlType::Unknown && t != SqlType::Untyped && t != SqlType::Null;
+}
+
+const char* type_words(ValueType t) {
+  switch (t.type) {
+    case SqlType::Boolean:
+      return "boolean";
+    case SqlType::Integer:
+      return "integer";
+    case SqlType::Numeric:
+      return "numeric";
+    case SqlType::Float:
+      return "double precision";
+    case SqlType::Text:
+      return "text";
+    case SqlType::Json:
+      return "jsonb";
+    case SqlType::Time:
+      return "timestamp";
+    case SqlType::Unknown:
+    case SqlType::Untyped:
+    case SqlType::Null:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+// Digits after the point of a numeric literal as written (1.50: 2); -1 with an exponent.
+int literal_scale(std::string_view text) {
+  if (text.find_first_of("eE") != std::string_view::npos) return -1;
+  const auto point = text.find('.');
+  return point == std::string_view::npos ? 0 : static_cast<int>(text.size() - point - 1);
+}
+
+ValueType of_type_name(std::string_view name, const std::vector<std::int64_t>& modifiers) {
+  const std::string n = lower(name);
+  if (n == "bool" || n == "boolean") return {SqlType::Boolean};
+  if (n == "int2" || n == "int4" || n == "int8" || n == "integer" || n == "bigint" || n == "smallint")
+    return {SqlType::Integer};
+  if (n == "numeric" || n == "decimal")
+    return {SqlType::Numeric, modifiers.size() == 2 ? static_cast<int>(modifiers[1]) : modifiers.size() == 1 ? 0 : -1};
+  if (n == "float4" || n == "float8" || n == "real" || n == "double precision") return {SqlType::Float};
+  if (n == "text" || n == "varchar" || n == "bpchar" || n == "char" || n == "name") return {SqlType::Text};
+  if (n == "json" || n == "jsonb") return {SqlType::Json};
+  if (n == "date" || n == "timestamp" || n == "timestamptz" || n == "time" || n == "timetz" || n == "interval")
+    return {SqlType::Time};
+  return {};
+}
+
+}  // namespace
+
+// The meeting type of two values that one column, CASE or COALESCE holds (PostgreSQL's UNION/CASE
+// resolution, simplified): NULL and untyped literals take the other's type, integer and numeric meet
+// in numeric, any number with a float in float; anything else that differs is Unknown.
+ValueType common_type(ValueType a, ValueType b) {
+  if (a.type == SqlType::Null || a.type == SqlType::Untyped) return b.type == SqlType::Null ? a : b;
+  if (b.type == SqlType::Null || b.type == SqlType::Untyped) return a;
+  if (a.type == b.type) return {a.type, a.scale == b.scale ? a.scale : -1};
+  if (number(a.type) && number(b.type)) {
+    if (a.type == SqlType::Float || b.type == SqlType::Float) return {SqlType::Float};
+    // integer with numeric: numeric; the integer's scale is 0.
+    const int sa = a.type == SqlType::Integer ? 0 : a.scale, sb = b.type == SqlType::Integer ? 0 : b.scale;
+    return {SqlType::Numeric, sa == sb ? sa : -1};
+  }
+  return {};
+}
+
+// A catalog column's type from its declared type (PostgreSQL's names, or SQLite's declared type read
+// by affinity), timestamp columns as times, JSON columns as jsonb.
+ValueType column_type(const catalog::Column& c, Dialect d) {
+  if (c.timestamp) return {SqlType::Time};
+  const std::string t = lower(c.type);
+  if (c.json || has(t, "json")) return {SqlType::Json};
+
+  if (t == "bool" || t == "boolean") return {SqlType::Boolean};
+  if (has(t, "interval") || has(t, "point")) return {};
+  if (has(t, "int")) return {SqlType::Integer};
+  if (has(t, "numeric") || has(t, "decimal")) return {SqlType::Numeric};
+  if (has(t, "char") || has(t, "clob") || has(t, "text")) {
+    // A SQLite file's declared TEXT is a hint: loosely typed files (Spider's) keep numbers in TEXT
+    // columns, which SQLite compares and sums as numbers. Typed text only where the operator curated
+    // the column (its declared type is then the documented type), and always on PostgreSQL.
+    if (d == Dialect::Sqlite && !c.curated) return {};
+    return {SqlType::Text};
+  }
+  if (has(t, "real") || has(t, "floa") || has(t, "doub")) return {SqlType::Float};
+  return {};
+}
+
+ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
+  return std::visit(
+      [&](const auto& n) -> ValueType {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::Literal>) {
+          switch (n.kind) {
+            case ast::LiteralKind::Integer:
+              return {SqlType::Integer};
+            case ast::LiteralKind::Numeric:
+              // The grammar writes whole numbers beyond 32 bits as Numeric; PostgreSQL types those within
+              // 64 bits bigint.
+              if (ast::integer_value(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, n.text})))
+                return {SqlType::Integer};
+              return {SqlType::Numeric, literal_scale(n.text)};
+            case ast::LiteralKind::String:
+              return {SqlType::Untyped};
+            case ast::LiteralKind::Boolean:
+              return {SqlType::Boolean};
+            case ast::LiteralKind::Null:
+              return {SqlType::Null};
+          }
+          return {};
+        } else if constexpr (std::is_same_v<T, ast::ColumnRef>) {
+          if (n.star) return {};
+          if (const auto* c = base_column(e, ctx)) return column_type(*c, dialect_);
+          auto relation = resolve_column(n, e.location, ctx);
+          if (!relation || !*relation) return {};
+          const Relation& r = **relation;
+          for (std::size_t i = 0; i < r.columns.size() && i < r.types.size(); ++i)
+            if (same(r.columns[i], n.column)) return r.types[i];
+          return {};
+        } else if constexpr (std::is_same_v<T, ast::Cast>) {
+          ValueType t = of_type_name(n.type.name, n.type.modifiers);
+          // numeric without a scale keeps an integer's (0) or a numeric's.
+          if (t.type == SqlType::Numeric && n.type.modifiers.empty()) {
+            const ValueType from = value_type(*n.arg, ctx);
+            if (from.type == SqlType::Integer) t.scale = 0;
+            if (from.type == SqlType::Numeric) t.scale = from.scale;
+          }
+          return t;
+        } else if constexpr (std::is_same_v<T, ast::Operator>) {
+          static const std::set<std::string> kBoolean = {"=",  "<>",  "!=", "<",  ">",  "<=", ">=", "~", "~*",
+                                                         "!~", "!~*", "?",  "?|", "?&", "@>", "<@", "&&"};
+          if (kBoolean.count(n.op)) return {SqlType::Boolean};
+          if (n.op == "||" || n.op == "->>" || n.op == "#>>") return {SqlType::Text};
+          if (n.op == "->" || n.op == "#>") return {SqlType::Json};
+          if (n.op != "+" && n.op != "-" && n.op != "*" && n.op != "/" && n.op != "%" && n.op != "^") return {};
+          const ValueType r = value_type(*n.right, ctx);
+          if (!n.left) return number(r.type) ? r : ValueType{};
+          const ValueType l = value_type(**n.left, ctx);
+          // timestamp - timestamp is an interval, date - date an integer: the time family decides (time_types.cpp).
+          if (l.type == SqlType::Time || r.type == SqlType::Time) return {};
+          // An untyped literal is read as the other side's type.
+          const ValueType a = l.type == SqlType::Untyped ? r : l, b = r.type == SqlType::Untyped ? l : r;
+          if (!number(a.type) || !number(b.type)) return {};
+          if (n.op == "^")
+            return a.type == SqlType::Float || b.type == SqlType::Float ? ValueType{SqlType::Float}
+                                                                        : ValueType{SqlType::Numeric};
+          if (a.type == SqlType::Integer && b.type == SqlType::Integer) return {SqlType::Integer};
+          if (a.type == SqlType::Float || b.type == SqlType::Float) return {SqlType::Float};
+          const int sa = a.type == SqlType::Integer ? 0 : a.scale, sb = b.type == SqlType::Integer ? 0 : b.scale;
+          if (sa < 0 || sb < 0) return {SqlType::Numeric};
+          if (n.op == "+" || n.op == "-" || n.op == "%") return {SqlType::Numeric, std::max(sa, sb)};
+          if (n.op == "*") return {SqlType::Numeric, sa + sb};
+          return {SqlType::Numeric};  // division: PostgreSQL chooses the scale from the values
+        } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::NullTest> ||
+                             std::is_same_v<T, ast::BoolTest> || std::is_same_v<T, ast::DistinctFrom> ||
+                             std::is_same_v<T, ast::InList> || std::is_same_v<T, ast::Between> ||
+                             std::is_same_v<T, ast::Like>) {
+          return {SqlType::Boolean};
+        } else if constexpr (std::is_same_v<T, ast::SubLink>) {
+          if (n.kind != ast::SubLinkKind::Scalar) return {SqlType::Boolean};
+          const auto inner = query_types(*n.query);
+          return inner.size() == 1 ? inner.front() : ValueType{};
+        } else if constexpr (std::is_same_v<T, ast::Case>) {
+          ValueType t{SqlType::Null};
+          for (const auto& w : n.whens) t = common_type(t, value_type(*w.result, ctx));
+          if (n.otherwise) t = common_type(t, value_type(**n.otherwise, ctx));
+          return t.type == SqlType::Untyped ? ValueType{SqlType::Text} : t;
+        } else if constexpr (std::is_same_v<T, ast::Coalesce> || std::is_same_v<T, ast::MinMax>) {
+          ValueType t{SqlType::Null};
+          for (const auto& a : n.args) t = common_type(t, value_type(a, ctx));
+          return t.type == SqlType::Untyped ? ValueType{SqlType::Text} : t;
+        } else if constexpr (std::is_same_v<T, ast::NullIf>) {
+          return value_type(*n.left, ctx);
+        } else if constexpr (std::is_same_v<T, ast::SqlValue>) {
+          return {SqlType::Time};
+        } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
+          const std::string& f = n.name;
+          const ValueType first = n.args.empty() ? ValueType{} : value_type(n.args.front(), ctx);
+          static const std::set<std::string> kInteger = {
+              "count",       "row_number",       "rank",         "dense_rank", "ntile", "length",
+              "char_length", "character_length", "octet_length", "strpos",     "instr", "position",
+              "bit_length"};
+          static const std::set<std::string> kBoolean = {"bool_or", "bool_and", "every", "starts_with"};
+          static const std::set<std::string> kText = {
+              "lower",   "upper",  "substr",    "substring",      "trim",   "ltrim",      "rtrim",   "btrim",
+              "replace", "concat", "concat_ws", "left",           "right",  "split_part", "initcap", "string_agg",
+              "to_char", "lpad",   "rpad",      "regexp_replace", "repeat", "reverse",    "md5",     "group_concat",
+              "printf",  "format", "chr",       "quote_literal"};
+          // Points in time (intervals, which avg() and sum() take, are not typed here).
+          static const std::set<std::string> kTime = {"now",       "date_trunc",   "pg_date_trunc",
+                                                      "pg_ts_add", "pg_date_add",  "pg_timezone",
+                                                      "timezone",  "to_timestamp", "pg_from_key"};
+          static const std::set<std::string> kPassOn = {"min",         "max",        "lag",       "lead",
+                                                        "first_value", "last_value", "nth_value", "abs",
+                                                        "any_value",   "pg_int8",    "pg_single"};
+          if (kInteger.count(f)) return {SqlType::Integer};
+          if (kBoolean.count(f)) return {SqlType::Boolean};
+          if (kText.count(f)) return {SqlType::Text};
+          if (kTime.count(f)) return {SqlType::Time};
+          if (kPassOn.count(f)) return first.type == SqlType::Untyped ? ValueType{SqlType::Text} : first;
+          if (f == "date_part" || f == "random" || f == "pi" || f == "julianday") return {SqlType::Float};
+          if (f == "extract" || (f == "pg_extract" && numeric_extracts_.contains(e.location))) {
+            // PostgreSQL 14+: numeric; seconds and the epoch of a time keep microseconds (scale 6).
+            const auto* field = n.args.empty() ? nullptr : std::get_if<ast::Literal>(&n.args.front().node);
+            const std::string unit = field ? lower(field->text) : std::string();
+            const bool of_date = n.args.size() == 3 && std::get_if<ast::Literal>(&n.args[2].node) &&
+                                 std::get<ast::Literal>(n.args[2].node).text == "date";
+            if (unit == "epoch" || unit == "second" || unit == "seconds") return {SqlType::Numeric, of_date ? 0 : 6};
+            if (unit == "millisecond" || unit == "milliseconds") return {SqlType::Numeric, 3};
+            if (unit == "julian") return {SqlType::Numeric};
+            return {SqlType::Numeric, 0};
+          }
+          if (f == "pg_extract") return {SqlType::Float};
+          if (f == "pg_cast" && n.args.size() == 3) {
+            const auto* to = std::get_if<ast::Literal>(&n.args[2].node);
+            return to && to->text == "text" ? ValueType{SqlType::Text} : ValueType{SqlType::Time};
+          }
+          if (f == "sum") {
+            if (first.type == SqlType::Integer) return {SqlType::Numeric, 0};  // sum(bigint) is numeric
+            if (first.type == SqlType::Boolean) return {SqlType::Integer};     // sum(cond::int4): bigint
+            return number(first.type) ? first : ValueType{};
+          }
+          if (f == "avg") {
+            if (first.type == SqlType::Integer || first.type == SqlType::Numeric || first.type == SqlType::Boolean)
+              return {SqlType::Numeric};  // avg(cond) is avg(cond::int4) on PostgreSQL
+            return first.type == SqlType::Float ? first : ValueType{};
+          }
+          if (f == "round" || f == "trunc") {
+            if (n.args.size() == 2) {
+              const auto digits = ast::integer_value(n.args[1]);
+              if (first.type == SqlType::Numeric || first.type == SqlType::Integer || first.type == SqlType::Float)
+                return {SqlType::Numeric, digits ? static_cast<int>(std::max<std::int64_t>(*digits, 0)) : -1};
+              return {};
+            }
+            if (first.type == SqlType::Numeric) return {SqlType::Numeric, 0};
+            return number(first.type) ? ValueType{SqlType::Float} : ValueType{};  // round(5) is float8
+          }
+          if (f == "ceil" || f == "ceiling" || f == "floor") {
+            if (first.type == SqlType::Numeric) return {SqlType::Numeric, 0};
+            return number(first.type) ? ValueType{SqlType::Float} : ValueType{};
+          }
+          if (f == "sqrt" || f == "ln" || f == "exp" || f == "log" || f == "power" || f == "cbrt") {
+            if (first.type == SqlType::Float) return {SqlType::Float};
+            return first.type == SqlType::Numeric ? ValueType{SqlType::Numeric} : ValueType{};
+          }
+          return {};
+        } else {
+          return {};
+        }
+      },
+      e.node);
+}
+
+namespace {
+
+std::string shown(const ast::Expr& e, Dialect d) {
+  auto text = render::render_expr(e, d);
+  if (!text) return "the value";
+  return text->size() > 60 ? text->substr(0, 57) + "..." : *text;
+}
+
+}  // namespace
+
+Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx, int location) {
+  if (!op.left) return {};
+  static const std::set<std::string> kComparisons = {"=", "<>", "!=", "<", ">", "<=", ">="};
+  static const std::set<std::string> kArithmetic = {"+", "-", "*", "/", "%"};
+  const bool comparison = kComparisons.count(op.op) > 0;
+  if (!comparison && !kArithmetic.count(op.op)) return {};
+  const ValueType l = value_type(**op.left, ctx), r = value_type(*op.right, ctx);
+  if (comparison) {
+    if (!known(l.type) || !known(r.type) || l.type == r.type || (number(l.type) && number(r.type))) return {};
+    // A condition compared with 1/0 means the same on both engines' data (and rewrites write cond = 1).
+    if (l.type == SqlType::Boolean || r.type == SqlType::Boolean) return {};
+    // A time with text is time_types.cpp's (literals are read as times); a time with a number is an error.
+    if ((l.type == SqlType::Time || r.type == SqlType::Time) && !number(l.type) && !number(r.type)) return {};
+    const bool text_side = l.type == SqlType::Text || r.type == SqlType::Text;
+    const bool number_side = number(l.type) || number(r.type);
+    const ast::Expr& typed = l.type == SqlType::Text || l.type == SqlType::Json ? **op.left : *op.right;
+    const ast::Expr& other = &typed == &**op.left ? *op.right : **op.left;
+    std::string fix;
+    if (text_side && number_side)
+      fix = "FIX: compare text with text, e.g. " + shown(typed, dialect_) + " " + op.op + " '" +
+            shown(other, dialect_) + "', or convert the text first: CAST(" + shown(typed, dialect_) + " AS numeric) " +
+            op.op + " " + shown(other, dialect_) + ".";
+    else if (l.type == SqlType::Json || r.type == SqlType::Json)
+      fix =
+          "FIX: read the JSON value as text with x ->> 'key' (or x #>> '{a,b}') and compare that, e.g. "
+          "attributes ->> 'llm.provider' = 'openai'; cast it for numbers: CAST(x ->> 'key' AS numeric).";
+    else if (l.type == SqlType::Time || r.type == SqlType::Time)
+      fix =
+          "FIX: compare a time with a time, e.g. start_time > '2026-10-05T00:00:00Z', or its seconds with a "
+          "number: date_part('epoch', start_time) > 1789000000.";
+    else if (l.type == SqlType::Boolean || r.type == SqlType::Boolean)
+      fix =
+          "FIX: compare a condition with TRUE or FALSE, or write the condition itself; for a number write "
+          "CASE WHEN condition THEN 1 ELSE 0 END.";
+    else
+      fix = "FIX: compare values of one type: CAST one side, e.g. CAST(x AS text) or CAST(x AS numeric).";
+    return make_error(ErrorCode::ValidationUnsupported,
+                      std::string(type_words(l)) + " " + op.op + " " + type_words(r) +
+                          ": PostgreSQL has no such operator (\"operator does not exist\"), and SQLite would "
+                          "compare them by its own rules",
+                      fix, pos(location));
+  }
+  // jsonb - 'key' (or - index) is PostgreSQL's delete operator, not arithmetic.
+  if (op.op == "-" && l.type == SqlType::Json &&
+      (r.type == SqlType::Untyped || r.type == SqlType::Text || r.type == SqlType::Integer)) {
+    if (dialect_ == Dialect::Postgres) return {};
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "jsonb - " + shown(*op.right, dialect_) +
+                          " removes a key or element in PostgreSQL; SQLite would subtract numbers",
+                      "FIX: on SQLite, read the keys you need instead: json_object('a', " + shown(**op.left, dialect_) +
+                          " ->> 'a', 'b', " + shown(**op.left, dialect_) +
+                          " ->> 'b') (removing a key is PostgreSQL's only).",
+                      pos(location));
+  }
+  for (const ValueType* t : {&l, &r}) {
+    if (t->type != SqlType::Text && t->type != SqlType::Json && t->type != SqlType::Boolean) continue;
+    const ast::Expr& side = t == &l ? **op.left : *op.right;
+    const std::string what = shown(side, dialect_);
+    std::string fix;
+    if (t->type == SqlType::Text)
+      fix = "FIX: convert the text to a number first, e.g. CAST(" + what + " AS numeric) " + op.op +
+            " ...; to join texts write ||.";
+    else if (t->type == SqlType::Json)
+      fix = "FIX: read the JSON value as a number: CAST(" + what + " ->> 'key' AS numeric).";
+    else
+      fix = "FIX: turn the condition into a number: CASE WHEN " + what + " THEN 1 ELSE 0 END.";
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "arithmetic (" + op.op + ") on " + std::string(type_words(*t)) + " " + what +
+                          ": PostgreSQL has no such operator (\"operator does not exist\"), SQLite would compute "
+                          "with the number at the start of the text",
+                      fix, pos(location));
+  }
+  return {};
+}
+
+Status Admitter::function_types(ast::FuncCall& f, const ExprContext& ctx, int location) {
+  if (f.args.empty() || f.star) return {};
+  const ValueType first = value_type(f.args.front(), ctx);
+  const std::string what = shown(f.args.front(), dialect_);
+  auto refuse = [&](const std::string& fix) {
+    return make_error(ErrorCode::ValidationUnsupported,
+                      f.name + "(" + type_words(first) + ") does not exist in PostgreSQL (\"function " + f.name + "(" +
+                          type_words(first) + ") does not exist\"); SQLite would answer it by its own rules",
+                      fix, pos(location));
+  };
+  // bool_or / bool_and / every on SQLite: max / min of the condition's 1/0 (NULLs skipped, as PostgreSQL's),
+  // answered as a boolean. Only of a condition: of anything else PostgreSQL has no such function.
+  if (dialect_ == Dialect::Sqlite && (f.name == "bool_or" || f.name == "bool_and" || f.name == "every") &&
+      f.args.size() == 1) {
+    if (first.type != SqlType::Boolean)
+      return make_error(
+          ErrorCode::ValidationUnsupported,
+          f.name + "() takes a condition (boolean); " + what + " is " +
+              (known(first.type) ? std::string("of type ") + type_words(first) : std::string("not known to be one")),
+          "FIX: pass a condition, e.g. " + f.name + "(" + what + " > 0) or " + f.name + "(" + what + " IS NOT NULL).",
+          pos(location));
+    f.name = f.name == "bool_or" ? "max" : "min";
+    note_rewrite("dialect:bool-aggregate");
+    return {};
+  }
+  if ((f.name == "sum" || f.name == "avg") &&
+      (first.type == SqlType::Text || first.type == SqlType::Json || first.type == SqlType::Time))
+    return refuse(first.type == SqlType::Time
+                      ? "FIX: aggregate the seconds: " + f.name + "(date_part('epoch', " + what + ")), or take min/max."
+                      : "FIX: convert to a number first: " + f.name + "(CAST(" + what +
+                            (first.type == SqlType::Json ? " ->> 'key'" : "") +
+                            " AS numeric)); to count rows write count(" + what + ").");
+  if ((f.name == "min" || f.name == "max") && f.args.size() == 1 && first.type == SqlType::Json)
+    return refuse("FIX: aggregate a key read as text or a number: " + f.name + "(" + what + " ->> 'key').");
+  // max(condition) / min(condition): PostgreSQL's error, but the intent is exact (issue #12: accept it on
+  // both backends): bool_or / bool_and on PostgreSQL; SQLite's max/min of 1/0, answered as a boolean.
+  if ((f.name == "min" || f.name == "max") && f.args.size() == 1 && first.type == SqlType::Boolean) {
+    if (dialect_ == Dialect::Postgres) {
+      f.name = f.name == "max" ? "bool_or" : "bool_and";
+      note_rewrite("dialect:minmax-boolean");
+    }
+    return {};
+  }
+  static const std::set<std::string> kTextFunctions = {
+      "length",  "char_length", "lower", "upper", "substr",     "substring", "trim", "ltrim", "rtrim",   "btrim",
+      "replace", "strpos",      "left",  "right", "split_part", "initcap",   "lpad", "rpad",  "reverse", "instr"};
+  if (kTextFunctions.count(f.name) &&
+      (first.type == SqlType::Json || number(first.type) || first.type == SqlType::Boolean))
+    return refuse(first.type == SqlType::Json
+                      ? "FIX: a jsonb value is not text: read a key as text with " + what +
+                            " ->> 'key' (or #>> '{a,b}'), or write CAST(" + what + " AS text) for the whole document."
+                      : "FIX: convert the value to text first: " + f.name + "(CAST(" + what + " AS text)" +
+                            (f.args.size() > 1 ? ", ...)." : ")."));
+  // round(double precision, n) is PostgreSQL's error but its intent is exact (issue #12): the value is
+  // rounded as the numeric it prints as, on both backends; PostgreSQL is given the cast (as by
+  // round_numeric_on_postgres, for the floats only types see: through derived tables and CTEs).
+  if (f.name == "round" && f.args.size() == 2 && first.type == SqlType::Float && dialect_ == Dialect::Postgres) {
+    const int at = f.args.front().location;
+    ast::Expr value = std::move(f.args.front());
+    f.args.front() = ast::make_expr(ast::Cast{ast::Box<ast::Expr>(std::move(value)), ast::TypeName{"numeric", {}}}, at);
+    note_rewrite("dialect:round-numeric");
+  }
+  return {};
+}
+
+Status Admitter::like_types(const ast::Like& like, const ExprContext& ctx, int location) {
+  const ValueType t = value_type(*like.arg, ctx);
+  if (t.type != SqlType::Json && !number(t.type) && t.type != SqlType::Boolean) return {};
+  const std::string what = shown(*like.arg, dialect_);
+  return make_error(ErrorCode::ValidationUnsupported,
+                    std::string(type_words(t)) + " " + what +
+                        " LIKE ...: PostgreSQL has no LIKE for that type (\"operator does not exist\"); SQLite would "
+                        "match its text",
+                    t.type == SqlType::Json
+                        ? "FIX: match a key read as text: " + what + " ->> 'key' LIKE '...', or CAST(" + what +
+                              " AS text) LIKE '...' to search the whole document."
+                        : "FIX: cast it to text first: CAST(" + what + " AS text) LIKE '...'.",
+                    pos(location));
+}
+
+}  // namespace qg::admit::detail

@@ -1,0 +1,1 @@
+SELECT substr(name, -1, id) FROM spans

@@ -1,0 +1,38 @@
+-- SQLite's time spellings compared with stored ISO-8601 timestamps (issue #12, red team s3:
+-- tests/redteam/s3/sqlite_spellings.out): datetime() and strftime() print 'YYYY-MM-DD HH:MM:SS', the
+-- demo stores '2026-10-05T09:00:00.000+00:00'; compared as texts, the same day's rows fall on the wrong
+-- side. Each must compare times, as PostgreSQL's truth does, or be refused. Format: as
+-- tests/parity/sqlite_spellings.sql.
+-- database: demo
+
+-- id: sqlite-times-001
+-- truth: SELECT count(*) FROM traces WHERE start_time > timestamptz '2026-10-05 10:00:00+00'
+SELECT count(*) FROM traces WHERE start_time > datetime('2026-10-05 10:00:00');
+
+-- id: sqlite-times-002
+-- truth: SELECT count(*) FROM traces WHERE start_time > timestamptz '2026-10-05 10:00:00+00'
+SELECT count(*) FROM traces WHERE start_time > strftime('%Y-%m-%d %H:%M:%S', '2026-10-05 10:00:00');
+
+-- id: sqlite-times-003
+-- truth: SELECT count(*) FROM traces WHERE start_time >= timestamptz '2026-10-06 10:00:00+00'
+SELECT count(*) FROM traces WHERE start_time >= datetime('2026-10-05 10:00:00', '+1 day');
+
+-- id: sqlite-times-004
+-- truth: SELECT count(*) FROM traces WHERE start_time < timestamptz '2026-10-05 10:00:00+00'
+SELECT count(*) FROM traces WHERE datetime('2026-10-05 10:00:00') > start_time;
+
+-- id: sqlite-times-005
+-- truth: SELECT count(*) FROM traces WHERE start_time BETWEEN timestamptz '2026-10-05 10:00:00+00' AND timestamptz '2026-10-05 18:00:00+00'
+SELECT count(*) FROM traces WHERE start_time BETWEEN datetime('2026-10-05 10:00:00') AND datetime('2026-10-05 18:00:00');
+
+-- id: sqlite-times-006
+-- truth: SELECT count(*) FROM traces WHERE end_time > timestamptz '2026-10-05 10:00:00+00'
+SELECT count(*) FROM traces WHERE end_time > strftime('%Y-%m-%dT%H:%M:%S', '2026-10-05 10:00:00');
+
+-- id: sqlite-times-007
+-- truth: SELECT count(*) FROM traces WHERE start_time >= timestamptz '2026-10-05 00:00:00+00'
+SELECT count(*) FROM traces WHERE start_time >= strftime('%Y-%m-%d', '2026-10-05 10:00:00');
+
+-- id: sqlite-times-008
+-- truth: SELECT count(*) FROM spans WHERE start_time > timestamptz '2026-10-05 10:00:00+00'
+SELECT count(*) FROM spans WHERE start_time > datetime('2026-10-05T10:00:00Z');
