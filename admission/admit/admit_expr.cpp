@@ -412,6 +412,16 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           // Comparisons are typed before the time translations replace them (a time with a number is an error).
           if (n.op == "=" || n.op == "<>" || n.op == "!=" || n.op == "<" || n.op == ">" || n.op == "<=" || n.op == ">=")
             if (auto s = operator_types(n, ctx, loc); !s) return s;
+          // Integer + - * operands of an operator that is not integer (2 + CURRENT_DATE, int * float) are
+          // checked one by one, here: before a time translation replaces the node and hides them (admitting
+          // the translation again would then wrap them, and the rewrite would not be a fixed point).
+          if (int8_arithmetic && value_type(e, ctx).type != SqlType::Integer)
+            for (ast::Expr* side : {&**n.left, &*n.right}) {
+              const auto* inner = std::get_if<ast::Operator>(&side->node);
+              if (inner && inner->left && (inner->op == "+" || inner->op == "-" || inner->op == "*") &&
+                  value_type(*side, ctx).type == SqlType::Integer)
+                wrap_int8(*side);
+            }
           {
             bool replaced = false;
             if (auto s = time_operator_on_sqlite(e, ctx, replaced); !s) return s;
@@ -460,17 +470,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           // ("bigint out of range"): the result passes through pg_int8, which raises it (wrap_int8: once per
           // chain, at its top).
           if (int8_arithmetic) {
-            if (value_type(e, ctx).type == SqlType::Integer) {
-              if (!int8_checked && !int8_operand) wrap_int8(e);  // `n` dies here
-            } else {
-              // Not an integer itself (int * float): its integer + - * operands are checked one by one.
-              for (ast::Expr* side : {&**n.left, &*n.right}) {
-                const auto* inner = std::get_if<ast::Operator>(&side->node);
-                if (inner && inner->left && (inner->op == "+" || inner->op == "-" || inner->op == "*") &&
-                    value_type(*side, ctx).type == SqlType::Integer)
-                  wrap_int8(*side);
-              }
-            }
+            // (Not an integer itself: its integer operands were checked above, before the time translations.)
+            if (value_type(e, ctx).type == SqlType::Integer && !int8_checked && !int8_operand)
+              wrap_int8(e);  // `n` dies here
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
