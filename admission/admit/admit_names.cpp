@@ -54,9 +54,19 @@ std::string figure_name(const ast::Expr& e) {
           return "nullif";
         else if constexpr (std::is_same_v<T, ast::MinMax>)
           return n.greatest ? "greatest" : "least";
-        else if constexpr (std::is_same_v<T, ast::SubLink>)
-          return n.kind == ast::SubLinkKind::Exists ? "exists" : "?column?";
-        else
+        else if constexpr (std::is_same_v<T, ast::SubLink>) {
+          if (n.kind == ast::SubLinkKind::Exists) return "exists";
+          if (n.kind != ast::SubLinkKind::Scalar) return "?column?";
+          // PostgreSQL names a scalar subquery after its own (first) output column.
+          const ast::Query* q = &*n.query;
+          while (const auto* set = std::get_if<ast::SetOp>(&q->body)) q = &*set->left;
+          const auto* select = std::get_if<ast::Select>(&q->body);
+          if (select == nullptr || select->items.empty()) return "?column?";
+          const auto& first = select->items.front();
+          if (!first.alias.empty()) return first.alias;
+          const std::string inner = figure_name(first.expr);
+          return inner.empty() ? "?column?" : inner;  // a star: named after expansion, not here
+        } else
           return "?column?";
       },
       e.node);

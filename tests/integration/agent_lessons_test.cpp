@@ -223,6 +223,26 @@ void time_windows_past_the_data_are_named(int port) {
   EXPECT_EQ(notes_of(inside).find("holds"), std::string::npos) << notes_of(inside);
 }
 
+// A column holding a subquery is named as PostgreSQL names it (after the subquery's own column, else
+// ?column?), never after the SQL that ran: on SQLite that text held the row filters' SQL.
+void subquery_columns_are_named_as_postgres_names_them(int port) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"SELECT (SELECT count(*) FROM traces)", "count"},
+      {"SELECT (SELECT max(t.id) AS newest FROM traces t WHERE t.project_id = p.id) FROM projects p", "newest"},
+      {"SELECT 1 + (SELECT max(id) FROM traces)", "?column?"},
+      {"SELECT id IN (SELECT project_id FROM traces) FROM projects", "?column?"},
+      {"SELECT EXISTS (SELECT 1 FROM traces WHERE traces.project_id = projects.id) FROM projects", "exists"},
+      {"SELECT * FROM (SELECT (SELECT count(*) FROM traces)) AS x", "count"},
+  };
+  for (const auto& [sql, name] : cases) {
+    const Answer a = ask(port, sql);
+    ASSERT_EQ(a.status, 200) << sql << "\n" << json::serialize(a.doc);
+    const auto& columns = a.doc.at("columns").as_array();
+    ASSERT_EQ(columns.size(), 1u) << sql;
+    EXPECT_EQ(columns[0].as_object().at("name").as_string(), name) << sql;
+  }
+}
+
 fs::path sqlite_demo_config(const fs::path& dir) {
   EXPECT_EQ(run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()}).exit_code, 0);
   std::string demo = read_text(fs::path(QG_SOURCE_DIR) / "config" / "demo.yaml");
@@ -235,6 +255,7 @@ TEST(AgentLessons, SqliteListsEveryProblemSuggestsStatementsThatRunAndNamesWindo
   GatewayProcess gateway(sqlite_demo_config(dir));
   every_problem_in_statement_order(gateway.port());
   time_windows_past_the_data_are_named(gateway.port());
+  subquery_columns_are_named_as_postgres_names_them(gateway.port());
   suggestions_run_and_answer_as_the_fix_says(gateway.port());
   every_suggestion_of_the_corpus_runs(gateway.port(), "sqlite");
   fs::remove_all(dir);
@@ -250,6 +271,7 @@ TEST(AgentLessons, PostgresListsEveryProblemSuggestsStatementsThatRunAndNamesWin
   GatewayProcess gateway(dir / "demo.yaml");
   every_problem_in_statement_order(gateway.port());
   time_windows_past_the_data_are_named(gateway.port());
+  subquery_columns_are_named_as_postgres_names_them(gateway.port());
   suggestions_run_and_answer_as_the_fix_says(gateway.port());
   every_suggestion_of_the_corpus_runs(gateway.port(), "postgres");
   fs::remove_all(dir);
