@@ -20,13 +20,6 @@ namespace detail {
 
 namespace {
 
-bool has_subquery(const ast::Expr& e) {
-  if (std::holds_alternative<ast::SubLink>(e.node)) return true;
-  bool found = false;
-  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || has_subquery(child); });
-  return found;
-}
-
 // A refusal that found several problems: the first, carrying the others (and theirs) in `problems`.
 Error gathered(std::vector<Error> found) {
   Error first = std::move(found.front());
@@ -663,7 +656,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     // (And an item with a subquery on SQLite, which names it after its own text: the row filters' SQL
     // included, which the caller never sees.)
     if (item.alias.empty() && (item.expr.node.index() != written_kind || figure_name(item.expr) != written_name ||
-                               (dialect_ == Dialect::Sqlite && has_subquery(item.expr))))
+                               (dialect_ == Dialect::Sqlite && ast::has_subquery(item.expr))))
       item.alias = written_name;
     names.push_back(item.alias.empty() ? figure_name(item.expr) : item.alias);
   }

@@ -18,9 +18,13 @@ bool constant(const ast::Expr& e, bool& clock) {
       std::holds_alternative<ast::Param>(e.node))
     return false;
   if (std::holds_alternative<ast::SqlValue>(e.node)) clock = true;
+  // SQLite's spelling of the clock: date('now', '-30 days'), datetime('now'), julianday('now').
+  if (const auto* l = std::get_if<ast::Literal>(&e.node);
+      l && l->kind == ast::LiteralKind::String && (l->text == "now" || l->text == "NOW"))
+    clock = true;
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
     if (f->over || f->star) return false;
-    if (f->name == "now" || f->name == "datetime" || f->name == "date" || f->name == "julianday") clock = true;
+    if (f->name == "now") clock = true;
   }
   bool ok = true;
   ast::for_each_child(e, [&](const ast::Expr& child) { ok = ok && constant(child, clock); });

@@ -75,4 +75,12 @@ void for_each_child(E& e, F&& f) {
       e.node);
 }
 
+// Whether the expression holds a subquery anywhere (its own operands, not inside the subquery).
+inline bool has_subquery(const Expr& e) {
+  if (std::holds_alternative<SubLink>(e.node)) return true;
+  bool found = false;
+  for_each_child(e, [&](const Expr& child) { found = found || has_subquery(child); });
+  return found;
+}
+
 }  // namespace qg::ast

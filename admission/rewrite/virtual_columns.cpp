@@ -11,13 +11,6 @@
 namespace qg::rewrite {
 namespace {
 
-bool has_subquery(const ast::Expr& e) {
-  if (std::holds_alternative<ast::SubLink>(e.node)) return true;
-  bool found = false;
-  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || has_subquery(child); });
-  return found;
-}
-
 Error invalid(const std::string& key, const std::string& why, const std::string& fix) {
   return make_error(ErrorCode::ConfigInvalid, "'" + key + "': " + why, fix);
 }
@@ -57,7 +50,7 @@ Status attach_virtual_columns(catalog::Catalog& catalog, const config::Database&
       auto* select = std::get_if<ast::Select>(&tree->body);
       if (!select || select->items.size() != 1 || !tree->with.empty() || select->where || !select->group_by.empty())
         return invalid(key, "must be exactly one expression", "Write one SQL expression, without commas or clauses.");
-      if (has_subquery(select->items.front().expr))
+      if (ast::has_subquery(select->items.front().expr))
         return invalid(key, "must not contain a subquery", "Compute the value from this table's own columns.");
       // The operator wrote it: it may read hidden columns (marked before admission sees them).
       qualify_columns(select->items.front().expr, table->name);

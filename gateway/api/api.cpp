@@ -651,6 +651,7 @@ std::optional<HttpResponse> Api::run_query(QueryJob& job, bool first_slice) {
     run_notes = data_ranges_.notes(*statement, rows.rows.size(),
                                    DataRanges::Context{.database = ctx.database,
                                                        .engine = engine,
+                                                       .catalog = job.served->catalog,
                                                        .limits = config_.limits,
                                                        .key = job.key,
                                                        .deadline = ctx.deadline,

@@ -18,10 +18,10 @@ constexpr std::size_t kMaxWindows = 2;
 // The engine's answer to one admitted statement of the key, as times (nullopt: NULL or not a time).
 std::optional<std::vector<std::optional<std::int64_t>>> times_of(const std::string& sql,
                                                                  const DataRanges::Context& ctx) {
-  auto statement = admit_statement(sql, ctx.engine.catalog(), ctx.limits, 1,
-                                   ctx.key != nullptr ? &ctx.key->hidden_columns : nullptr);
+  auto statement =
+      admit_statement(sql, ctx.catalog, ctx.limits, 1, ctx.key != nullptr ? &ctx.key->hidden_columns : nullptr);
   if (!statement) return std::nullopt;
-  auto bound = key_bindings(statement->param_names, ctx.key, ctx.engine.catalog());
+  auto bound = key_bindings(statement->param_names, ctx.key, ctx.catalog);
   if (!bound) return std::nullopt;
   exec::RunOptions options;
   options.deadline = std::min(ctx.deadline, exec::Clock::now() + kOwnBudget);
@@ -72,7 +72,10 @@ std::string window_note(const std::string& table, const std::string& column, std
   const bool before = upper && *upper < data_min;
   const bool after = lower && *lower > data_max;
   if (before || after)
-    return held + "; the window " + (lower ? day_of(*lower) : "…") + " … " + (upper ? day_of(*upper) : "…") +
+    return held + "; the window " +
+           (lower && upper ? day_of(*lower) + " … " + day_of(*upper)
+            : lower        ? "from " + day_of(*lower)
+                           : "until " + day_of(*upper)) +
            " lies wholly " + (after ? "after" : "before") + " it, so no row of " + table + " is in it" +
            (rows == 0 ? " (hence the empty answer)." : ".");
   if (!lower || !upper || *upper <= *lower) return {};

@@ -29,6 +29,9 @@ class DataRanges {
   struct Context {
     const std::string& database;
     exec::Executor& engine;
+    // The catalog the caller's statements are admitted with (the served one: row filters, curation), not the
+    // executor's introspected one, which has no row filters.
+    const catalog::Catalog& catalog;
     const config::Limits& limits;
     const auth::Key* key;
     std::chrono::steady_clock::time_point deadline;

@@ -34,7 +34,7 @@ TEST(TimeWindowNote, AWindowReachingPastTheEndSaysHowMuchOfItHoldsData) {
 
 TEST(TimeWindowNote, AWindowWhollyOutsideSaysNoRowIsInIt) {
   EXPECT_EQ(note(at("2026-11-20T00:00:00Z"), std::nullopt, false, 0),
-            "spans.start_time holds 2026-09-16 … 2026-11-15 (UTC); the window 2026-11-20 … … lies wholly after it, "
+            "spans.start_time holds 2026-09-16 … 2026-11-15 (UTC); the window from 2026-11-20 lies wholly after it, "
             "so no row of spans is in it (hence the empty answer).");
   EXPECT_NE(note(at("2026-01-01T00:00:00Z"), at("2026-02-01T00:00:00Z")).find("lies wholly before it, so no row"),
             std::string::npos);
