@@ -329,6 +329,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             bool replaced = false;
             if (auto s = sqlite_spelling_on_postgres(e, ctx, replaced); !s) return s;
             if (replaced) return expr(e, ctx);  // `n` died: admit the translation
+            if (auto s = json_path_on_sqlite(e, replaced); !s) return s;
+            if (replaced) return expr(e, ctx);  // `n` died: admit the translation
           }
           if (auto s = function(n, loc, ctx); !s) return s;
           const std::string called = n.name;
@@ -346,6 +348,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (!std::holds_alternative<ast::FuncCall>(e.node)) return check_size(e, ctx);
           if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
           date_literal_on_sqlite(n);
+          trunc_digits(e, ctx);
           float_round_on_sqlite(e, ctx);  // `n` may die here
           return check_size(e, ctx);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {
@@ -363,6 +366,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             } else if (std::find(std::begin(kCompare), std::end(kCompare), n.op) != std::end(kCompare)) {
               spelling_uses_in_comparison(**n.left, *n.right, ctx);
             }
+          }
+          {
+            bool replaced = false;
+            if (auto s = json_path_on_sqlite(e, replaced); !s) return s;
+            if (replaced) return expr(e, ctx);  // `n` died: admit the arrow chain
           }
           const auto* row = capability::find_operator(n.op);
           if (!row)
@@ -426,6 +434,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             bool replaced = false;
             if (auto s = time_operator_on_sqlite(e, ctx, replaced); !s) return s;
             if (replaced) return check_size(e, ctx);  // `n` died
+            if (auto s = json_exists_on_sqlite(e, ctx, replaced); !s) return s;
+            if (replaced) return {};  // `n` died
           }
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
@@ -479,7 +489,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           return exprs(n.args, ctx);
         } else if constexpr (std::is_same_v<T, ast::MinMax>) {
           if (auto s = construct(Construct::GreatestLeast, loc); !s) return s;
-          return exprs(n.args, ctx);
+          if (auto s = exprs(n.args, ctx); !s) return s;
+          return greatest_least_on_sqlite(e, ctx);  // `n` may die here
         } else if constexpr (std::is_same_v<T, ast::NullTest>) {
           spelling_use(*n.arg, SpellingUse::NullOrText);
           json_text_allowed_ = &*n.arg;  // NULL or not reads the same on both engines
@@ -599,6 +610,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           {
             bool replaced = false;
             if (auto s = time_cast_on_sqlite(e, ctx, replaced); !s) return s;
+            if (replaced) return {};  // `n` died
+            if (auto s = numeric_typmod_on_sqlite(e, ctx, replaced); !s) return s;
             if (replaced) return {};  // `n` died
           }
           if (auto s = cast_on_sqlite(n, ctx, loc); !s) return s;

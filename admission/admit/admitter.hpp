@@ -142,6 +142,17 @@ class Admitter {
   void float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);
+  // Numbers on SQLite as PostgreSQL computes them (numbers_on_sqlite.cpp): a numeric or float cast to an
+  // integer type is rounded (true when done), CAST(x AS numeric(p, s)) rounds and checks the precision,
+  // trunc(x, n) keeps n decimals (on PostgreSQL: of the numeric, as round(x, n)), GREATEST / LEAST skip NULLs.
+  bool integer_cast_rounds_on_sqlite(ast::Cast& cast, const ExprContext& ctx);
+  Status numeric_typmod_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
+  void trunc_digits(ast::Expr& e, const ExprContext& ctx);
+  Status greatest_least_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  // jsonb paths on SQLite (json_on_sqlite.cpp): #>> / #> and jsonb_extract_path[_text] become arrow chains,
+  // x ? 'key' pg_jsonb_exists. `replaced`: `e` is a new node, to be admitted as written.
+  Status json_path_on_sqlite(ast::Expr& e, bool& replaced);
+  Status json_exists_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   bool number_valued(const ast::Expr& e, const ExprContext& ctx);
   bool integer_valued(const ast::Expr& e, const ExprContext& ctx);
   bool text_or_unknown(const ast::Expr& e, const ExprContext& ctx);

@@ -722,7 +722,7 @@ bool Admitter::integer_valued(const ast::Expr& e, const ExprContext& ctx) {
             return field && pgtime::extract_field_whole(field->text);
           }
           // pg_number(x, 'int4'): a checked cast's argument, once admitted (virtual columns are admitted again).
-          if (n.name == "pg_number" && n.args.size() == 2) {
+          if (n.name == "pg_number" && n.args.size() >= 2) {
             const auto* type = literal(n.args[1], ast::LiteralKind::String);
             return type && (type->text == "int2" || type->text == "int4" || type->text == "int8");
           }
@@ -805,7 +805,8 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
                       "gives PostgreSQL's text on both backends (NULL stays NULL).",
                       pos(location));
   const bool integer_type = cast.type.name == "int2" || cast.type.name == "int4" || cast.type.name == "int8";
-  if (integer_type && !integer_valued(*cast.arg, ctx) && !text_or_unknown(*cast.arg, ctx))
+  if (integer_type && !integer_valued(*cast.arg, ctx) && !text_or_unknown(*cast.arg, ctx) &&
+      !integer_cast_rounds_on_sqlite(cast, ctx))
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "a cast to an integer type of a value that may have a fraction: PostgreSQL rounds it to the "
                       "nearest integer, SQLite's CAST truncates it",

@@ -217,7 +217,8 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
               "count",       "row_number",       "rank",         "dense_rank", "ntile", "length",
               "char_length", "character_length", "octet_length", "strpos",     "instr", "position",
               "bit_length"};
-          static const std::set<std::string> kBoolean = {"bool_or", "bool_and", "every", "starts_with"};
+          static const std::set<std::string> kBoolean = {"bool_or", "bool_and", "every", "starts_with",
+                                                         "pg_jsonb_exists"};
           static const std::set<std::string> kText = {
               "lower",   "upper",  "substr",    "substring",      "trim",   "ltrim",      "rtrim",   "btrim",
               "replace", "concat", "concat_ws", "left",           "right",  "split_part", "initcap", "string_agg",
@@ -271,6 +272,19 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             }
             if (first.type == SqlType::Numeric) return {SqlType::Numeric, 0};
             return number(first.type) ? ValueType{SqlType::Float} : ValueType{};  // round(5) is float8
+          }
+          if (f == "pg_numeric" && n.args.size() == 3) {  // CAST(x AS numeric(p, s)) on SQLite
+            const auto digits = ast::integer_value(n.args[2]);
+            return {SqlType::Numeric, digits ? static_cast<int>(*digits) : -1};
+          }
+          if (f == "pg_trunc" && n.args.size() == 2) {  // trunc(x, n) on SQLite
+            const auto digits = ast::integer_value(n.args[1]);
+            return {SqlType::Numeric, digits ? static_cast<int>(std::max<std::int64_t>(*digits, 0)) : -1};
+          }
+          if (f == "pg_greatest" || f == "pg_least") {  // GREATEST / LEAST on SQLite
+            ValueType t{SqlType::Null};
+            for (const auto& a : n.args) t = common_type(t, value_type(a, ctx));
+            return t.type == SqlType::Untyped ? ValueType{SqlType::Text} : t;
           }
           if (f == "ceil" || f == "ceiling" || f == "floor") {
             if (first.type == SqlType::Numeric) return {SqlType::Numeric, 0};

@@ -83,11 +83,10 @@ constexpr std::array kConstructs{
     ConstructCapability{Construct::SetOpIntersectAll, "INTERSECT ALL / EXCEPT ALL",
                         refuse("FIX: on SQLite, write INTERSECT or EXCEPT (without ALL), or join the two queries."),
                         admit(), printed::kSetOpAll},
-    // SQLite's multi-argument max()/min() return NULL when any argument is NULL; GREATEST/LEAST skip NULLs.
-    ConstructCapability{Construct::GreatestLeast, "GREATEST / LEAST",
-                        refuse("FIX: on SQLite, write max(a, b) / min(a, b) (NULL when any argument is NULL: wrap "
-                               "arguments in coalesce(x, <default>) to skip NULLs)."),
-                        admit(), printed::kGreatestLeast},
+    // SQLite's multi-argument max()/min() return NULL when any argument is NULL; GREATEST/LEAST skip NULLs:
+    // on SQLite pg_greatest / pg_least of numbers or of texts (admit/numbers_on_sqlite.cpp).
+    ConstructCapability{Construct::GreatestLeast, "GREATEST / LEAST", rewrite("dialect:greatest-least"), admit(),
+                        printed::kGreatestLeast},
     ConstructCapability{Construct::QuantifiedSubquery, "x op ANY / ALL (subquery)",
                         refuse("FIX: on SQLite, compare with an aggregate: x > (SELECT max(y) FROM ...) for > ALL, "
                                "x IN (SELECT y FROM ...) for = ANY."),
@@ -407,6 +406,11 @@ constexpr std::array kFunctions{
     // PostgreSQL's checked cast to a number type on SQLite (executors/sqlite/sqlite_numbers.cpp): admission wraps
     // the argument of CAST(x AS integer/numeric/float...) when x may be text.
     sqlite_only("pg_number", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS integer)."),
+    // PostgreSQL's numeric(p, s) cast, trunc(x, n) and GREATEST / LEAST on SQLite (admit/numbers_on_sqlite.cpp).
+    sqlite_only("pg_numeric", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS numeric(10, 2))."),
+    sqlite_only("pg_trunc", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write trunc(x, 2)."),
+    sqlite_only("pg_greatest", Scalar, LikeArguments, Growth::Within, "FIX: on PostgreSQL, write greatest(a, b)."),
+    sqlite_only("pg_least", Scalar, LikeArguments, Growth::Within, "FIX: on PostgreSQL, write least(a, b)."),
     // ---- JSON
     sqlite_only("json", Scalar, Text, Growth::Within, kSqliteOnlyJsonValid),
     pg_rewrite("json_extract", Scalar, Text, Growth::Within, "dialect:json_extract"),
@@ -417,9 +421,11 @@ constexpr std::array kFunctions{
     sqlite_only("json_array", Scalar, Text, Growth::Escape, "FIX: on PostgreSQL, write jsonb_build_array(...)."),
     sqlite_only("json_object", Scalar, Text, Growth::Escape, "FIX: on PostgreSQL, write jsonb_build_object(...)."),
     sqlite_only("json_quote", Scalar, Text, Growth::Escape, "FIX: on PostgreSQL, write to_jsonb(x)."),
-    pg_only("jsonb_extract_path_text", Scalar, Text, Growth::Within, kNoSqliteJsonb),
+    // On SQLite literal keys become an arrow chain (admit/json_on_sqlite.cpp).
+    sqlite_rewrite("jsonb_extract_path_text", Scalar, Text, Growth::Within, "dialect:json-path-chain"),
     pg_only("json_extract_path_text", Scalar, Text, Growth::Within, kNoSqliteJsonb),
-    pg_only("jsonb_extract_path", Scalar, Text, Growth::Double, kNoSqliteJsonb),
+    sqlite_rewrite("jsonb_extract_path", Scalar, Text, Growth::Double, "dialect:json-path-chain"),
+    sqlite_only("pg_jsonb_exists", Scalar, Boolean, Growth::Fixed, "FIX: on PostgreSQL, write attributes ? 'key'."),
     pg_only("jsonb_typeof", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write json_type(col, '$.key')."),
     pg_only("jsonb_array_length", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write json_array_length(col)."),
     pg_only("jsonb_build_object", Scalar, Text, Growth::Escape, "FIX: on SQLite, write json_object(...)."),
@@ -518,11 +524,12 @@ constexpr std::array kOperators{
     OperatorCapability{"||", Text, Growth::Within, admit(), admit()},
     OperatorCapability{"->", Text, Growth::Double, admit(), admit()},
     OperatorCapability{"->>", Text, Growth::Within, admit(), admit()},
-    OperatorCapability{"#>", Text, Growth::Double, refuse(kNoSqliteJsonb), admit()},
-    OperatorCapability{"#>>", Text, Growth::Within, refuse(kNoSqliteJsonb), admit()},
+    // On SQLite a literal path of keys becomes an arrow chain (admit/json_on_sqlite.cpp).
+    OperatorCapability{"#>", Text, Growth::Double, rewrite("dialect:json-path-chain"), admit()},
+    OperatorCapability{"#>>", Text, Growth::Within, rewrite("dialect:json-path-chain"), admit()},
     OperatorCapability{"@>", Boolean, Growth::Fixed, refuse(kNoSqliteJsonb), admit()},
     OperatorCapability{"<@", Boolean, Growth::Fixed, refuse(kNoSqliteJsonb), admit()},
-    OperatorCapability{"?", Boolean, Growth::Fixed, refuse(kNoSqliteJsonb), admit()},
+    OperatorCapability{"?", Boolean, Growth::Fixed, rewrite("dialect:jsonb-exists"), admit()},
     // Binary ~ is a regular-expression match; prefix ~ is PostgreSQL's bitwise NOT.
     OperatorCapability{"~", Boolean, Growth::Fixed, refuse("FIX: on SQLite, match with LIKE patterns."), admit(),
                        /*prefix=*/true},

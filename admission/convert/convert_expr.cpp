@@ -161,6 +161,26 @@ Result<ast::Expr> Converter::a_expr(object o, int loc) {
     return ast::make_expr(std::move(b), loc);
   }
 
+  // x = ANY(ARRAY[a, b]) is x IN (a, b), and x <> ALL(ARRAY[a, b]) is x NOT IN (a, b), NULLs included (issue
+  // #12: the array spelling models write, printed as the IN list both engines run). Other operators and arrays
+  // that are not written out element by element stay refused below.
+  if ((kind == "AEXPR_OP_ANY" && *op == "=") || (kind == "AEXPR_OP_ALL" && *op == "<>")) {
+    if (auto array = rexpr_e ? as_node(*rexpr_e) : std::nullopt; array && array->kind == "A_ArrayExpr") {
+      auto items = expr_list(array->fields, "elements");
+      if (!items) return std::move(items).error();
+      if (!items->empty()) {
+        auto left = convert_side(lexpr_e);
+        if (!left) return std::move(left).error();
+        if (!left.value()) return make_error(ErrorCode::Internal, "parse tree: ANY/ALL without left side");
+        ast::InList in;
+        in.arg = box(std::move(*left.value()));
+        in.items = std::move(items).value();
+        in.negated = kind == "AEXPR_OP_ALL";
+        return ast::make_expr(std::move(in), loc);
+      }
+    }
+  }
+
   auto left = convert_side(lexpr_e);
   if (!left) return std::move(left).error();
 

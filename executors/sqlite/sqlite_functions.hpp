@@ -23,4 +23,7 @@ bool register_time_functions(sqlite3* db, int flags);
 // number cast whose argument may be text. Called by register_functions.
 bool register_number_functions(sqlite3* db, int flags);
 
+// pg_jsonb_exists(doc, key): PostgreSQL's jsonb ? key (sqlite_json.cpp). Called by register_functions.
+bool register_json_functions(sqlite3* db, int flags);
+
 }  // namespace qg::exec::sqlite

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -167,7 +168,15 @@ void from_text(sqlite3_context* ctx, std::string_view text, Target t) {
   sqlite3_result_double(ctx, v);
 }
 
-void pg_number(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+std::optional<double> decimal_cut(double v, std::int64_t scale, bool truncate);
+
+// A numeric's decimal digits rounded, halves away from zero; a float's value to even (rint).
+double rounded(double v, const char* from) {
+  if (from != nullptr && std::string_view(from) == "numeric") return decimal_cut(v, 0, false).value_or(v);
+  return std::nearbyint(v);  // the default rounding mode: to nearest, ties to even
+}
+
+void pg_number(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   Target t;
   const auto* type = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
   if (!type || !target_of(type, t))
@@ -181,8 +190,12 @@ void pg_number(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
       return sqlite3_result_value(ctx, argv[0]);
     }
     case SQLITE_FLOAT: {
-      const double v = sqlite3_value_double(argv[0]);
+      double v = sqlite3_value_double(argv[0]);
       if (!integer_target(t)) return sqlite3_result_value(ctx, argv[0]);
+      // pg_number(x, 'int4', 'numeric' | 'float8'): x is known to be of that type, and PostgreSQL's cast rounds it:
+      // a numeric's halves away from zero, a float's to even (rint).
+      if (argc == 3 && !std::isfinite(v)) return out_of_range(ctx, t);
+      if (argc == 3) v = rounded(v, reinterpret_cast<const char*>(sqlite3_value_text(argv[2])));
       if (v != std::trunc(v))
         return fail(ctx,
                     std::string("querygate: a value with a fraction cast to ") + type_name(t) +
@@ -202,10 +215,155 @@ void pg_number(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   }
 }
 
+// The decimal digits of a double as PostgreSQL's numeric gets them: float8 to numeric keeps 15 significant digits
+// (DBL_DIG), and a numeric of up to 15 significant digits stored by SQLite as a double comes back as itself.
+std::optional<std::string> decimal_text(double v) {
+  if (!std::isfinite(v)) return std::nullopt;
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 14);
+  if (r.ec != std::errc()) return std::nullopt;
+  std::string sci(buf, r.ptr);  // -d.dddddddddddddde+XX
+  const bool negative = sci.front() == '-';
+  if (negative) sci.erase(0, 1);
+  const auto e = sci.find('e');
+  if (e == std::string::npos) return std::nullopt;
+  const int exponent = std::stoi(sci.substr(e + 1));
+  std::string digits = sci.substr(0, e);
+  digits.erase(1, 1);  // the point
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const int point = exponent + 1;
+  std::string text;
+  if (point <= 0)
+    text = "0." + std::string(static_cast<std::size_t>(-point), '0') + digits;
+  else if (static_cast<std::size_t>(point) >= digits.size())
+    text = digits + std::string(static_cast<std::size_t>(point) - digits.size(), '0');
+  else
+    text = digits.substr(0, static_cast<std::size_t>(point)) + "." + digits.substr(static_cast<std::size_t>(point));
+  if (digits == "0") text = "0";
+  return negative && text != "0" ? "-" + text : text;
+}
+
+// That decimal cut at `scale` digits after the point, rounding the halves away from zero (round, numeric(p, s))
+// or dropping the rest (trunc), read back as a double.
+std::optional<double> decimal_cut(double v, std::int64_t scale, bool truncate) {
+  if (scale < 0 || scale > 30) return std::nullopt;
+  const auto decimal = decimal_text(v);
+  if (!decimal) return std::nullopt;
+  std::string text = *decimal;
+  const auto point = text.find('.');
+  const bool cut = point != std::string::npos && text.size() - point - 1 > static_cast<std::size_t>(scale);
+  const bool up = cut && !truncate && text[point + 1 + static_cast<std::size_t>(scale)] >= '5';
+  if (cut) text.resize(point + 1 + static_cast<std::size_t>(scale));
+  if (up) {  // add one unit in the last kept place, away from zero
+    std::size_t i = text.size();
+    while (i > 0) {
+      --i;
+      if (text[i] == '.') continue;
+      if (text[i] == '-') {
+        text.insert(i + 1, "1");
+        break;
+      }
+      if (text[i] == '9') {
+        text[i] = '0';
+        if (i == 0) text.insert(0, "1");
+        continue;
+      }
+      ++text[i];
+      break;
+    }
+  }
+  if (text.back() == '.') text.pop_back();
+  double out = 0;
+  if (std::from_chars(text.data(), text.data() + text.size(), out).ec != std::errc()) return std::nullopt;
+  return out == 0 ? 0.0 : out;  // no negative zero: PostgreSQL's numeric has none
+}
+
+// pg_numeric(x, p, s): CAST(x AS numeric(p, s)) as PostgreSQL does it: rounded to s decimal places (halves away
+// from zero), "numeric field overflow" when the rounded value has more than p - s digits before the point.
+void pg_numeric(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const std::int64_t precision = sqlite3_value_int64(argv[1]), scale = sqlite3_value_int64(argv[2]);
+  const int type = sqlite3_value_type(argv[0]);
+  if (type != SQLITE_INTEGER && type != SQLITE_FLOAT)
+    return fail(ctx, "querygate: pg_numeric(x, p, s) takes a number (cast text with CAST(x AS numeric) first)");
+  const auto cut = type == SQLITE_INTEGER ? std::optional<double>(sqlite3_value_double(argv[0]))
+                                          : decimal_cut(sqlite3_value_double(argv[0]), scale, false);
+  if (!cut) return out_of_range(ctx, Target::Numeric);
+  if (type == SQLITE_INTEGER && std::abs(sqlite3_value_int64(argv[0])) >= (std::int64_t{1} << 53))
+    return fail(ctx, "querygate: an integer past 2^53 cast to numeric(p, s) has no exact SQLite value");
+  if (std::abs(*cut) >= std::pow(10.0, static_cast<double>(precision - scale)))
+    return fail(ctx, "querygate: numeric field overflow (a field with precision " + std::to_string(precision) +
+                         ", scale " + std::to_string(scale) + " must round to an absolute value less than 10^" +
+                         std::to_string(precision - scale) + ", as PostgreSQL checks)");
+  if (type == SQLITE_INTEGER) return sqlite3_result_int64(ctx, sqlite3_value_int64(argv[0]));
+  sqlite3_result_double(ctx, *cut);
+}
+
+// pg_trunc(x, n): PostgreSQL's trunc(numeric, n), n >= 0: the digits after the n-th decimal place dropped.
+void pg_trunc(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return sqlite3_result_null(ctx);
+  if (sqlite3_value_type(argv[0]) == SQLITE_INTEGER) return sqlite3_result_value(ctx, argv[0]);
+  if (sqlite3_value_type(argv[0]) != SQLITE_FLOAT) return fail(ctx, "querygate: pg_trunc(x, n) takes a number");
+  const auto cut = decimal_cut(sqlite3_value_double(argv[0]), sqlite3_value_int64(argv[1]), true);
+  if (!cut) return fail(ctx, "querygate: pg_trunc(x, n) takes n from 0 to 30 and a finite x");
+  sqlite3_result_double(ctx, *cut);
+}
+
+// pg_greatest(a, ...) / pg_least(a, ...): PostgreSQL's GREATEST / LEAST: NULL arguments are skipped, NULL only
+// when all are (SQLite's max(a, b) / min(a, b) are NULL when any argument is). Admission passes numbers only or
+// texts only (admit/numbers_on_sqlite.cpp); texts compare by bytes, as SQLite's BINARY collation does.
+int compare_values(sqlite3_value* a, sqlite3_value* b, bool& comparable) {
+  const int ta = sqlite3_value_type(a), tb = sqlite3_value_type(b);
+  const bool na = ta == SQLITE_INTEGER || ta == SQLITE_FLOAT, nb = tb == SQLITE_INTEGER || tb == SQLITE_FLOAT;
+  comparable = (na && nb) || (ta == SQLITE_TEXT && tb == SQLITE_TEXT);
+  if (!comparable) return 0;
+  if (ta == SQLITE_INTEGER && tb == SQLITE_INTEGER) {
+    const auto x = sqlite3_value_int64(a), y = sqlite3_value_int64(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (na) {
+    const double x = sqlite3_value_double(a), y = sqlite3_value_double(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  const std::string_view x(reinterpret_cast<const char*>(sqlite3_value_text(a)),
+                           static_cast<std::size_t>(sqlite3_value_bytes(a)));
+  const std::string_view y(reinterpret_cast<const char*>(sqlite3_value_text(b)),
+                           static_cast<std::size_t>(sqlite3_value_bytes(b)));
+  return x.compare(y) < 0 ? -1 : x.compare(y) > 0 ? 1 : 0;
+}
+
+template <bool Greatest>
+void pg_extreme(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  sqlite3_value* best = nullptr;
+  for (int i = 0; i < argc; ++i) {
+    sqlite3_value* v = argv[i];
+    if (sqlite3_value_type(v) == SQLITE_NULL) continue;
+    if (best == nullptr) {
+      best = v;
+      continue;
+    }
+    bool comparable = false;
+    const int c = compare_values(v, best, comparable);
+    if (!comparable)
+      return fail(ctx, Greatest ? "querygate: pg_greatest compares numbers with numbers and text with text"
+                                : "querygate: pg_least compares numbers with numbers and text with text");
+    if (Greatest ? c > 0 : c < 0) best = v;
+  }
+  if (best == nullptr) return sqlite3_result_null(ctx);
+  sqlite3_result_value(ctx, best);
+}
+
 }  // namespace
 
 bool register_number_functions(sqlite3* db, int flags) {
-  return sqlite3_create_function(db, "pg_number", 2, flags, nullptr, pg_number, nullptr, nullptr) == SQLITE_OK;
+  return sqlite3_create_function(db, "pg_number", 2, flags, nullptr, pg_number, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_number", 3, flags, nullptr, pg_number, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric", 3, flags, nullptr, pg_numeric, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_trunc", 2, flags, nullptr, pg_trunc, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_greatest", -1, flags, nullptr, pg_extreme<true>, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_least", -1, flags, nullptr, pg_extreme<false>, nullptr, nullptr) == SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite

@@ -1,0 +1,159 @@
+// PostgreSQL's jsonb path spellings on SQLite (issue #12), each a `dialect:`
+// rewrite into what SQLite already runs exactly:
+//
+//   x #>> '{a,b}'  /  jsonb_extract_path_text(x, 'a', 'b')  → x -> 'a' ->> 'b'
+//   x #>  '{a,b}'  /  jsonb_extract_path(x, 'a', 'b')       → x -> 'a' -> 'b'
+//   x ? 'key'                                               → pg_jsonb_exists(x, 'key')
+//
+// The arrow chain is then admitted as written (admit/dialect.cpp json_arrow: a
+// key is a key on every backend, lineage as for any arrow). A path element that
+// reads as an integer is an array index or an object key depending on the
+// value (PostgreSQL decides per row), so it is refused with the arrow spelling
+// that says which. pg_jsonb_exists (executors/sqlite/sqlite_json.cpp) is
+// PostgreSQL's jsonb_exists: a top-level key of an object, a string element of
+// an array, or the string itself.
+#include <cctype>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "admission/admit/admitter.hpp"
+
+namespace qg::admit::detail {
+namespace {
+
+bool integer_like(std::string_view s) {
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// The elements of a text[] literal such as '{a,"llm.model_name"}': unquoted elements (blanks around them
+// dropped) and double-quoted ones without backslashes. Anything else: nullopt.
+std::optional<std::vector<std::string>> path_elements(std::string_view s) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  if (s.size() < 2 || s.front() != '{' || s.back() != '}') return std::nullopt;
+  s = s.substr(1, s.size() - 2);
+  std::vector<std::string> out;
+  while (true) {
+    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+    std::string element;
+    if (!s.empty() && s.front() == '"') {
+      const auto close = s.find('"', 1);
+      if (close == std::string_view::npos) return std::nullopt;
+      element = std::string(s.substr(1, close - 1));
+      if (element.find('\\') != std::string::npos) return std::nullopt;
+      s.remove_prefix(close + 1);
+      while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+    } else {
+      const auto end = s.find(',');
+      std::string_view raw = s.substr(0, end);
+      while (!raw.empty() && blank(raw.back())) raw.remove_suffix(1);
+      if (raw.empty() || raw.find_first_of("{}\"\\") != std::string_view::npos) return std::nullopt;
+      // An unquoted NULL is a NULL element in PostgreSQL's array input.
+      if (raw.size() == 4 && std::toupper(static_cast<unsigned char>(raw[0])) == 'N' &&
+          std::toupper(static_cast<unsigned char>(raw[1])) == 'U' &&
+          std::toupper(static_cast<unsigned char>(raw[2])) == 'L' &&
+          std::toupper(static_cast<unsigned char>(raw[3])) == 'L')
+        return std::nullopt;
+      element = std::string(raw);
+      s.remove_prefix(end == std::string_view::npos ? s.size() : end);
+    }
+    out.push_back(std::move(element));
+    if (s.empty()) break;
+    if (s.front() != ',') return std::nullopt;
+    s.remove_prefix(1);
+  }
+  return out;
+}
+
+ast::Expr arrow(std::string op, ast::Expr left, std::string key) {
+  return ast::make_expr(
+      ast::Operator{std::move(op), ast::Box<ast::Expr>(std::move(left)),
+                    ast::Box<ast::Expr>(ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(key)}))});
+}
+
+}  // namespace
+
+Status Admitter::json_path_on_sqlite(ast::Expr& e, bool& replaced) {
+  replaced = false;
+  if (dialect_ != Dialect::Sqlite) return {};
+  const int location = e.location;
+  ast::Expr document;
+  std::vector<std::string> keys;
+  bool as_text = false;
+  std::string written;
+  if (auto* op = std::get_if<ast::Operator>(&e.node); op && op->left && (op->op == "#>>" || op->op == "#>")) {
+    const auto* path = std::get_if<ast::Literal>(&op->right->node);
+    written = "x " + op->op + " '{...}'";
+    auto elements = path && path->kind == ast::LiteralKind::String ? path_elements(path->text) : std::nullopt;
+    if (!elements || elements->empty())
+      return make_error(ErrorCode::CapabilityNotOnSqlite,
+                        written + " is translated on SQLite for a literal path of one or more keys only",
+                        "FIX: write the keys as a literal path, e.g. attributes #>> '{llm,model_name}', or chain "
+                        "the arrows: attributes -> 'llm' ->> 'model_name'.",
+                        pos(location));
+    keys = std::move(*elements);
+    as_text = op->op == "#>>";
+    document = std::move(**op->left);
+  } else if (auto* f = std::get_if<ast::FuncCall>(&e.node);
+             f && (f->name == "jsonb_extract_path_text" || f->name == "jsonb_extract_path")) {
+    written = f->name + "(...)";
+    if (f->args.size() < 2 || f->over || f->star || f->distinct || f->filter) return {};
+    for (std::size_t i = 1; i < f->args.size(); ++i) {
+      const auto* key = std::get_if<ast::Literal>(&f->args[i].node);
+      if (!key || key->kind != ast::LiteralKind::String)
+        return make_error(
+            ErrorCode::CapabilityNotOnSqlite, f->name + "() is translated on SQLite for literal keys only",
+            "FIX: write the keys as text literals, e.g. " + f->name + "(attributes, 'llm', 'model_name').",
+            pos(f->args[i].location >= 0 ? f->args[i].location : location));
+      keys.push_back(key->text);
+    }
+    as_text = f->name.ends_with("_text");
+    document = std::move(f->args.front());
+  } else {
+    return {};
+  }
+  for (const auto& k : keys)
+    if (integer_like(k))
+      return make_error(
+          ErrorCode::CapabilityNotOnSqlite,
+          written + " with the path element '" + k +
+              "': PostgreSQL reads it as an array index or an object key depending on each row's value",
+          "FIX: chain the arrows and say which: x -> " + k + " (an array element) or x -> '" + k + "' (an object key).",
+          pos(location));
+  ast::Expr chain = std::move(document);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    chain = arrow(as_text && i + 1 == keys.size() ? "->>" : "->", std::move(chain), keys[i]);
+  chain.location = location;
+  e = std::move(chain);
+  note_rewrite("dialect:json-path-chain");
+  replaced = true;
+  return {};
+}
+
+Status Admitter::json_exists_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced) {
+  replaced = false;
+  auto* op = std::get_if<ast::Operator>(&e.node);
+  if (dialect_ != Dialect::Sqlite || !op || op->op != "?" || !op->left) return {};
+  const auto* key = std::get_if<ast::Literal>(&op->right->node);
+  if (value_type(**op->left, ctx).type != SqlType::Json || !key || key->kind != ast::LiteralKind::String)
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "x ? 'key' is translated on SQLite for a JSON column (or an arrow into one) and a literal key",
+                      "FIX: test a key of a JSON column with a literal, e.g. attributes ? 'exception.message', or "
+                      "attributes ->> 'exception.message' IS NOT NULL.",
+                      pos(e.location));
+  ast::FuncCall f;
+  f.name = "pg_jsonb_exists";
+  f.args.push_back(std::move(**op->left));
+  f.args.push_back(std::move(*op->right));
+  const int location = e.location;
+  e = ast::make_expr(std::move(f), location);
+  note_rewrite("dialect:jsonb-exists");
+  replaced = true;
+  return {};
+}
+
+}  // namespace qg::admit::detail

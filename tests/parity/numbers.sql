@@ -1,0 +1,129 @@
+-- Numbers on SQLite as PostgreSQL computes them (issue #12, admission/admit/numbers_on_sqlite.cpp,
+-- executors/sqlite/sqlite_numbers.cpp): integer casts that round, numeric(p, s), trunc(x, n),
+-- GREATEST / LEAST, = ANY(ARRAY[...]) and <> ALL(ARRAY[...]), and the jsonb path spellings
+-- (admission/admit/json_on_sqlite.cpp). Truth: PostgreSQL itself; where PostgreSQL fails, each
+-- gateway must refuse or fail. Format: as tests/parity/chinook.sql.
+-- database: demo
+
+-- id: num-001
+SELECT (0.5)::int AS a, (-0.5)::int AS b, (1.5)::int AS c, (-1.5)::int AS d, (2.4999)::int AS e;
+
+-- id: num-002
+SELECT (2.5::float8)::int AS a, (3.5::float8)::int AS b, (-2.5::float8)::int AS c, (0.5::float8)::bigint AS d;
+
+-- id: num-003
+SELECT CAST(2147483647.5 AS integer);
+
+-- id: num-004
+SELECT CAST(32767.4 AS smallint) AS a, CAST(-32768.4 AS smallint) AS b;
+
+-- id: num-005
+SELECT CAST(32767.5 AS smallint);
+
+-- id: num-006
+SELECT id, CAST(cost_usd * 100000 AS integer) AS c FROM spans WHERE cost_usd IS NOT NULL ORDER BY id LIMIT 20;
+
+-- id: num-007
+SELECT CAST(NULL::numeric AS integer) AS a, CAST(NULL::float8 AS bigint) AS b;
+
+-- id: num-008
+SELECT kind, CAST(avg(cost_usd) * 1000000 AS bigint) AS micro FROM spans GROUP BY kind ORDER BY kind;
+
+-- id: num-009
+SELECT 1.235::numeric(10,2) AS a, (-1.235)::numeric(10,2) AS b, 0.005::numeric(3,2) AS c, 12.5::numeric(5,0) AS d;
+
+-- id: num-010
+SELECT 5::numeric(10,3) AS a, (-7)::numeric(4,1) AS b, 0::numeric(3,2) AS c;
+
+-- id: num-011
+SELECT 999.995::numeric(5,2);
+
+-- id: num-012
+SELECT 99.994::numeric(4,2) AS a;
+
+-- id: num-013
+SELECT id, cost_usd::numeric(10,4) AS c FROM spans WHERE cost_usd IS NOT NULL ORDER BY id LIMIT 10;
+
+-- id: num-014
+SELECT '1.2345'::numeric(10,2) AS a, CAST('  -3.005 ' AS numeric(6,2)) AS b;
+
+-- id: num-015
+SELECT CAST('abc' AS numeric(6,2));
+
+-- id: num-016
+SELECT NULL::numeric(5,2) AS a;
+
+-- id: num-017
+SELECT id, CAST(attributes->>'llm.token_count.total' AS numeric(12,1)) AS t FROM spans WHERE kind = 'LLM' ORDER BY id LIMIT 5;
+
+-- id: num-018
+SELECT trunc(2.789, 1) AS a, trunc(-2.789, 2) AS b, trunc(5, 2) AS c, trunc(0.999, 0) AS d, trunc(-0.05, 1) AS e;
+
+-- id: num-019
+-- truth: SELECT id, trunc(cost_usd::numeric, 3) AS t FROM spans WHERE cost_usd IS NOT NULL ORDER BY id LIMIT 10
+SELECT id, trunc(cost_usd, 3) AS t FROM spans WHERE cost_usd IS NOT NULL ORDER BY id LIMIT 10;
+
+-- id: num-020
+SELECT trunc(NULL::numeric, 2) AS a, trunc(1.5, NULL) AS b;
+
+-- id: num-021
+SELECT greatest(1, 2.5) AS a, least(-1, NULL, -3) AS b, greatest(NULL::int, NULL) AS c, least(4, 4.0) AS d;
+
+-- id: num-022
+SELECT greatest('apple', 'banana', NULL) AS a, least('b', 'B', 'a') AS b;
+
+-- id: num-023
+SELECT id, least(name, 'm') AS l, greatest(name, 'm') AS g FROM projects ORDER BY id;
+
+-- id: num-024
+SELECT id, greatest(id, parent_id) AS g, least(id, parent_id) AS l FROM spans ORDER BY id LIMIT 10;
+
+-- id: num-025
+SELECT kind, max(greatest(cost_usd, 0.0005)) AS m, sum(least(cost_usd, 0.001)) AS s FROM spans GROUP BY kind ORDER BY kind;
+
+-- id: num-026
+SELECT greatest(9223372036854775807, 1) AS a, least(-9223372036854775807, 0) AS b;
+
+-- id: num-027
+SELECT id FROM projects WHERE id = ANY(ARRAY[1, NULL]) ORDER BY id;
+
+-- id: num-028
+SELECT id FROM projects WHERE NOT (id = ANY(ARRAY[2, 3])) ORDER BY id;
+
+-- id: num-029
+SELECT count(*) FROM projects WHERE id <> ALL(ARRAY[1, NULL]);
+
+-- id: num-030
+SELECT kind, count(*) FROM spans WHERE kind = ANY(ARRAY['LLM', 'TOOL']) GROUP BY kind ORDER BY kind;
+
+-- id: num-031
+SELECT count(*) FILTER (WHERE attributes ? 'llm.model_name') AS llm, count(*) FILTER (WHERE attributes ? 'tool.name') AS tool, count(*) FILTER (WHERE attributes ? 'nope') AS none FROM spans;
+
+-- id: num-032
+SELECT count(*) FROM spans WHERE NOT attributes ? 'llm.provider';
+
+-- id: num-033
+SELECT id, attributes #>> '{tool.name}' AS t, jsonb_extract_path_text(attributes, 'tool.parameters') AS p FROM spans WHERE kind = 'TOOL' ORDER BY id LIMIT 5;
+
+-- id: num-034
+SELECT count(*) FROM spans WHERE attributes #>> '{"llm.provider"}' = 'openai';
+
+-- id: num-035
+SELECT attributes #>> '{llm.model_name, x}' AS deeper, jsonb_extract_path_text(attributes, 'nope') AS missing FROM spans WHERE id = 27;
+
+-- id: num-036
+SELECT '{"a": {"b": "x"}, "c": ["d", "e"]}'::jsonb ? 'c' AS top, '["d", "e"]'::jsonb ? 'e' AS elem, '"s"'::jsonb ? 's' AS scalar, '{"a": null}'::jsonb ? 'a' AS null_value;
+
+-- id: num-037
+SELECT '{"a": {"b": "x"}}'::jsonb #>> '{a,b}' AS ab, jsonb_extract_path_text('{"a": {"b": 5}}'::jsonb, 'a', 'b') AS n;
+
+-- database: chinook
+
+-- id: num-038
+SELECT InvoiceLineId, CAST(UnitPrice AS integer) AS whole, CAST(UnitPrice * 3 AS bigint) AS triple FROM InvoiceLine ORDER BY InvoiceLineId LIMIT 12;
+
+-- id: num-039
+SELECT InvoiceId, Total::numeric(6,1) AS t1, trunc(Total, 1) AS t2, greatest(Total, 10) AS g FROM Invoice ORDER BY InvoiceId LIMIT 15;
+
+-- id: num-040
+SELECT BillingCountry, CAST(sum(Total) AS integer) AS s, CAST(avg(Total) AS integer) AS a FROM Invoice GROUP BY BillingCountry ORDER BY BillingCountry;

@@ -1,0 +1,96 @@
+// The number functions querygate registers on SQLite connections for PostgreSQL's meaning
+// (executors/sqlite/sqlite_numbers.cpp, sqlite_json.cpp): the cases the parity corpus
+// (tests/parity/numbers.sql, PostgreSQL itself as the truth) cannot reach through SQL a
+// caller writes. Real SQLite, in memory.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <memory>
+#include <string>
+
+#include "executors/sqlite/sqlite_functions.hpp"
+
+namespace qg {
+namespace {
+
+class SqliteNumbersTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(":memory:", &raw), SQLITE_OK);
+    db_.reset(raw);
+    ASSERT_TRUE(exec::sqlite::register_functions(db_.get()));
+  }
+  // The value's text as SQLite prints it ("NULL" for NULL), or "error: <message>".
+  std::string eval(const std::string& expr) {
+    sqlite3_stmt* stmt = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db_.get(), ("SELECT " + expr).c_str(), -1, &stmt, nullptr), SQLITE_OK) << expr;
+    std::string out;
+    if (sqlite3_step(stmt) == SQLITE_ROW) {
+      const auto* text = sqlite3_column_text(stmt, 0);
+      out = text ? reinterpret_cast<const char*>(text) : "NULL";
+    } else {
+      out = std::string("error: ") + sqlite3_errmsg(db_.get());
+    }
+    sqlite3_finalize(stmt);
+    return out;
+  }
+  std::unique_ptr<sqlite3, decltype(&sqlite3_close)> db_{nullptr, &sqlite3_close};
+};
+
+TEST_F(SqliteNumbersTest, IntegerCastsRoundAsPostgresDoesForEachSourceType) {
+  EXPECT_EQ(eval("pg_number(2.5, 'int4', 'numeric')"), "3");
+  EXPECT_EQ(eval("pg_number(-2.5, 'int4', 'numeric')"), "-3");
+  EXPECT_EQ(eval("pg_number(2.5, 'int4', 'float8')"), "2");
+  EXPECT_EQ(eval("pg_number(3.5, 'int4', 'float8')"), "4");
+  EXPECT_EQ(eval("pg_number(-0.5, 'int8', 'float8')"), "0");
+  EXPECT_EQ(eval("pg_number(32767.5, 'int2', 'numeric')").rfind("error: querygate: value out of range", 0), 0u);
+  EXPECT_EQ(eval("pg_number(1e300, 'int8', 'float8')").rfind("error: querygate: value out of range", 0), 0u);
+  // Without the source type the fraction is still PostgreSQL's business, never dropped silently.
+  EXPECT_EQ(eval("pg_number(2.5, 'int4')").rfind("error: querygate: a value with a fraction", 0), 0u);
+}
+
+TEST_F(SqliteNumbersTest, NumericTypmodRoundsTheDecimalDigitsPostgresHolds) {
+  // 2.675 is 2.67499999999999982236431605997495353221893310546875 as a double; PostgreSQL's numeric
+  // (and float8's 15 significant digits) hold 2.675, which rounds up.
+  EXPECT_EQ(eval("pg_numeric(2.675, 5, 2)"), "2.68");
+  EXPECT_EQ(eval("pg_numeric(-2.675, 5, 2)"), "-2.68");
+  // 0.1 + 0.2 is 0.30000000000000004 as a double, 0.300000000000000 as float8 -> numeric.
+  EXPECT_EQ(eval("pg_numeric(0.1 + 0.2, 20, 17)"), "0.3");
+  EXPECT_EQ(eval("pg_numeric(9.995, 3, 2)").rfind("error: querygate: numeric field overflow", 0), 0u);
+  EXPECT_EQ(eval("pg_numeric(9.994, 3, 2)"), "9.99");
+  EXPECT_EQ(eval("pg_numeric(12345, 5, 0)"), "12345");
+  EXPECT_EQ(eval("pg_numeric(123456, 5, 0)").rfind("error: querygate: numeric field overflow", 0), 0u);
+  EXPECT_EQ(eval("pg_numeric('1.5', 5, 0)").rfind("error: querygate: pg_numeric", 0), 0u);
+  EXPECT_EQ(eval("pg_numeric(NULL, 5, 2)"), "NULL");
+}
+
+TEST_F(SqliteNumbersTest, TruncCutsTowardZeroWithoutNegativeZero) {
+  EXPECT_EQ(eval("pg_trunc(2.789, 1)"), "2.7");
+  EXPECT_EQ(eval("pg_trunc(-2.789, 2)"), "-2.78");
+  EXPECT_EQ(eval("pg_trunc(-0.05, 1)"), "0.0");
+  EXPECT_EQ(eval("pg_trunc(7, 2)"), "7");
+  EXPECT_EQ(eval("pg_trunc(1.5, NULL)"), "NULL");
+}
+
+TEST_F(SqliteNumbersTest, GreatestAndLeastSkipNullsAndRefuseMixedTypes) {
+  EXPECT_EQ(eval("pg_greatest(1, NULL, 3)"), "3");
+  EXPECT_EQ(eval("pg_least(NULL, -1.5, 2)"), "-1.5");
+  EXPECT_EQ(eval("pg_greatest(NULL, NULL)"), "NULL");
+  EXPECT_EQ(eval("pg_greatest(9223372036854775807, 9223372036854775806)"), "9223372036854775807");
+  EXPECT_EQ(eval("pg_least('b', 'B', 'a')"), "B");
+  EXPECT_EQ(eval("pg_greatest(1, 'a')").rfind("error: querygate: pg_greatest compares", 0), 0u);
+}
+
+TEST_F(SqliteNumbersTest, JsonbExistsIsPostgresTopLevelRule) {
+  EXPECT_EQ(eval("pg_jsonb_exists('{\"a\": null}', 'a')"), "1");
+  EXPECT_EQ(eval("pg_jsonb_exists('{\"a\": {\"b\": 1}}', 'b')"), "0");
+  EXPECT_EQ(eval("pg_jsonb_exists('[\"x\", 1]', 'x')"), "1");
+  EXPECT_EQ(eval("pg_jsonb_exists('[\"x\", 1]', '1')"), "0");
+  EXPECT_EQ(eval("pg_jsonb_exists('\"s\"', 's')"), "1");
+  EXPECT_EQ(eval("pg_jsonb_exists(NULL, 's')"), "NULL");
+  EXPECT_EQ(eval("pg_jsonb_exists('{bad', 'a')").rfind("error: querygate: x ? key on a value that is not JSON", 0), 0u);
+}
+
+}  // namespace
+}  // namespace qg
