@@ -43,12 +43,13 @@ bool is_number(SqlType t) {
 
 bool Admitter::integer_cast_rounds_on_sqlite(ast::Cast& cast, const ExprContext& ctx) {
   const SqlType from = value_type(*cast.arg, ctx).type;
-  if (from != SqlType::Numeric && from != SqlType::Float) return false;
+  // An integer the shape hides ((SELECT count(*) ...)): checked the same way, a whole number passes as it is.
+  if (from != SqlType::Numeric && from != SqlType::Float && from != SqlType::Integer) return false;
   const int at = cast.arg->location;
   std::vector<ast::Expr> args;
   args.push_back(std::move(*cast.arg));
   args.push_back(text(cast.type.name));
-  args.push_back(text(from == SqlType::Numeric ? "numeric" : "float8"));
+  args.push_back(text(from == SqlType::Float ? "float8" : "numeric"));
   *cast.arg = call("pg_number", std::move(args), at);
   note_rewrite("dialect:integer-cast-rounds");
   return true;

@@ -127,3 +127,14 @@ SELECT InvoiceId, Total::numeric(6,1) AS t1, trunc(Total, 1) AS t2, greatest(Tot
 
 -- id: num-040
 SELECT BillingCountry, CAST(sum(Total) AS integer) AS s, CAST(avg(Total) AS integer) AS a FROM Invoice GROUP BY BillingCountry ORDER BY BillingCountry;
+
+-- database: demo
+
+-- id: num-041
+SELECT greatest(1.50, 0.5) AS a, least(1.50, 2.5) AS b, greatest(2, 1.50) AS c;
+
+-- id: num-042
+SELECT CASE WHEN id > 1 THEN 1.50 ELSE 0.5 END AS c FROM projects ORDER BY id;
+
+-- id: num-043
+SELECT (SELECT count(*) FROM projects)::bigint AS n, CAST((SELECT max(id) FROM spans) AS integer) AS m;
