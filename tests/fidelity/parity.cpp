@@ -304,6 +304,15 @@ qg::Status copy_postgres_to_sqlite(const std::string& dsn, const fs::path& file,
       tables[key].emplace_back(row[2].c_str(), row[3].c_str());
       if (float4_data && std::string(row[3].c_str()) == "real") *float4_data = true;
     }
+    // Primary keys too: a real SQLite file declares them, and PostgreSQL's grouping rule (a column of a table
+    // whose key is grouped) rests on them on both backends.
+    std::map<std::string, std::vector<std::string>> keys;  // schema.table → key columns, in key order
+    for (const auto& row :
+         tx.exec("SELECT tc.table_schema, tc.table_name, kcu.column_name FROM information_schema.table_constraints "
+                 "tc JOIN information_schema.key_column_usage kcu USING (constraint_schema, constraint_name) WHERE "
+                 "tc.constraint_type = 'PRIMARY KEY' AND tc.table_schema NOT IN ('pg_catalog', "
+                 "'information_schema') ORDER BY 1, 2, kcu.ordinal_position"))
+      keys[std::string(row[0].c_str()) + "." + row[1].c_str()].emplace_back(row[2].c_str());
     if (auto s = sqlite_exec(db.get(), "BEGIN"); !s) return s;
     for (const auto& [key, columns] : tables) {
       const auto& [schema, table] = names[key];
@@ -314,6 +323,11 @@ qg::Status copy_postgres_to_sqlite(const std::string& dsn, const fs::path& file,
         create += (i ? ", " : "") + quote_ident(columns[i].first) + " " + sqlite_type(columns[i].second);
         select += (i ? ", " : "") + quote_ident(columns[i].first);
         insert += i ? ", ?" : "?";
+      }
+      if (const auto k = keys.find(key); k != keys.end()) {
+        create += ", PRIMARY KEY (";
+        for (std::size_t i = 0; i < k->second.size(); ++i) create += (i ? ", " : "") + quote_ident(k->second[i]);
+        create += ")";
       }
       if (auto s = sqlite_exec(db.get(), create + ")"); !s) return s;
       sqlite3_stmt* st = nullptr;
