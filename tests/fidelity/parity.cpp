@@ -308,10 +308,12 @@ qg::Status copy_postgres_to_sqlite(const std::string& dsn, const fs::path& file,
     // whose key is grouped) rests on them on both backends.
     std::map<std::string, std::vector<std::string>> keys;  // schema.table → key columns, in key order
     for (const auto& row :
-         tx.exec("SELECT tc.table_schema, tc.table_name, kcu.column_name FROM information_schema.table_constraints "
-                 "tc JOIN information_schema.key_column_usage kcu USING (constraint_schema, constraint_name) WHERE "
-                 "tc.constraint_type = 'PRIMARY KEY' AND tc.table_schema NOT IN ('pg_catalog', "
-                 "'information_schema') ORDER BY 1, 2, kcu.ordinal_position"))
+         // (pg_catalog: information_schema.table_constraints shows a reader, who has only SELECT, nothing.)
+         tx.exec("SELECT n.nspname, c.relname, a.attname FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid "
+                 "JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid AND "
+                 "a.attnum = ANY (i.indkey) WHERE i.indisprimary AND n.nspname NOT IN ('pg_catalog', "
+                 "'information_schema') AND n.nspname NOT LIKE 'pg_toast%' ORDER BY 1, 2, "
+                 "array_position(i.indkey::int2[], a.attnum)"))
       keys[std::string(row[0].c_str()) + "." + row[1].c_str()].emplace_back(row[2].c_str());
     if (auto s = sqlite_exec(db.get(), "BEGIN"); !s) return s;
     for (const auto& [key, columns] : tables) {
