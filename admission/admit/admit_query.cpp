@@ -750,6 +750,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     int& depth;
     ~Depth() { --depth; }
   } depth{++query_depth_};
+  if (auto s = distinct_on_on_sqlite(q); !s) return std::move(s).error();
   CteEnv env{ctes, {}};
   for (std::size_t i = 0; i < q.with.size(); ++i) {
     auto& cte = q.with[i];

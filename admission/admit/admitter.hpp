@@ -153,6 +153,8 @@ class Admitter {
   // x ? 'key' pg_jsonb_exists. `replaced`: `e` is a new node, to be admitted as written.
   Status json_path_on_sqlite(ast::Expr& e, bool& replaced);
   Status json_exists_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
+  // SELECT DISTINCT ON on SQLite (distinct_on.cpp): the first row per group by row_number(), in place.
+  Status distinct_on_on_sqlite(ast::Query& q);
   bool number_valued(const ast::Expr& e, const ExprContext& ctx);
   bool integer_valued(const ast::Expr& e, const ExprContext& ctx);
   bool text_or_unknown(const ast::Expr& e, const ExprContext& ctx);

@@ -33,11 +33,9 @@ constexpr std::array kEmptySelectList{EmptySelectList};
 
 // One row per Construct, in enum order (checked below: a missing row does not compile).
 constexpr std::array kConstructs{
-    ConstructCapability{Construct::DistinctOn, "DISTINCT ON",
-                        refuse("FIX: on SQLite, pick one row per group with a window function: SELECT * FROM (SELECT "
-                               "t.*, row_number() OVER (PARTITION BY <key> ORDER BY <order>) AS rn FROM t) AS ranked "
-                               "WHERE rn = 1."),
-                        admit(), printed::kDistinctOn},
+    // On SQLite the first row per group by row_number() (admit/distinct_on.cpp).
+    ConstructCapability{Construct::DistinctOn, "DISTINCT ON", rewrite("dialect:distinct-on"), admit(),
+                        printed::kDistinctOn},
     ConstructCapability{Construct::WithinGroup, "WITHIN GROUP (ORDER BY ...)",
                         refuse("FIX: on SQLite write percentile(x, p) with p in 0..100, or median(x)."), admit(),
                         printed::kWithinGroup},

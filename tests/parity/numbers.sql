@@ -138,3 +138,18 @@ SELECT CASE WHEN id > 1 THEN 1.50 ELSE 0.5 END AS c FROM projects ORDER BY id;
 
 -- id: num-043
 SELECT (SELECT count(*) FROM projects)::bigint AS n, CAST((SELECT max(id) FROM spans) AS integer) AS m;
+
+-- id: num-044
+SELECT DISTINCT ON (trace_id) trace_id, id, name FROM spans WHERE trace_id IN (SELECT trace_id FROM traces ORDER BY trace_id LIMIT 20) ORDER BY trace_id, start_time DESC, id;
+
+-- id: num-045
+SELECT DISTINCT ON (kind) kind, id AS first_id, cost_usd FROM spans ORDER BY kind, cost_usd DESC NULLS LAST, id LIMIT 3;
+
+-- id: num-046
+SELECT DISTINCT ON (1) kind, count(*) OVER (PARTITION BY kind) AS n, id FROM spans ORDER BY 1, id DESC;
+
+-- id: num-047
+SELECT DISTINCT ON (k) lower(kind) AS k, id FROM spans ORDER BY k, id;
+
+-- id: num-048
+SELECT DISTINCT ON (project_id) project_id, count(*) AS n, date_trunc('day', start_time) AS d FROM traces GROUP BY project_id, 3 ORDER BY project_id, n DESC, d;
