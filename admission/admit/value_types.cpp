@@ -216,17 +216,13 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           static const std::set<std::string> kInteger = {
               "count",       "row_number",       "rank",         "dense_rank", "ntile", "length",
               "char_length", "character_length", "octet_length", "strpos",     "instr", "position",
-              "bit_length",  "regexp_count",     "pg_strpos",    "pg_regexp_count"};
-          static const std::set<std::string> kBoolean = {"bool_or", "bool_and", "every", "starts_with",
-                                                         "regexp_like", "pg_starts_with", "pg_regex"};
+              "bit_length"};
+          static const std::set<std::string> kBoolean = {"bool_or", "bool_and", "every", "starts_with"};
           static const std::set<std::string> kText = {
               "lower",   "upper",  "substr",    "substring",      "trim",   "ltrim",      "rtrim",   "btrim",
               "replace", "concat", "concat_ws", "left",           "right",  "split_part", "initcap", "string_agg",
               "to_char", "lpad",   "rpad",      "regexp_replace", "repeat", "reverse",    "md5",     "group_concat",
-              "printf",  "format", "chr",       "quote_literal",
-              // PostgreSQL's text functions on SQLite (admit/text_on_sqlite.cpp)
-              "regexp_substr", "pg_concat", "pg_concat_ws", "pg_left", "pg_right", "pg_split_part", "pg_initcap",
-              "pg_reverse", "pg_regexp_replace", "pg_regexp_substr"};
+              "printf",  "format", "chr",       "quote_literal"};
           // Points in time (intervals, which avg() and sum() take, are not typed here).
           static const std::set<std::string> kTime = {"now",       "date_trunc",   "pg_date_trunc",
                                                       "pg_ts_add", "pg_date_add",  "pg_timezone",
@@ -234,6 +230,14 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           static const std::set<std::string> kPassOn = {"min",         "max",        "lag",       "lead",
                                                         "first_value", "last_value", "nth_value", "abs",
                                                         "any_value",   "pg_int8",    "pg_single"};
+          // PostgreSQL 15's regular-expression functions, and the functions PostgreSQL's text functions become
+          // on SQLite (admit/text_on_sqlite.cpp, executors/sqlite/sqlite_text.cpp).
+          static const std::set<std::string> kTextFamily = {
+              "regexp_substr", "pg_concat",  "pg_concat_ws", "pg_left",           "pg_right",
+              "pg_split_part", "pg_initcap", "pg_reverse",   "pg_regexp_replace", "pg_regexp_substr"};
+          if (f == "regexp_count" || f == "pg_strpos" || f == "pg_regexp_count") return {SqlType::Integer};
+          if (f == "regexp_like" || f == "pg_starts_with" || f == "pg_regex") return {SqlType::Boolean};
+          if (kTextFamily.count(f)) return {SqlType::Text};
           if (kInteger.count(f)) return {SqlType::Integer};
           if (kBoolean.count(f)) return {SqlType::Boolean};
           if (kText.count(f)) return {SqlType::Text};
