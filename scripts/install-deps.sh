@@ -8,7 +8,7 @@ packages=(
   libboost1.81-dev libboost-json1.81-dev
   libpqxx-dev libsqlite3-dev libsimdjson-dev libpg-query-dev libyaml-cpp-dev
   prometheus-cpp-dev libgtest-dev libbenchmark-dev
-  libhowardhinnant-date-dev tzdata
+  libhowardhinnant-date-dev tzdata libpcre2-dev
   sqlite3 curl
 )
 if [[ "${1:-}" == "--test" ]]; then

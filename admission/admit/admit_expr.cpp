@@ -335,6 +335,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = function(n, loc, ctx); !s) return s;
           const std::string called = n.name;
           if (auto s = time_function_on_sqlite(e, ctx); !s) return s;
+          if (std::holds_alternative<ast::FuncCall>(e.node))
+            if (auto s = text_function_on_sqlite(e, ctx); !s) return s;
           if (dialect_ == Dialect::Sqlite)
             if (const auto* row = capability::find_function(called);
                 row && row->sqlite.verdict == capability::Verdict::Rewrite &&
@@ -436,6 +438,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (replaced) return check_size(e, ctx);  // `n` died
             if (auto s = json_exists_on_sqlite(e, ctx, replaced); !s) return s;
             if (replaced) return {};  // `n` died
+          }
+          {
+            bool replaced = false;
+            if (auto s = regex_operator_on_sqlite(e, ctx, replaced); !s) return s;
+            if (replaced) return {};  // `n` died; a boolean
           }
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;

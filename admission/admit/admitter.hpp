@@ -203,6 +203,11 @@ class Admitter {
   // x IN / op ANY / op ALL (subquery) where a side is a computed time: compared as text by SQLite.
   Status time_subquery_on_sqlite(const ast::Expr& test, const ast::Query& q, const ExprContext& ctx, int location);
   Status time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  // PostgreSQL's text functions and regular expressions on SQLite (text_on_sqlite.cpp): replaced in place by
+  // the registered pg_* functions (or SQLite's own where exact), or refused with a FIX.
+  Status text_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  Status regex_operator_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
+  Status text_argument_on_sqlite(ast::Expr& arg, const ExprContext& ctx, const std::string& function, bool printed);
   Status time_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   Status now_on_sqlite(ast::Expr& e);
   void time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);

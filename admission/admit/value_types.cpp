@@ -231,6 +231,14 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           static const std::set<std::string> kPassOn = {"min",         "max",        "lag",       "lead",
                                                         "first_value", "last_value", "nth_value", "abs",
                                                         "any_value",   "pg_int8",    "pg_single"};
+          // PostgreSQL 15's regular-expression functions, and the functions PostgreSQL's text functions become
+          // on SQLite (admit/text_on_sqlite.cpp, executors/sqlite/sqlite_text.cpp).
+          static const std::set<std::string> kTextFamily = {
+              "regexp_substr", "pg_concat",  "pg_concat_ws", "pg_left",           "pg_right",
+              "pg_split_part", "pg_initcap", "pg_reverse",   "pg_regexp_replace", "pg_regexp_substr"};
+          if (f == "regexp_count" || f == "pg_strpos" || f == "pg_regexp_count") return {SqlType::Integer};
+          if (f == "regexp_like" || f == "pg_starts_with" || f == "pg_regex") return {SqlType::Boolean};
+          if (kTextFamily.count(f)) return {SqlType::Text};
           if (kInteger.count(f)) return {SqlType::Integer};
           if (kBoolean.count(f)) return {SqlType::Boolean};
           if (kText.count(f)) return {SqlType::Text};

@@ -290,7 +290,9 @@ constexpr std::array kFunctions{
     both("random", Scalar, Number, Growth::Fixed),
     // ---- text
     both("length", Scalar, Number, Growth::Fixed),
-    pg_only("char_length", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write length(x)."),
+    // Translated on SQLite (admit/text_on_sqlite.cpp): into length(), trim() or the pg_* functions below.
+    sqlite_rewrite("char_length", Scalar, Number, Growth::Fixed, "dialect:char_length"),
+    sqlite_rewrite("character_length", Scalar, Number, Growth::Fixed, "dialect:char_length"),
     pg_only("octet_length", Scalar, Number, Growth::Fixed,
             "FIX: on SQLite, write length(hex(x)) / 2 (bytes), or length(x) (characters)."),
     both("lower", Scalar, Text, Growth::CaseMap),
@@ -302,20 +304,17 @@ constexpr std::array kFunctions{
     both("trim", Scalar, Text, Growth::Within),
     both("ltrim", Scalar, Text, Growth::Within),
     both("rtrim", Scalar, Text, Growth::Within),
-    pg_only("btrim", Scalar, Text, Growth::Within, "FIX: on SQLite, write trim(x, chars)."),
-    pg_only("concat", Scalar, Text, Growth::Within,
-            "FIX: on SQLite, write a || b (NULLs make the result NULL; wrap them in coalesce(x, ''))."),
-    pg_only("concat_ws", Scalar, Text, Growth::JoinedWith, "FIX: on SQLite, write a || ', ' || b."),
-    pg_only("left", Scalar, Text, Growth::Within, "FIX: on SQLite, write substr(x, 1, n)."),
-    pg_only("right", Scalar, Text, Growth::Within, "FIX: on SQLite, write substr(x, length(x) - n + 1)."),
-    pg_only("position", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write instr(haystack, needle)."),
-    pg_only("strpos", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write instr(haystack, needle)."),
+    sqlite_rewrite("btrim", Scalar, Text, Growth::Within, "dialect:btrim"),
+    sqlite_rewrite("concat", Scalar, Text, Growth::Within, "dialect:concat"),
+    sqlite_rewrite("concat_ws", Scalar, Text, Growth::JoinedWith, "dialect:concat_ws"),
+    sqlite_rewrite("left", Scalar, Text, Growth::Within, "dialect:left"),
+    sqlite_rewrite("right", Scalar, Text, Growth::Within, "dialect:right"),
+    sqlite_rewrite("position", Scalar, Number, Growth::Fixed, "dialect:strpos"),
+    sqlite_rewrite("strpos", Scalar, Number, Growth::Fixed, "dialect:strpos"),
+    sqlite_rewrite("starts_with", Scalar, Boolean, Growth::Fixed, "dialect:starts_with"),
     pg_rewrite("instr", Scalar, Number, Growth::Fixed, "dialect:instr"),
-    pg_only("split_part", Scalar, Text, Growth::Within,
-            "FIX: on SQLite, cut at the separator with substr and instr: substr(x, 1, instr(x, ',') - 1) is the "
-            "first part."),
-    pg_only("initcap", Scalar, Text, Growth::CaseMap,
-            "FIX: on SQLite, write upper(substr(x, 1, 1)) || lower(substr(x, 2)) (capitalises the first word)."),
+    sqlite_rewrite("split_part", Scalar, Text, Growth::Within, "dialect:split_part"),
+    sqlite_rewrite("initcap", Scalar, Text, Growth::CaseMap, "dialect:initcap"),
     neither("lpad", Scalar, Text,
             "FIX: on SQLite, write substr('0000000000' || x, length(x) + 11 - n) (pad with ten zeros).",
             "FIX: on PostgreSQL, write right('0000000000' || x, n) (pad with a literal)."),
@@ -325,15 +324,16 @@ constexpr std::array kFunctions{
     pg_only("md5", Scalar, Text, Growth::Fixed,
             "FIX: on SQLite there is no hash function: compare or group the values themselves, or show their bytes "
             "with hex(x)."),
-    pg_only("reverse", Scalar, Text, Growth::Within,
-            "FIX: on SQLite, test the end of the text without reversing it: x LIKE '%suffix' or substr(x, length(x) - "
-            "n + 1)."),
+    sqlite_rewrite("reverse", Scalar, Text, Growth::Within, "dialect:reverse"),
     // Translated on SQLite for timestamps and dates (admit/time_types.cpp); number formats are refused there.
     sqlite_rewrite("to_char", Scalar, Text, Growth::Format, "dialect:to_char"),
     pg_only("to_date", Scalar, Text, Growth::Fixed,
             "FIX: on SQLite, dates are ISO-8601 text: compare the text, or write date(x) for 'YYYY-MM-DD' text."),
-    pg_only("regexp_replace", Scalar, Text, Growth::RegexpReplace,
-            "FIX: on SQLite, use replace(x, from, to) or LIKE patterns."),
+    // PostgreSQL's regular expressions on SQLite: a literal pattern in the subset common/pg_regex.hpp reads.
+    sqlite_rewrite("regexp_replace", Scalar, Text, Growth::RegexpReplace, "dialect:regexp_replace"),
+    sqlite_rewrite("regexp_like", Scalar, Boolean, Growth::Fixed, "dialect:regex"),
+    sqlite_rewrite("regexp_count", Scalar, Number, Growth::Fixed, "dialect:regexp_count"),
+    sqlite_rewrite("regexp_substr", Scalar, Text, Growth::Within, "dialect:regexp_substr"),
     pg_only("regexp_match", Scalar, Text, Growth::RegexpMatch, "FIX: on SQLite, use LIKE patterns."),
     // A width or precision can be huge (printf('%.*c', 1000000000, 'x') runs for seconds inside one
     // call, where neither the progress handler nor SQLITE_LIMIT_LENGTH can stop it): admission
@@ -396,6 +396,23 @@ constexpr std::array kFunctions{
     sqlite_only("pg_to_char", Scalar, Text, Growth::Format, "FIX: on PostgreSQL, write to_char(t, 'YYYY-MM')."),
     sqlite_only("pg_timezone", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write timezone('UTC', t)."),
     sqlite_only("pg_time_key", Scalar, Number, Growth::Fixed, kPgTimeCast),
+    // Registered on SQLite connections (executors/sqlite/sqlite_text.cpp): the translations of PostgreSQL's text
+    // functions and regular expressions call them (admit/text_on_sqlite.cpp).
+    sqlite_only("pg_concat", Scalar, Text, Growth::Within, "FIX: on PostgreSQL, write concat(a, b)."),
+    sqlite_only("pg_concat_ws", Scalar, Text, Growth::JoinedWith, "FIX: on PostgreSQL, write concat_ws(',', a, b)."),
+    sqlite_only("pg_left", Scalar, Text, Growth::Within, "FIX: on PostgreSQL, write left(x, n)."),
+    sqlite_only("pg_right", Scalar, Text, Growth::Within, "FIX: on PostgreSQL, write right(x, n)."),
+    sqlite_only("pg_split_part", Scalar, Text, Growth::Within, "FIX: on PostgreSQL, write split_part(x, ',', n)."),
+    sqlite_only("pg_strpos", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write strpos(x, sub)."),
+    sqlite_only("pg_initcap", Scalar, Text, Growth::CaseMap, "FIX: on PostgreSQL, write initcap(x)."),
+    sqlite_only("pg_reverse", Scalar, Text, Growth::Within, "FIX: on PostgreSQL, write reverse(x)."),
+    sqlite_only("pg_starts_with", Scalar, Boolean, Growth::Fixed, "FIX: on PostgreSQL, write starts_with(x, p)."),
+    sqlite_only("pg_regex", Scalar, Boolean, Growth::Fixed,
+                "FIX: on PostgreSQL, write regexp_like(x, 'pattern') or x ~ 'pattern'."),
+    sqlite_only("pg_regexp_replace", Scalar, Text, Growth::RegexpReplace,
+                "FIX: on PostgreSQL, write regexp_replace(x, 'pattern', 'replacement', 'g')."),
+    sqlite_only("pg_regexp_count", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write regexp_count(x, 'p')."),
+    sqlite_only("pg_regexp_substr", Scalar, Text, Growth::Within, "FIX: on PostgreSQL, write regexp_substr(x, 'p')."),
     sqlite_only(
         "pg_int8", Scalar, Number, Growth::Fixed,
         "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT id * 2 FROM spans (bigint overflow is its "
@@ -528,15 +545,12 @@ constexpr std::array kOperators{
     OperatorCapability{"@>", Boolean, Growth::Fixed, refuse(kNoSqliteJsonb), admit()},
     OperatorCapability{"<@", Boolean, Growth::Fixed, refuse(kNoSqliteJsonb), admit()},
     OperatorCapability{"?", Boolean, Growth::Fixed, rewrite("dialect:jsonb-exists"), admit()},
-    // Binary ~ is a regular-expression match; prefix ~ is PostgreSQL's bitwise NOT.
-    OperatorCapability{"~", Boolean, Growth::Fixed, refuse("FIX: on SQLite, match with LIKE patterns."), admit(),
-                       /*prefix=*/true},
-    OperatorCapability{
-        "~*", Boolean, Growth::Fixed,
-        refuse("FIX: on SQLite, write x ILIKE '%pattern%' (an ASCII pattern; % and _ are its wildcards)."), admit()},
-    OperatorCapability{"!~", Boolean, Growth::Fixed, refuse("FIX: on SQLite, write x NOT LIKE '%pattern%'."), admit()},
-    OperatorCapability{"!~*", Boolean, Growth::Fixed,
-                       refuse("FIX: on SQLite, write x NOT ILIKE '%pattern%' (an ASCII pattern)."), admit()},
+    // Binary ~ is a regular-expression match; prefix ~ is PostgreSQL's bitwise NOT (refused on SQLite by
+    // admit/text_on_sqlite.cpp). On SQLite a literal pattern is translated into pg_regex (common/pg_regex.hpp).
+    OperatorCapability{"~", Boolean, Growth::Fixed, rewrite("dialect:regex"), admit(), /*prefix=*/true},
+    OperatorCapability{"~*", Boolean, Growth::Fixed, rewrite("dialect:regex"), admit()},
+    OperatorCapability{"!~", Boolean, Growth::Fixed, rewrite("dialect:regex"), admit()},
+    OperatorCapability{"!~*", Boolean, Growth::Fixed, rewrite("dialect:regex"), admit()},
     OperatorCapability{"&", LikeArguments, Growth::Fixed, admit(), admit()},
     OperatorCapability{"|", LikeArguments, Growth::Fixed, admit(), admit()},
     OperatorCapability{"<<", LikeArguments, Growth::Fixed, admit(), admit()},
