@@ -190,6 +190,9 @@ class Admitter {
   // x IN / op ANY / op ALL (subquery) where a side is a computed time: compared as text by SQLite.
   Status time_subquery_on_sqlite(const ast::Expr& test, const ast::Query& q, const ExprContext& ctx, int location);
   Status time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  // PostgreSQL's statistics, string_agg and ordered-set aggregates on SQLite (aggregates_on_sqlite.cpp): the call
+  // admitted and replaced by a registered aggregate's (`replaced`), or refused with a FIX.
+  Status aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprContext& ctx, bool& replaced);
   Status time_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   Status now_on_sqlite(ast::Expr& e);
   void time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);

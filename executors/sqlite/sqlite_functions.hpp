@@ -23,4 +23,7 @@ bool register_time_functions(sqlite3* db, int flags);
 // number cast whose argument may be text. Called by register_functions.
 bool register_number_functions(sqlite3* db, int flags);
 
+// PostgreSQL's statistics, string_agg and ordered-set aggregates (sqlite_aggregates.cpp).
+bool register_aggregate_functions(sqlite3* db, int flags);
+
 }  // namespace qg::exec::sqlite
