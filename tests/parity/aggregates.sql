@@ -227,7 +227,8 @@ SELECT a.title, string_agg(t.name, ' / ' ORDER BY t.trackid) AS tracks FROM albu
 
 -- id: agg-072
 -- database: chinook
-SELECT country, string_agg(DISTINCT city, ', ' ORDER BY city) AS cities, count(*) AS n FROM customer GROUP BY country ORDER BY country;
+-- note: trim, because the SQLite file stores 'Edinburgh ' with a blank and PostgreSQL's 'Edinburgh' (chinook.sql x-edinburgh-blank)
+SELECT country, string_agg(DISTINCT trim(city), ', ' ORDER BY trim(city)) AS cities, count(*) AS n FROM customer GROUP BY country ORDER BY country;
 
 -- id: agg-073
 -- database: chinook
