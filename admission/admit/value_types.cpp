@@ -254,10 +254,9 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           }
           // Statistics aggregates (aggregates_on_sqlite.cpp): numeric of integers and numerics, else float8;
           // the two-argument ones are float8 (bigint for regr_count).
-          static const std::set<std::string> kStatistics = {"stddev",      "stddev_samp", "stddev_pop",
-                                                            "variance",    "var_samp",    "var_pop",
-                                                            "pg_var_samp", "pg_var_pop",  "pg_stddev_samp",
-                                                            "pg_stddev_pop"};
+          static const std::set<std::string> kStatistics = {
+              "stddev",  "stddev_samp", "stddev_pop", "variance",       "var_samp",
+              "var_pop", "pg_var_samp", "pg_var_pop", "pg_stddev_samp", "pg_stddev_pop"};
           if (kStatistics.count(f)) {
             if (first.type == SqlType::Integer || first.type == SqlType::Numeric) return {SqlType::Numeric};
             return first.type == SqlType::Float ? first : ValueType{};
@@ -266,8 +265,8 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             return {SqlType::Numeric};
           if (f == "regr_count" || f == "pg_regr_count") return {SqlType::Integer};
           static const std::set<std::string> kFloat8Aggregates = {
-              "covar_pop", "covar_samp", "corr",      "regr_slope", "regr_intercept", "regr_r2",
-              "regr_avgx", "regr_avgy",  "regr_sxx",  "regr_syy",   "regr_sxy",       "percentile_cont"};
+              "covar_pop", "covar_samp", "corr",     "regr_slope", "regr_intercept", "regr_r2",
+              "regr_avgx", "regr_avgy",  "regr_sxx", "regr_syy",   "regr_sxy",       "percentile_cont"};
           if (kFloat8Aggregates.count(f) || (f.starts_with("pg_") && kFloat8Aggregates.count(f.substr(3))))
             return {SqlType::Float};
           // percentile_disc / mode return their sort key's type; the SQLite translation takes it as an argument.
