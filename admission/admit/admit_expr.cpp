@@ -173,6 +173,10 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
                                 : " is not admitted: a read-only analytics surface has no use for it";
     return make_error(code, "function " + f.name + "()" + why, std::string(cell.note), pos(location));
   }
+  if (cell.verdict == capability::Verdict::Rewrite) {
+    bool replaced = false;
+    if (auto s = aggregate_on_sqlite(f, location, ctx, replaced); !s || replaced) return s;
+  }
   // max(a, b) / min(a, b) with several arguments are SQLite's scalar forms; PostgreSQL spells them GREATEST/LEAST.
   if (dialect_ == Dialect::Postgres && (f.name == "max" || f.name == "min") && f.args.size() > 1)
     return make_error(ErrorCode::CapabilityNotOnPostgres, f.name + "() with several arguments is SQLite's scalar form",

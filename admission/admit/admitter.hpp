@@ -208,6 +208,9 @@ class Admitter {
   Status text_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   Status regex_operator_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   Status text_argument_on_sqlite(ast::Expr& arg, const ExprContext& ctx, const std::string& function, bool printed);
+  // PostgreSQL's statistics, string_agg and ordered-set aggregates on SQLite (aggregates_on_sqlite.cpp): the call
+  // admitted and replaced by a registered aggregate's (`replaced`), or refused with a FIX.
+  Status aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprContext& ctx, bool& replaced);
   Status time_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   Status now_on_sqlite(ast::Expr& e);
   void time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);

@@ -261,6 +261,29 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             const auto* to = std::get_if<ast::Literal>(&n.args[2].node);
             return to && to->text == "text" ? ValueType{SqlType::Text} : ValueType{SqlType::Time};
           }
+          // Statistics aggregates (aggregates_on_sqlite.cpp): numeric of integers and numerics, else float8;
+          // the two-argument ones are float8 (bigint for regr_count).
+          static const std::set<std::string> kStatistics = {
+              "stddev",  "stddev_samp", "stddev_pop", "variance",       "var_samp",
+              "var_pop", "pg_var_samp", "pg_var_pop", "pg_stddev_samp", "pg_stddev_pop"};
+          if (kStatistics.count(f)) {
+            if (first.type == SqlType::Integer || first.type == SqlType::Numeric) return {SqlType::Numeric};
+            return first.type == SqlType::Float ? first : ValueType{};
+          }
+          if (f.starts_with("pg_") && f.ends_with("_int") && kStatistics.count(f.substr(0, f.size() - 4)))
+            return {SqlType::Numeric};
+          if (f == "regr_count" || f == "pg_regr_count") return {SqlType::Integer};
+          static const std::set<std::string> kFloat8Aggregates = {
+              "covar_pop", "covar_samp", "corr",     "regr_slope", "regr_intercept", "regr_r2",
+              "regr_avgx", "regr_avgy",  "regr_sxx", "regr_syy",   "regr_sxy",       "percentile_cont"};
+          if (kFloat8Aggregates.count(f) || (f.starts_with("pg_") && kFloat8Aggregates.count(f.substr(3))))
+            return {SqlType::Float};
+          // percentile_disc / mode return their sort key's type; the SQLite translation takes it as an argument.
+          if ((f == "percentile_disc" || f == "mode") && n.within_group.size() == 1)
+            return value_type(*n.within_group.front().expr, ctx);
+          if (f == "pg_percentile_disc" && n.args.size() == 3) return value_type(n.args[1], ctx);
+          if (f == "pg_mode" && n.args.size() == 2) return first;
+          if (f == "pg_string_agg") return {SqlType::Text};
           if (f == "sum") {
             if (first.type == SqlType::Integer) return {SqlType::Numeric, 0};  // sum(bigint) is numeric
             if (first.type == SqlType::Boolean) return {SqlType::Integer};     // sum(cond::int4): bigint

@@ -112,8 +112,6 @@ constexpr std::string_view kNoSqliteJsonb =
 constexpr std::string_view kPgOnlyDate =
     "FIX: on SQLite, use strftime('%Y-%m-%d %H:00:00', t) to truncate, or date(t) / datetime(t).";
 constexpr std::string_view kPgOnlyAggArray = "FIX: on SQLite, use json_group_array(x) or group_concat(x, ',').";
-constexpr std::string_view kPgPercentile =
-    "FIX: on SQLite, write percentile(x, p) with p in 0..100 (p = 50 is the median), or median(x).";
 constexpr std::string_view kSqliteOnlyPercentile =
     "FIX: on PostgreSQL, write percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x).";
 constexpr std::string_view kSqliteOnlyJsonValid =
@@ -121,24 +119,12 @@ constexpr std::string_view kSqliteOnlyJsonValid =
 constexpr std::string_view kPgTimeCast = "FIX: on PostgreSQL, cast instead: CAST(t AS timestamptz).";
 constexpr std::string_view kPgTimeArithmetic =
     "FIX: on PostgreSQL, write the operators: end_time - start_time, start_time + CAST('1 hour' AS interval).";
-// Statistics aggregates SQLite lacks, as sums it has (multiply integer columns by 1.0 first).
-constexpr std::string_view kPgOnlyVarSamp =
-    "FIX: on SQLite, write (sum(x * x) - sum(x) * sum(x) / count(x)) / (count(x) - 1).";
-constexpr std::string_view kPgOnlyVarPop = "FIX: on SQLite, write avg(x * x) - avg(x) * avg(x).";
-constexpr std::string_view kPgOnlyStddevSamp =
-    "FIX: on SQLite, write sqrt((sum(x * x) - sum(x) * sum(x) / count(x)) / (count(x) - 1)).";
-constexpr std::string_view kPgOnlyStddevPop = "FIX: on SQLite, write sqrt(avg(x * x) - avg(x) * avg(x)).";
-constexpr std::string_view kPgOnlyCovarPop = "FIX: on SQLite, write avg(x * y) - avg(x) * avg(y).";
-constexpr std::string_view kPgOnlyCovarSamp =
-    "FIX: on SQLite, write (sum(x * y) - sum(x) * sum(y) / count(*)) / (count(*) - 1).";
-constexpr std::string_view kPgOnlyCorr =
-    "FIX: on SQLite, write (avg(x * y) - avg(x) * avg(y)) / sqrt((avg(x * x) - avg(x) * avg(x)) * (avg(y * y) - avg(y) "
-    "* avg(y))).";
-constexpr std::string_view kPgOnlySlope =
-    "FIX: on SQLite, the slope of y over x is (avg(x * y) - avg(x) * avg(y)) / (avg(x * x) - avg(x) * avg(x)).";
-constexpr std::string_view kPgOnlyIntercept =
-    "FIX: on SQLite, the intercept of y over x is avg(y) - slope * avg(x), with slope = (avg(x * y) - avg(x) * avg(y)) "
-    "/ (avg(x * x) - avg(x) * avg(x)).";
+// The aggregates querygate registers on SQLite for PostgreSQL's (admit/aggregates_on_sqlite.cpp).
+constexpr std::string_view kPgStatistics =
+    "FIX: on PostgreSQL, write the aggregate itself: stddev(x), variance(x), corr(y, x), regr_slope(y, x) ...";
+constexpr std::string_view kPgStringAgg = "FIX: on PostgreSQL, write string_agg(x, ', ' ORDER BY y).";
+constexpr std::string_view kPgOrderedSet =
+    "FIX: on PostgreSQL, write percentile_cont(0.5) WITHIN GROUP (ORDER BY x) or mode() WITHIN GROUP (ORDER BY x).";
 constexpr std::string_view kNeverSleep =
     "FIX: remove the sleep; querygate runs statements under a deadline and never waits on purpose.";
 constexpr std::string_view kNeverSession =
@@ -209,7 +195,7 @@ constexpr std::array kFunctions{
     both("sum", Aggregate, LikeArguments, Growth::Fixed),
     pg_rewrite("total", Aggregate, Number, Growth::Fixed, "dialect:total"),
     pg_rewrite("group_concat", Aggregate, Text, Growth::TextAggregate, "dialect:group_concat"),
-    pg_only("string_agg", Aggregate, Text, Growth::TextAggregate, "FIX: on SQLite, write group_concat(x, ',')."),
+    sqlite_rewrite("string_agg", Aggregate, Text, Growth::TextAggregate, "dialect:string_agg"),
     sqlite_only("json_group_array", Aggregate, Text, Growth::TextAggregate, "FIX: on PostgreSQL, write json_agg(x)."),
     sqlite_only("json_group_object", Aggregate, Text, Growth::TextAggregate,
                 "FIX: on PostgreSQL, write json_object_agg(k, v)."),
@@ -224,19 +210,26 @@ constexpr std::array kFunctions{
     sqlite_rewrite("bool_and", Aggregate, Boolean, Growth::Fixed, "dialect:bool-aggregate"),
     sqlite_rewrite("bool_or", Aggregate, Boolean, Growth::Fixed, "dialect:bool-aggregate"),
     sqlite_rewrite("every", Aggregate, Boolean, Growth::Fixed, "dialect:bool-aggregate"),
-    pg_only("stddev", Aggregate, Number, Growth::Fixed, kPgOnlyStddevSamp),
-    pg_only("stddev_samp", Aggregate, Number, Growth::Fixed, kPgOnlyStddevSamp),
-    pg_only("stddev_pop", Aggregate, Number, Growth::Fixed, kPgOnlyStddevPop),
-    pg_only("variance", Aggregate, Number, Growth::Fixed, kPgOnlyVarSamp),
-    pg_only("var_samp", Aggregate, Number, Growth::Fixed, kPgOnlyVarSamp),
-    pg_only("var_pop", Aggregate, Number, Growth::Fixed, kPgOnlyVarPop),
-    pg_only("corr", Aggregate, Number, Growth::Fixed, kPgOnlyCorr),
-    pg_only("covar_pop", Aggregate, Number, Growth::Fixed, kPgOnlyCovarPop),
-    pg_only("covar_samp", Aggregate, Number, Growth::Fixed, kPgOnlyCovarSamp),
-    pg_only("regr_slope", Aggregate, Number, Growth::Fixed, kPgOnlySlope),
-    pg_only("regr_intercept", Aggregate, Number, Growth::Fixed, kPgOnlyIntercept),
-    pg_only("percentile_cont", Aggregate, LikeArguments, Growth::Fixed, kPgPercentile),
-    pg_only("percentile_disc", Aggregate, LikeArguments, Growth::Within, kPgPercentile),
+    sqlite_rewrite("stddev", Aggregate, Number, Growth::Fixed, "dialect:stddev"),
+    sqlite_rewrite("stddev_samp", Aggregate, Number, Growth::Fixed, "dialect:stddev_samp"),
+    sqlite_rewrite("stddev_pop", Aggregate, Number, Growth::Fixed, "dialect:stddev_pop"),
+    sqlite_rewrite("variance", Aggregate, Number, Growth::Fixed, "dialect:variance"),
+    sqlite_rewrite("var_samp", Aggregate, Number, Growth::Fixed, "dialect:var_samp"),
+    sqlite_rewrite("var_pop", Aggregate, Number, Growth::Fixed, "dialect:var_pop"),
+    sqlite_rewrite("corr", Aggregate, Number, Growth::Fixed, "dialect:corr"),
+    sqlite_rewrite("covar_pop", Aggregate, Number, Growth::Fixed, "dialect:covar_pop"),
+    sqlite_rewrite("covar_samp", Aggregate, Number, Growth::Fixed, "dialect:covar_samp"),
+    sqlite_rewrite("regr_slope", Aggregate, Number, Growth::Fixed, "dialect:regr_slope"),
+    sqlite_rewrite("regr_intercept", Aggregate, Number, Growth::Fixed, "dialect:regr_intercept"),
+    sqlite_rewrite("regr_r2", Aggregate, Number, Growth::Fixed, "dialect:regr_r2"),
+    sqlite_rewrite("regr_avgx", Aggregate, Number, Growth::Fixed, "dialect:regr_avgx"),
+    sqlite_rewrite("regr_avgy", Aggregate, Number, Growth::Fixed, "dialect:regr_avgy"),
+    sqlite_rewrite("regr_sxx", Aggregate, Number, Growth::Fixed, "dialect:regr_sxx"),
+    sqlite_rewrite("regr_syy", Aggregate, Number, Growth::Fixed, "dialect:regr_syy"),
+    sqlite_rewrite("regr_sxy", Aggregate, Number, Growth::Fixed, "dialect:regr_sxy"),
+    sqlite_rewrite("regr_count", Aggregate, Number, Growth::Fixed, "dialect:regr_count"),
+    sqlite_rewrite("percentile_cont", Aggregate, LikeArguments, Growth::Fixed, "dialect:percentile_cont"),
+    sqlite_rewrite("percentile_disc", Aggregate, LikeArguments, Growth::Within, "dialect:percentile_disc"),
     // Registered on SQLite connections by the gateway (executors/sqlite/sqlite_functions.cpp)
     // as plain aggregates: SQLite cannot run them with OVER (...).
     sqlite_only("percentile", Aggregate, Number, Growth::Fixed, kSqliteOnlyPercentile),
@@ -246,8 +239,33 @@ constexpr std::array kFunctions{
                 "(more than one row is its error there)."),
     sqlite_only("median", Aggregate, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write percentile_cont(0.5) WITHIN GROUP (ORDER BY x)."),
-    pg_only("mode", Aggregate, LikeArguments, Growth::Within,
-            "FIX: on SQLite, GROUP BY the value and ORDER BY count(*) DESC LIMIT 1."),
+    sqlite_rewrite("mode", Aggregate, LikeArguments, Growth::Within, "dialect:mode"),
+    // Registered on SQLite connections (executors/sqlite/sqlite_aggregates.cpp): the translations of the
+    // aggregates above call them (admit/aggregates_on_sqlite.cpp); PostgreSQL has the aggregates themselves.
+    sqlite_only("pg_var_samp", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_var_samp_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_var_pop", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_var_pop_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_stddev_samp", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_stddev_samp_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_stddev_pop", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_stddev_pop_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_covar_pop", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_covar_samp", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_corr", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_regr_slope", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_regr_intercept", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_regr_r2", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_regr_count", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_regr_avgx", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_regr_avgy", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_regr_sxx", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_regr_syy", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_regr_sxy", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_string_agg", Aggregate, Text, Growth::TextAggregate, kPgStringAgg),
+    sqlite_only("pg_percentile_cont", Aggregate, Number, Growth::Fixed, kPgOrderedSet),
+    sqlite_only("pg_percentile_disc", Aggregate, LikeArguments, Growth::Within, kPgOrderedSet),
+    sqlite_only("pg_mode", Aggregate, LikeArguments, Growth::Within, kPgOrderedSet),
     // ---- window functions
     both("row_number", Window, Number, Growth::Fixed),
     both("rank", Window, Number, Growth::Fixed),

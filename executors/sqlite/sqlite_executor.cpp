@@ -21,6 +21,22 @@ namespace qg::exec {
 
 namespace {
 
+// "-12.50", "0", "3": the text of a decimal number, as numeric prints it (no exponent, no spaces).
+bool plain_decimal(const std::string& t) {
+  std::size_t i = t.size() > 1 && t[0] == '-' ? 1 : 0;
+  bool digits = false, point = false;
+  for (; i < t.size(); ++i) {
+    if (t[i] >= '0' && t[i] <= '9') {
+      digits = true;
+    } else if (t[i] == '.' && !point && digits) {
+      point = true;
+    } else {
+      return false;
+    }
+  }
+  return digits && t.back() != '.';
+}
+
 using sqlite::Connection;
 using sqlite::StmtHandle;
 
@@ -405,6 +421,8 @@ class SqliteExecutor final : public Executor {
             if (auto digits = sqlite::pg_numeric_text(*x, o.numeric_scale)) v = Decimal{std::move(*digits)};
           } else if (const auto* w = std::get_if<std::int64_t>(&v); w && o.numeric_scale > 0) {
             v = Decimal{std::to_string(*w) + "." + std::string(static_cast<std::size_t>(o.numeric_scale), '0')};
+          } else if (const auto* t = std::get_if<std::string>(&v); t && plain_decimal(*t)) {
+            v = Decimal{*t};  // a registered function's exact digits (pg_stddev_samp_int ...: sqlite_aggregates.cpp)
           }
         }
         // Expressions have no declared type; the first value's storage class stands in.

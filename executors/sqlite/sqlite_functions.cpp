@@ -330,7 +330,8 @@ bool register_functions(sqlite3* db) {
          sqlite3_create_function(db, "pg_int8", 1, flags, nullptr, pg_int8, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_single", 1, flags, nullptr, nullptr, single_step, single_final) == SQLITE_OK &&
          register_math(db, flags) && register_time_functions(db, flags) && register_number_functions(db, flags) &&
-         register_json_functions(db, flags) && register_text_functions(db, flags);
+         register_json_functions(db, flags) && register_text_functions(db, flags) &&
+         register_aggregate_functions(db, flags);
 }
 
 }  // namespace qg::exec::sqlite

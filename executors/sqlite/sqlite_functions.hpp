@@ -31,4 +31,7 @@ bool register_json_functions(sqlite3* db, int flags);
 // pg_regexp_replace, pg_regexp_count, pg_regexp_substr. Called by register_functions.
 bool register_text_functions(sqlite3* db, int flags);
 
+// PostgreSQL's statistics, string_agg and ordered-set aggregates (sqlite_aggregates.cpp).
+bool register_aggregate_functions(sqlite3* db, int flags);
+
 }  // namespace qg::exec::sqlite

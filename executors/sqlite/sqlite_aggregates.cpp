@@ -1,0 +1,580 @@
+// PostgreSQL's aggregates SQLite lacks, registered on every SQLite connection
+// (issue #12). Admission translates the PostgreSQL calls into calls of these
+// (admission/admit/aggregates_on_sqlite.cpp, reported as dialect:<name>):
+//   pg_var_samp / pg_var_pop / pg_stddev_samp / pg_stddev_pop (x)   float8 input:
+//       PostgreSQL's Youngs-Cramer accumulation (float.c, float8_accum);
+//   pg_var_samp_int ... (x)   integer input: PostgreSQL answers numeric, computed
+//       exactly from N, sum(x), sum(x*x) with numeric.c's scale rules
+//       (numeric_stddev_internal, select_div_scale), returned as the decimal text;
+//   pg_covar_pop, pg_covar_samp, pg_corr, pg_regr_* (y, x)   float8_regr_accum;
+//   pg_string_agg(value, delimiter, spec, key...)   ORDER BY keys and DISTINCT
+//       done here (SQLite 3.40 has neither inside an aggregate);
+//   pg_percentile_cont(p, x, desc), pg_percentile_disc(p, x, desc), pg_mode(x, desc).
+// NULL inputs are skipped as PostgreSQL skips them; no input is NULL (regr_count: 0).
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <boost/multiprecision/cpp_int.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "executors/sqlite/sqlite_functions.hpp"
+
+namespace qg::exec::sqlite {
+namespace {
+
+using boost::multiprecision::cpp_int;
+
+// The state of one group lives behind a pointer in SQLite's aggregate context.
+template <typename S>
+S* state(sqlite3_context* ctx, bool create) {
+  auto** slot = static_cast<S**>(sqlite3_aggregate_context(ctx, create ? sizeof(S*) : 0));
+  if (!slot) return nullptr;
+  if (!*slot && create) *slot = new (std::nothrow) S();
+  return *slot;
+}
+
+template <typename S>
+void release(sqlite3_context* ctx) {
+  auto** slot = static_cast<S**>(sqlite3_aggregate_context(ctx, 0));
+  if (slot && *slot) {
+    delete *slot;
+    *slot = nullptr;
+  }
+}
+
+bool number_class(sqlite3_value* v) {
+  const int t = sqlite3_value_type(v);
+  return t == SQLITE_INTEGER || t == SQLITE_FLOAT;
+}
+
+constexpr const char* kOverflow = "value out of range: overflow";
+
+// ---- float8 statistics: float8_accum / float8_regr_accum (PostgreSQL 12+)
+
+struct Moments {
+  double n = 0, sx = 0, sxx = 0, sy = 0, syy = 0, sxy = 0;
+  bool failed = false;
+};
+
+enum class Stat { VarSamp, VarPop, StddevSamp, StddevPop };
+enum class Regr { CovarPop, CovarSamp, Corr, Slope, Intercept, R2, Count, AvgX, AvgY, Sxx, Syy, Sxy };
+
+void float_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  auto* m = state<Moments>(ctx, true);
+  if (!m) return sqlite3_result_error_nomem(ctx);
+  if (!number_class(argv[0])) {
+    m->failed = true;
+    return sqlite3_result_error(ctx, "invalid input syntax for type double precision", -1);
+  }
+  const double x = sqlite3_value_double(argv[0]);
+  const double old_n = m->n;
+  m->n += 1.0;
+  const double old_sx = m->sx;
+  m->sx += x;
+  if (old_n > 0.0) {
+    const double tmp = x * m->n - m->sx;
+    m->sxx += tmp * tmp / (m->n * old_n);
+    if (std::isinf(m->sx) || std::isinf(m->sxx)) {
+      if (!std::isinf(old_sx) && !std::isinf(x)) {
+        m->failed = true;
+        return sqlite3_result_error(ctx, kOverflow, -1);
+      }
+      m->sxx = std::numeric_limits<double>::quiet_NaN();
+    }
+  } else if (std::isnan(x) || std::isinf(x)) {
+    m->sxx = std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+void float_final(sqlite3_context* ctx) {
+  const auto which = *static_cast<const Stat*>(sqlite3_user_data(ctx));
+  const auto* m = state<Moments>(ctx, false);
+  if (!m || m->failed) {
+    release<Moments>(ctx);
+    return sqlite3_result_null(ctx);
+  }
+  const bool sample = which == Stat::VarSamp || which == Stat::StddevSamp;
+  if (m->n == 0.0 || (sample && m->n <= 1.0)) {
+    release<Moments>(ctx);
+    return sqlite3_result_null(ctx);
+  }
+  const double var = m->sxx / (sample ? m->n - 1.0 : m->n);
+  release<Moments>(ctx);
+  sqlite3_result_double(ctx, which == Stat::StddevSamp || which == Stat::StddevPop ? std::sqrt(var) : var);
+}
+
+void regr_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  // regr_*(Y, X): a row counts only when both are present.
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) return;
+  auto* m = state<Moments>(ctx, true);
+  if (!m) return sqlite3_result_error_nomem(ctx);
+  if (!number_class(argv[0]) || !number_class(argv[1])) {
+    m->failed = true;
+    return sqlite3_result_error(ctx, "invalid input syntax for type double precision", -1);
+  }
+  const double y = sqlite3_value_double(argv[0]);
+  const double x = sqlite3_value_double(argv[1]);
+  const double old_n = m->n, old_sx = m->sx, old_sy = m->sy;
+  m->n += 1.0;
+  m->sx += x;
+  m->sy += y;
+  if (old_n > 0.0) {
+    const double tx = x * m->n - m->sx;
+    const double ty = y * m->n - m->sy;
+    const double scale = 1.0 / (m->n * old_n);
+    m->sxx += tx * tx * scale;
+    m->syy += ty * ty * scale;
+    m->sxy += tx * ty * scale;
+    if (std::isinf(m->sx) || std::isinf(m->sxx) || std::isinf(m->sy) || std::isinf(m->syy) || std::isinf(m->sxy)) {
+      if ((std::isinf(m->sx) && !std::isinf(old_sx) && !std::isinf(x)) ||
+          (std::isinf(m->sy) && !std::isinf(old_sy) && !std::isinf(y)) ||
+          (std::isinf(m->sxx) && !std::isinf(old_sx) && !std::isinf(x)) ||
+          (std::isinf(m->syy) && !std::isinf(old_sy) && !std::isinf(y)) ||
+          (std::isinf(m->sxy) && !std::isinf(old_sx) && !std::isinf(x) && !std::isinf(old_sy) && !std::isinf(y))) {
+        m->failed = true;
+        return sqlite3_result_error(ctx, kOverflow, -1);
+      }
+      if (std::isinf(m->sxx)) m->sxx = std::numeric_limits<double>::quiet_NaN();
+      if (std::isinf(m->syy)) m->syy = std::numeric_limits<double>::quiet_NaN();
+      if (std::isinf(m->sxy)) m->sxy = std::numeric_limits<double>::quiet_NaN();
+    }
+  } else {
+    if (std::isnan(x) || std::isinf(x)) m->sxx = m->sxy = std::numeric_limits<double>::quiet_NaN();
+    if (std::isnan(y) || std::isinf(y)) m->syy = m->sxy = std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+void regr_final(sqlite3_context* ctx) {
+  const auto which = *static_cast<const Regr*>(sqlite3_user_data(ctx));
+  const Moments* found = state<Moments>(ctx, false);
+  const Moments m = found ? *found : Moments{};
+  release<Moments>(ctx);
+  if (m.failed) return sqlite3_result_null(ctx);
+  if (which == Regr::Count) return sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(m.n));
+  if (m.n < 1.0) return sqlite3_result_null(ctx);
+  switch (which) {
+    case Regr::CovarPop:
+      return sqlite3_result_double(ctx, m.sxy / m.n);
+    case Regr::CovarSamp:
+      if (m.n < 2.0) return sqlite3_result_null(ctx);
+      return sqlite3_result_double(ctx, m.sxy / (m.n - 1.0));
+    case Regr::Corr:
+      if (m.sxx == 0 || m.syy == 0) return sqlite3_result_null(ctx);
+      return sqlite3_result_double(ctx, m.sxy / std::sqrt(m.sxx * m.syy));
+    case Regr::Slope:
+      if (m.sxx == 0) return sqlite3_result_null(ctx);
+      return sqlite3_result_double(ctx, m.sxy / m.sxx);
+    case Regr::Intercept:
+      if (m.sxx == 0) return sqlite3_result_null(ctx);
+      return sqlite3_result_double(ctx, (m.sy - m.sx * m.sxy / m.sxx) / m.n);
+    case Regr::R2:
+      if (m.sxx == 0) return sqlite3_result_null(ctx);
+      if (m.syy == 0) return sqlite3_result_double(ctx, 1.0);
+      return sqlite3_result_double(ctx, (m.sxy * m.sxy) / (m.sxx * m.syy));
+    case Regr::AvgX:
+      return sqlite3_result_double(ctx, m.sx / m.n);
+    case Regr::AvgY:
+      return sqlite3_result_double(ctx, m.sy / m.n);
+    case Regr::Sxx:
+      return sqlite3_result_double(ctx, m.sxx);
+    case Regr::Syy:
+      return sqlite3_result_double(ctx, m.syy);
+    case Regr::Sxy:
+      return sqlite3_result_double(ctx, m.sxy);
+    case Regr::Count:
+      break;
+  }
+  sqlite3_result_null(ctx);
+}
+
+// ---- integer statistics: numeric, exactly as numeric_stddev_internal computes them
+
+struct Sums {
+  std::int64_t n = 0;
+  cpp_int sx, sxx;
+  bool failed = false;
+};
+
+void int_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  auto* s = state<Sums>(ctx, true);
+  if (!s) return sqlite3_result_error_nomem(ctx);
+  if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER) {
+    s->failed = true;
+    return sqlite3_result_error(ctx, "stddev/variance of integers: a value that is not an integer", -1);
+  }
+  const cpp_int x = sqlite3_value_int64(argv[0]);
+  ++s->n;
+  s->sx += x;
+  s->sxx += x * x;
+}
+
+// A positive integer's weight and first digit in numeric.c's base 10000.
+void base10000(const cpp_int& v, int& weight, int& first) {
+  const std::string digits = v.str();
+  const int n = static_cast<int>(digits.size());
+  weight = (n + 3) / 4 - 1;
+  const int lead = n - weight * 4;  // 1..4 decimal digits in the first base-10000 digit
+  first = std::stoi(digits.substr(0, static_cast<std::size_t>(lead)));
+}
+
+cpp_int pow10(int n) {
+  cpp_int p = 1;
+  for (int i = 0; i < n; ++i) p *= 10;
+  return p;
+}
+
+std::string decimal_text(const cpp_int& scaled, int scale) {
+  std::string digits = scaled.str();
+  if (scale <= 0) return digits;
+  if (static_cast<int>(digits.size()) <= scale)
+    digits.insert(0, static_cast<std::size_t>(scale + 1) - digits.size(), '0');
+  digits.insert(digits.size() - static_cast<std::size_t>(scale), ".");
+  return digits;
+}
+
+// PostgreSQL's numeric variance / standard deviation of integers with sum `sx`, sum of squares `sxx`,
+// count `n`, as its text; empty when PostgreSQL answers NULL.
+std::string pg_numeric_variance_text(std::int64_t n, const cpp_int& sx, const cpp_int& sxx, bool sample, bool stddev) {
+  if (n == 0 || (sample && n <= 1)) return "";
+  const cpp_int big_n = n;
+  const cpp_int numerator = big_n * sxx - sx * sx;  // N * sumX2 - sumX * sumX
+  if (numerator <= 0) return "0";
+  const cpp_int denominator = sample ? cpp_int(big_n * (big_n - 1)) : cpp_int(big_n * big_n);
+  // select_div_scale: NUMERIC_MIN_SIG_DIGITS (16) significant digits from the quotient's estimated weight.
+  int w1 = 0, f1 = 0, w2 = 0, f2 = 0;
+  base10000(numerator, w1, f1);
+  base10000(denominator, w2, f2);
+  int qweight = w1 - w2;
+  if (f1 <= f2) --qweight;
+  const int rscale = std::clamp(16 - qweight * 4, 0, 1000);
+  const cpp_int unit = pow10(rscale);
+  // div_var(..., round = true): the quotient rounded half away from zero at rscale digits.
+  const cpp_int quotient = (2 * numerator * unit + denominator) / (2 * denominator);
+  if (!stddev) return decimal_text(quotient, rscale);
+  // sqrt_var at the same rscale, of the rounded variance: round(sqrt(q / 10^r), r) = (isqrt(4 q 10^r) + 1) / 2.
+  const cpp_int root = (boost::multiprecision::sqrt(cpp_int(4 * quotient * unit)) + 1) / 2;
+  return decimal_text(root, rscale);
+}
+
+void int_final(sqlite3_context* ctx) {
+  const auto which = *static_cast<const Stat*>(sqlite3_user_data(ctx));
+  const Sums* s = state<Sums>(ctx, false);
+  if (!s || s->failed) {
+    release<Sums>(ctx);
+    return sqlite3_result_null(ctx);
+  }
+  const std::string text =
+      pg_numeric_variance_text(s->n, s->sx, s->sxx, which == Stat::VarSamp || which == Stat::StddevSamp,
+                               which == Stat::StddevSamp || which == Stat::StddevPop);
+  release<Sums>(ctx);
+  if (text.empty()) return sqlite3_result_null(ctx);
+  sqlite3_result_text(ctx, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+}
+
+// ---- sorted aggregates: values compared as PostgreSQL compares one type's values
+// (numbers by value, text by its bytes: the test cluster's collation is C.UTF-8, code-point order)
+
+struct Val {
+  int type = SQLITE_NULL;
+  std::int64_t i = 0;
+  double d = 0;
+  std::string s;  // text or blob bytes
+};
+
+Val read(sqlite3_value* v) {
+  Val out;
+  out.type = sqlite3_value_type(v);
+  switch (out.type) {
+    case SQLITE_INTEGER:
+      out.i = sqlite3_value_int64(v);
+      break;
+    case SQLITE_FLOAT:
+      out.d = sqlite3_value_double(v);
+      break;
+    case SQLITE_TEXT:
+    case SQLITE_BLOB: {
+      const auto* p = static_cast<const char*>(out.type == SQLITE_TEXT ? static_cast<const void*>(sqlite3_value_text(v))
+                                                                       : sqlite3_value_blob(v));
+      out.s.assign(p ? p : "", static_cast<std::size_t>(sqlite3_value_bytes(v)));
+      break;
+    }
+    default:
+      break;
+  }
+  return out;
+}
+
+int rank(const Val& v) {
+  switch (v.type) {
+    case SQLITE_NULL:
+      return 0;
+    case SQLITE_INTEGER:
+    case SQLITE_FLOAT:
+      return 1;
+    case SQLITE_TEXT:
+      return 2;
+    default:
+      return 3;
+  }
+}
+
+// <0, 0, >0; NULLs are placed by the caller.
+int compare(const Val& a, const Val& b) {
+  if (rank(a) != rank(b)) return rank(a) < rank(b) ? -1 : 1;
+  if (rank(a) == 1) {
+    if (a.type == SQLITE_INTEGER && b.type == SQLITE_INTEGER) return a.i < b.i ? -1 : a.i > b.i ? 1 : 0;
+    const long double x = a.type == SQLITE_INTEGER ? static_cast<long double>(a.i) : a.d;
+    const long double y = b.type == SQLITE_INTEGER ? static_cast<long double>(b.i) : b.d;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  const int c = std::memcmp(a.s.data(), b.s.data(), std::min(a.s.size(), b.s.size()));
+  if (c != 0) return c < 0 ? -1 : 1;
+  return a.s.size() < b.s.size() ? -1 : a.s.size() > b.s.size() ? 1 : 0;
+}
+
+void result_val(sqlite3_context* ctx, const Val& v) {
+  switch (v.type) {
+    case SQLITE_INTEGER:
+      return sqlite3_result_int64(ctx, v.i);
+    case SQLITE_FLOAT:
+      return sqlite3_result_double(ctx, v.d);
+    case SQLITE_TEXT:
+      return sqlite3_result_text(ctx, v.s.data(), static_cast<int>(v.s.size()), SQLITE_TRANSIENT);
+    case SQLITE_BLOB:
+      return sqlite3_result_blob(ctx, v.s.data(), static_cast<int>(v.s.size()), SQLITE_TRANSIENT);
+    default:
+      return sqlite3_result_null(ctx);
+  }
+}
+
+struct SortKey {
+  bool desc = false;
+  bool nulls_first = false;
+};
+
+// Compares two rows' keys by the ORDER BY: direction and NULLS FIRST/LAST per key.
+int compare_keys(const std::vector<Val>& a, const std::vector<Val>& b, const std::vector<SortKey>& spec) {
+  for (std::size_t k = 0; k < spec.size() && k < a.size() && k < b.size(); ++k) {
+    const bool an = a[k].type == SQLITE_NULL, bn = b[k].type == SQLITE_NULL;
+    if (an || bn) {
+      if (an && bn) continue;
+      return an == spec[k].nulls_first ? -1 : 1;
+    }
+    const int c = compare(a[k], b[k]);
+    if (c != 0) return spec[k].desc ? -c : c;
+  }
+  return 0;
+}
+
+struct StringAgg {
+  struct Row {
+    std::string value;
+    std::string delimiter;
+    bool has_delimiter = false;
+    std::vector<Val> keys;
+  };
+  std::vector<Row> rows;
+  std::vector<SortKey> spec;
+  bool distinct = false;
+  bool bad_spec = false;
+  bool parsed = false;
+};
+
+// spec: 'D' (DISTINCT) or '-', then two letters per ORDER BY key: a|d (direction), f|l (NULLS FIRST/LAST).
+void string_agg_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (argc < 3) return sqlite3_result_error(ctx, "pg_string_agg(value, delimiter, spec, key...)", -1);
+  auto* s = state<StringAgg>(ctx, true);
+  if (!s) return sqlite3_result_error_nomem(ctx);
+  if (!s->parsed) {
+    s->parsed = true;
+    const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[2]));
+    const std::string spec = text ? text : "";
+    const std::size_t keys = static_cast<std::size_t>(argc - 3);
+    if (spec.size() != 1 + 2 * keys || (spec[0] != 'D' && spec[0] != '-')) s->bad_spec = true;
+    s->distinct = !spec.empty() && spec[0] == 'D';
+    for (std::size_t k = 0; k < keys && !s->bad_spec; ++k)
+      s->spec.push_back(SortKey{spec[1 + 2 * k] == 'd', spec[2 + 2 * k] == 'f'});
+  }
+  if (s->bad_spec) return sqlite3_result_error(ctx, "pg_string_agg: malformed sort specification", -1);
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;  // NULL values are skipped, their delimiters too
+  StringAgg::Row row;
+  const auto* v = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  row.value.assign(v ? v : "", static_cast<std::size_t>(sqlite3_value_bytes(argv[0])));
+  if (sqlite3_value_type(argv[1]) != SQLITE_NULL) {
+    const auto* d = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+    row.delimiter.assign(d ? d : "", static_cast<std::size_t>(sqlite3_value_bytes(argv[1])));
+    row.has_delimiter = true;
+  }
+  for (int k = 3; k < argc; ++k) row.keys.push_back(read(argv[k]));
+  s->rows.push_back(std::move(row));
+}
+
+void string_agg_final(sqlite3_context* ctx) {
+  auto* s = state<StringAgg>(ctx, false);
+  if (!s || s->rows.empty()) {
+    release<StringAgg>(ctx);
+    return sqlite3_result_null(ctx);
+  }
+  auto& rows = s->rows;
+  if (s->distinct) {
+    // DISTINCT (value, delimiter): sorted by the value (the only ORDER BY PostgreSQL allows then), ascending
+    // unless written DESC.
+    const bool desc = !s->spec.empty() && s->spec.front().desc;
+    std::stable_sort(rows.begin(), rows.end(), [&](const StringAgg::Row& a, const StringAgg::Row& b) {
+      const int c = a.value.compare(b.value);
+      if (c != 0) return desc ? c > 0 : c < 0;
+      if (a.has_delimiter != b.has_delimiter) return !a.has_delimiter;
+      return a.delimiter < b.delimiter;
+    });
+    rows.erase(std::unique(rows.begin(), rows.end(),
+                           [](const StringAgg::Row& a, const StringAgg::Row& b) {
+                             return a.value == b.value && a.has_delimiter == b.has_delimiter &&
+                                    a.delimiter == b.delimiter;
+                           }),
+               rows.end());
+  } else if (!s->spec.empty()) {
+    std::stable_sort(rows.begin(), rows.end(), [&](const StringAgg::Row& a, const StringAgg::Row& b) {
+      return compare_keys(a.keys, b.keys, s->spec) < 0;
+    });
+  }
+  std::string out;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i > 0 && rows[i].has_delimiter) out += rows[i].delimiter;
+    out += rows[i].value;
+  }
+  release<StringAgg>(ctx);
+  sqlite3_result_text(ctx, out.data(), static_cast<int>(out.size()), SQLITE_TRANSIENT);
+}
+
+// ---- ordered-set aggregates: percentile_cont, percentile_disc, mode
+
+struct OrderedSet {
+  std::vector<Val> values;
+  double p = 0;
+  bool desc = false;
+  bool started = false;
+  bool failed = false;
+};
+
+enum class Ordered { Cont, Disc, Mode };
+
+void ordered_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  const auto which = *static_cast<const Ordered*>(sqlite3_user_data(ctx));
+  auto* s = state<OrderedSet>(ctx, true);
+  if (!s) return sqlite3_result_error_nomem(ctx);
+  sqlite3_value* x = which == Ordered::Mode ? argv[0] : argv[1];
+  if (!s->started) {
+    s->started = true;
+    s->desc = sqlite3_value_int(argv[argc - 1]) != 0;
+    if (which != Ordered::Mode) {
+      s->p = sqlite3_value_double(argv[0]);
+      if (!number_class(argv[0]) || !(s->p >= 0 && s->p <= 1)) {
+        s->failed = true;
+        return sqlite3_result_error(ctx, "percentile value is not between 0 and 1", -1);
+      }
+    }
+  }
+  if (sqlite3_value_type(x) == SQLITE_NULL) return;
+  if (which == Ordered::Cont && !number_class(x)) {
+    s->failed = true;
+    return sqlite3_result_error(ctx, "percentile_cont: a value that is not a number", -1);
+  }
+  s->values.push_back(read(x));
+}
+
+void ordered_final(sqlite3_context* ctx) {
+  const auto which = *static_cast<const Ordered*>(sqlite3_user_data(ctx));
+  auto* s = state<OrderedSet>(ctx, false);
+  if (!s || s->failed || s->values.empty()) {
+    release<OrderedSet>(ctx);
+    return sqlite3_result_null(ctx);
+  }
+  auto& v = s->values;
+  const bool desc = s->desc;
+  std::stable_sort(v.begin(), v.end(), [&](const Val& a, const Val& b) {
+    const int c = compare(a, b);
+    return desc ? c > 0 : c < 0;
+  });
+  const double n = static_cast<double>(v.size());
+  if (which == Ordered::Cont) {
+    // percentile_cont_final_common: the rows floor/ceil(p * (n - 1)), interpolated (float8_lerp).
+    auto as_double = [](const Val& x) { return x.type == SQLITE_INTEGER ? static_cast<double>(x.i) : x.d; };
+    const double at = s->p * (n - 1);
+    const auto first = static_cast<std::size_t>(std::floor(at));
+    const auto second = static_cast<std::size_t>(std::ceil(at));
+    const double lo = as_double(v[first]);
+    if (first == second) {
+      release<OrderedSet>(ctx);
+      return sqlite3_result_double(ctx, lo);
+    }
+    const double hi = as_double(v[second]);
+    const double proportion = at - static_cast<double>(first);
+    release<OrderedSet>(ctx);
+    return sqlite3_result_double(ctx, lo + proportion * (hi - lo));
+  }
+  if (which == Ordered::Disc) {
+    // percentile_disc: the first value whose position reaches p: row ceil(p * n) (1-based), at least the first.
+    auto row = static_cast<std::int64_t>(std::ceil(s->p * n));
+    row = std::clamp<std::int64_t>(row, 1, static_cast<std::int64_t>(v.size()));
+    const Val chosen = v[static_cast<std::size_t>(row - 1)];
+    release<OrderedSet>(ctx);
+    return result_val(ctx, chosen);
+  }
+  // mode_final: the most frequent value; among equally frequent ones the first in the sort order.
+  std::size_t best = 0, best_count = 0;
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = i + 1;
+    while (j < v.size() && compare(v[i], v[j]) == 0) ++j;
+    if (j - i > best_count) {
+      best_count = j - i;
+      best = i;
+    }
+    i = j;
+  }
+  const Val chosen = v[best];
+  release<OrderedSet>(ctx);
+  result_val(ctx, chosen);
+}
+
+constexpr Stat kVarSamp = Stat::VarSamp, kVarPop = Stat::VarPop, kStddevSamp = Stat::StddevSamp,
+               kStddevPop = Stat::StddevPop;
+constexpr Regr kRegr[] = {Regr::CovarPop, Regr::CovarSamp, Regr::Corr, Regr::Slope, Regr::Intercept, Regr::R2,
+                          Regr::Count,    Regr::AvgX,      Regr::AvgY, Regr::Sxx,   Regr::Syy,       Regr::Sxy};
+constexpr const char* kRegrNames[] = {"pg_covar_pop",      "pg_covar_samp", "pg_corr",       "pg_regr_slope",
+                                      "pg_regr_intercept", "pg_regr_r2",    "pg_regr_count", "pg_regr_avgx",
+                                      "pg_regr_avgy",      "pg_regr_sxx",   "pg_regr_syy",   "pg_regr_sxy"};
+constexpr Ordered kCont = Ordered::Cont, kDisc = Ordered::Disc, kMode = Ordered::Mode;
+
+}  // namespace
+
+bool register_aggregate_functions(sqlite3* db, int flags) {
+  auto aggregate = [&](const char* name, int argc, const void* data,
+                       void (*step)(sqlite3_context*, int, sqlite3_value**), void (*final)(sqlite3_context*)) {
+    return sqlite3_create_function(db, name, argc, flags, const_cast<void*>(data), nullptr, step, final) == SQLITE_OK;
+  };
+  bool ok = aggregate("pg_var_samp", 1, &kVarSamp, float_step, float_final) &&
+            aggregate("pg_var_pop", 1, &kVarPop, float_step, float_final) &&
+            aggregate("pg_stddev_samp", 1, &kStddevSamp, float_step, float_final) &&
+            aggregate("pg_stddev_pop", 1, &kStddevPop, float_step, float_final) &&
+            aggregate("pg_var_samp_int", 1, &kVarSamp, int_step, int_final) &&
+            aggregate("pg_var_pop_int", 1, &kVarPop, int_step, int_final) &&
+            aggregate("pg_stddev_samp_int", 1, &kStddevSamp, int_step, int_final) &&
+            aggregate("pg_stddev_pop_int", 1, &kStddevPop, int_step, int_final) &&
+            aggregate("pg_string_agg", -1, nullptr, string_agg_step, string_agg_final) &&
+            aggregate("pg_percentile_cont", 3, &kCont, ordered_step, ordered_final) &&
+            aggregate("pg_percentile_disc", 3, &kDisc, ordered_step, ordered_final) &&
+            aggregate("pg_mode", 2, &kMode, ordered_step, ordered_final);
+  for (std::size_t i = 0; ok && i < std::size(kRegr); ++i)
+    ok = aggregate(kRegrNames[i], 2, &kRegr[i], regr_step, regr_final);
+  return ok;
+}
+
+}  // namespace qg::exec::sqlite
