@@ -360,6 +360,18 @@ qg::Status copy_postgres_to_sqlite(const std::string& dsn, const fs::path& file,
   return {};
 }
 
+GatewayVerdict judge_gateway_answer(const GatewayRun& run, const qg::exec::Rows& truth, const std::string& truth_sql,
+                                    bool numeric_strict) {
+  const SideResult r = judge(run, truth, truth_sql, false, numeric_strict);
+  GatewayVerdict v;
+  v.cls = std::string(class_name(r.cls));
+  v.refused = r.cls == Class::Refused || r.cls == Class::RefusedNoFix;
+  v.engine_error = r.cls == Class::EngineError;
+  v.different = r.cls == Class::Different || r.cls == Class::OrderOpen || r.cls == Class::Float4;
+  v.detail = r.detail;
+  return v;
+}
+
 int run_parity(const ParityOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<ParityEntry> entries;
