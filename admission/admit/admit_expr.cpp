@@ -296,6 +296,7 @@ Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
 Status Admitter::sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx) {
   for (auto& i : items) {
     if (auto s = expr(*i.expr, ctx); !s) return s;
+    if (auto s = json_sort_on_sqlite(*i.expr, ctx); !s) return s;
     nulls_order_on_sqlite(i, *i.expr, ctx);
     time_sort_on_sqlite(i, *i.expr, ctx);
   }

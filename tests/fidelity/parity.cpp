@@ -49,6 +49,10 @@ std::string sqlite_type(const std::string& pg) {
   if (pg == "timestamp without time zone") return "TIMESTAMP";
   if (pg == "timestamp with time zone") return "TIMESTAMPTZ";
   if (pg == "time without time zone") return "TIME";
+  // Declared as JSON, so the SQLite catalog types the column as JSON whatever its values (a jsonb column may
+  // hold scalars, which the catalog's sampling would take for text) and admission applies jsonb's rules.
+  // "TEXT" gives the column text affinity: a jsonb scalar such as 1 stays the text '1'.
+  if (pg == "jsonb" || pg == "json") return "JSON TEXT";
   return "TEXT";
 }
 

@@ -1,0 +1,18 @@
+-- Wrong answers found by the differential property (fidelity differential, tests/fuzz/README.md P5,
+-- issue #12), minimised, with PostgreSQL as the truth (the parity run's format, as demo.sql). Each
+-- entry names the seed and statement that found it; each is fixed in admission (refused with a FIX
+-- or translated) and must stay so.
+-- database: demo
+
+-- id: diff-001
+-- found: seed 2 #207 (SELECT true, a.j, ... GROUP BY 1, 2 ORDER BY 1, 2, ...): ORDER BY a jsonb column on
+--   SQLite sorted the JSON text ('"str"' < '1' < '{...}'); PostgreSQL sorts by jsonb's order. Now refused on SQLite.
+SELECT id FROM spans WHERE id <= 30 ORDER BY attributes, id;
+
+-- id: diff-002
+-- found: as diff-001, the sort key named by its position.
+SELECT attributes ->> 'llm.model_name' AS model, attributes AS attrs FROM spans WHERE id <= 30 ORDER BY 2, 1;
+
+-- id: diff-003
+-- found: as diff-001, inside a window's ORDER BY.
+SELECT id, row_number() OVER (ORDER BY attributes, id) AS rn FROM spans WHERE id <= 30 ORDER BY id;
