@@ -293,6 +293,8 @@ Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
   return {};
 }
 
+Status trunc_digits_on_sqlite(const ast::FuncCall& f, Dialect dialect, int location);  // numbers_on_sqlite.cpp
+
 Status Admitter::sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx) {
   for (auto& i : items) {
     if (auto s = expr(*i.expr, ctx); !s) return s;
@@ -332,6 +334,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (replaced) return expr(e, ctx);  // `n` died: admit the translation
           }
           if (auto s = function(n, loc, ctx); !s) return s;
+          if (auto s = trunc_digits_on_sqlite(n, dialect_, loc); !s) return s;
           const std::string called = n.name;
           if (auto s = time_function_on_sqlite(e, ctx); !s) return s;
           if (dialect_ == Dialect::Sqlite)

@@ -16,3 +16,8 @@ SELECT attributes ->> 'llm.model_name' AS model, attributes AS attrs FROM spans 
 -- id: diff-003
 -- found: as diff-001, inside a window's ORDER BY.
 SELECT id, row_number() OVER (ORDER BY attributes, id) AS rn FROM spans WHERE id <= 30 ORDER BY id;
+
+-- id: diff-004
+-- found: seed 20261202 #21 (... WHERE round(a.amount, 0) >= trunc(a.amount, 2) ...): trunc(x, n) was admitted
+--   on SQLite, whose trunc() takes one argument: an engine error where PostgreSQL answers. Now refused with a FIX.
+SELECT id, trunc(CAST(cost_usd AS numeric), 2) AS t FROM spans WHERE cost_usd IS NOT NULL ORDER BY id LIMIT 5;
