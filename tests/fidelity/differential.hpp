@@ -57,6 +57,7 @@ struct DifferentialOptions {
   std::string admin_conninfo;  // the test cluster as its superuser (creates the database)
   std::filesystem::path out;   // differential.md, differential.tsv
   bool verbose = false;
+  bool fail_open = false;  // fail on the open findings too (differential.cpp, kOpenFindings)
 };
 
 // Returns the process exit status (0: the property held for every statement).

@@ -181,7 +181,7 @@ int parity_main(int argc, char** argv) {
   return fidelity::run_parity(options);
 }
 
-// fidelity differential [--seed S] [--count N] [--seeds M] [--out DIR] [--verbose 1]
+// fidelity differential [--seed S] [--count N] [--seeds M] [--out DIR] [--verbose 1] [--open fail]
 // (tests/fidelity/differential.hpp). Needs the PostgreSQL test cluster (the truth, and where the
 // dataset is loaded: as its superuser `postgres`, as scripts/pg-test-cluster.sh makes it).
 int differential_main(int argc, char** argv) {
@@ -198,6 +198,8 @@ int differential_main(int argc, char** argv) {
       options.out = value;
     else if (flag == "--verbose")
       options.verbose = value == "1";
+    else if (flag == "--open")
+      options.fail_open = value == "fail";
     else
       return usage("differential: unknown argument " + flag);
   }
