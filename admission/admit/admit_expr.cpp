@@ -293,7 +293,10 @@ Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
   return {};
 }
 
-Status trunc_digits_on_sqlite(const ast::FuncCall& f, Dialect dialect, int location);  // numbers_on_sqlite.cpp
+// numbers_on_sqlite.cpp
+Status trunc_digits_on_sqlite(const ast::FuncCall& f, Dialect dialect, int location);
+Status boolean_concat_on_sqlite(const ast::Expr& condition, int location);
+Status mod_on_sqlite(const ast::FuncCall& f, Dialect dialect, int location);
 
 Status Admitter::sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx) {
   for (auto& i : items) {
@@ -335,6 +338,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           if (auto s = function(n, loc, ctx); !s) return s;
           if (auto s = trunc_digits_on_sqlite(n, dialect_, loc); !s) return s;
+          if (auto s = mod_on_sqlite(n, dialect_, loc); !s) return s;
           const std::string called = n.name;
           if (auto s = time_function_on_sqlite(e, ctx); !s) return s;
           if (dialect_ == Dialect::Sqlite)
@@ -434,6 +438,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
           if (auto s = operator_types(n, ctx, loc); !s) return s;
+          if (n.op == "||" && n.left && dialect_ == Dialect::Sqlite)
+            for (const ast::Expr* side : {&**n.left, &*n.right})
+              if (value_type(*side, ctx).type == SqlType::Boolean) return boolean_concat_on_sqlite(*side, loc);
           if (n.op == "||" && n.left) {
             // A computed time as text: PostgreSQL's text output (a stored column's: time_as_text_on_sqlite).
             for (ast::Expr* side : {&**n.left, &*n.right})
