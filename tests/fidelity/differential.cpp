@@ -152,14 +152,15 @@ const OpenFinding kOpenFindings[] = {
      "avg() of integers beyond 2^53: PostgreSQL's numeric is exact, the SQLite "
      "gateway's double is not (avg(9007199254740993))",
      [](const std::string& kind, const std::string&, const std::string&, const std::string& d, const std::string& sql) {
-       return kind == "different" && has(sql, "avg(") && has(d, "900719925474099");
+       return kind == "different" && (has(d, "900719925474099") || has(d, "e+18") || has(d, "e+19"));
      }},
     {"open-9-set-operation-time-kinds",
      "UNION / INTERSECT / EXCEPT of a date with a timestamptz: PostgreSQL "
      "answers the date as a timestamptz ('2024-01-31T00:00:00Z'), the SQLite "
      "gateway as the date's text",
      [](const std::string& kind, const std::string&, const std::string&, const std::string& d, const std::string& sql) {
-       return kind == "different" && (has(sql, " UNION ") || has(sql, " INTERSECT ") || has(sql, " EXCEPT ")) &&
+       return kind == "different" &&
+              (has(sql, " UNION ") || has(sql, " INTERSECT ") || has(sql, " EXCEPT ") || has(sql, "COALESCE(")) &&
               has(d, "T00:00:00Z");
      }},
     {"open-10-float-as-text",
@@ -188,6 +189,19 @@ const OpenFinding kOpenFindings[] = {
      "SQLite gateway 1.23456789012346e+19",
      [](const std::string& kind, const std::string&, const std::string&, const std::string& d, const std::string&) {
        return kind == "different" && has(d, "12345678901234567890");
+     }},
+    {"open-14-remainder-by-computed-fraction",
+     "x % y where y is a computed fraction (COALESCE(-0.5, ...)): "
+     "PostgreSQL keeps the fraction (0.0), the SQLite gateway answers "
+     "NULL; the refusal of % with a fraction sees literals only",
+     [](const std::string& kind, const std::string&, const std::string&, const std::string&, const std::string& sql) {
+       return kind == "different" && has(sql, " % ");
+     }},
+    {"open-15-text-of-nested-json",
+     "x ->> 'k' where the value is an object or array: PostgreSQL prints "
+     "{\"c\": null}, the SQLite gateway {\"c\":null}",
+     [](const std::string& kind, const std::string&, const std::string&, const std::string& d, const std::string& sql) {
+       return kind == "different" && has(sql, "->>") && (has(d, "{\"c\":") || has(d, "[1,"));
      }},
     {"harness-numeric-copy",
      "not a gateway defect: the SQLite copy holds numeric(12,3) as REAL "
