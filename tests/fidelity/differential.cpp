@@ -23,7 +23,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kDatabase = "qg_differential";
+// One database per run (qg_differential_<pid>): two runs on one cluster must not drop each other's.
+const std::string kDatabase = "qg_differential_" + std::to_string(::getpid());
 
 std::string one_line(std::string s) {
   for (auto& c : s)
@@ -47,8 +48,8 @@ std::string answer_text(const GatewayRun& run) {
   return rows_text(run.rows) + "\n        ran: " + run.rendered;
 }
 
-// A fresh database `kDatabase` owned by qg_owner holding the dataset, readable by qg_reader (as
-// scripts/pg-test-cluster.sh makes its databases).
+// A fresh database `kDatabase` (dropped first if a killed run left it) owned by qg_owner holding the dataset, readable
+// by qg_reader (as scripts/pg-test-cluster.sh makes its databases).
 qg::Status load_database(const DifferentialOptions& o, const std::vector<DiffTable>& tables) {
   try {
     {
