@@ -100,7 +100,7 @@ const OpenFinding kOpenFindings[] = {
               (has(e, "does not exist") || has(e, "cannot be matched") || has(e, "is not unique") ||
                has(e, "cannot cast type") || has(e, "could not determine polymorphic type") ||
                has(e, "must appear in the GROUP BY clause") || has(e, "ungrouped column") || has(e, "argument of") ||
-               has(e, "is not allowed"));
+               has(e, "is not allowed") || has(e, "cannot be nested"));
      }},
     {"open-2-runtime-errors",
      "PostgreSQL raises a run-time error on a computed value (division by zero, float "
@@ -118,8 +118,8 @@ const OpenFinding kOpenFindings[] = {
      "computes (it skips the rest of AND/OR, CASE branches and BETWEEN bounds once the "
      "answer is known): an error where PostgreSQL answers, never a different answer",
      [](const std::string& kind, const std::string&, const std::string& g, const std::string&, const std::string&) {
-       return kind == "fails" && (has(g, "querygate: invalid input syntax") || has(g, "out of range") ||
-                                  has(g, "overflow") || has(g, "division by zero"));
+       return kind == "fails" && (has(g, "querygate: invalid input syntax") || has(g, "non-integer power") ||
+                                  has(g, "out of range") || has(g, "overflow") || has(g, "division by zero"));
      }},
     {"open-4-numeric-digits",
      "a column PostgreSQL answers as numeric (avg of integers, numeric arithmetic) comes "
