@@ -297,9 +297,14 @@ Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
   return {};
 }
 
+// numbers_on_sqlite.cpp
+Status boolean_concat_on_sqlite(const ast::Expr& condition, int location);
+bool mod_as_operator_on_sqlite(ast::Expr& e, Dialect dialect);
+
 Status Admitter::sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx) {
   for (auto& i : items) {
     if (auto s = expr(*i.expr, ctx); !s) return s;
+    if (auto s = json_sort_on_sqlite(*i.expr, ctx); !s) return s;
     nulls_order_on_sqlite(i, *i.expr, ctx);
     time_sort_on_sqlite(i, *i.expr, ctx);
   }
@@ -335,6 +340,10 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (replaced) return expr(e, ctx);  // `n` died: admit the translation
             if (auto s = json_path_on_sqlite(e, replaced); !s) return s;
             if (replaced) return expr(e, ctx);  // `n` died: admit the translation
+            if (mod_as_operator_on_sqlite(e, dialect_)) {
+              note_rewrite("dialect:mod-operator");
+              return expr(e, ctx);  // `n` died: admit the operator
+            }
           }
           if (auto s = function(n, loc, ctx); !s) return s;
           const std::string called = n.name;
@@ -451,6 +460,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
           if (auto s = operator_types(n, ctx, loc); !s) return s;
+          if (n.op == "||" && n.left && dialect_ == Dialect::Sqlite)
+            for (const ast::Expr* side : {&**n.left, &*n.right})
+              if (value_type(*side, ctx).type == SqlType::Boolean) return boolean_concat_on_sqlite(*side, loc);
           if (n.op == "||" && n.left) {
             // A computed time as text: PostgreSQL's text output (a stored column's: time_as_text_on_sqlite).
             for (ast::Expr* side : {&**n.left, &*n.right})

@@ -701,6 +701,10 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
           target.alias = names[hits.front()];
           note_rewrite("column-names");
         }
+        if (auto st = json_sort_on_sqlite(target.expr, ctx); !st) {
+          found.push_back(st.error());
+          continue;
+        }
         nulls_order_on_sqlite(item, target.expr, ctx);
         time_sort_on_sqlite(item, target.expr, ctx);
         continue;  // the output column: nothing to resolve or substitute
@@ -710,6 +714,10 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     if (const auto k = ast::integer_value(*item.expr); k && std::holds_alternative<ast::Literal>(item.expr->node) &&
                                                        *k >= 1 && static_cast<std::size_t>(*k) <= s.items.size()) {
       if (!found.empty()) continue;
+      if (auto st = json_sort_on_sqlite(s.items[static_cast<std::size_t>(*k - 1)].expr, ctx); !st) {
+        found.push_back(st.error());
+        continue;
+      }
       time_sort_on_sqlite(item, s.items[static_cast<std::size_t>(*k - 1)].expr, ctx);
       if (!std::holds_alternative<ast::Literal>(item.expr->node)) {
         nulls_order_on_sqlite(item, *item.expr, ctx);
@@ -719,6 +727,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     // PostgreSQL reads output names in ORDER BY only as a bare name (above): inside an expression a
     // name is an input column (an alias there is its error). SQLite reads aliases there too.
     if (!keep(expr(*item.expr, dialect_ == Dialect::Postgres ? ctx : with_outputs))) continue;
+    if (!keep(json_sort_on_sqlite(*item.expr, with_outputs))) continue;
     nulls_order_on_sqlite(item, *item.expr, with_outputs);
     time_sort_on_sqlite(item, *item.expr, with_outputs);
   }

@@ -194,6 +194,9 @@ class Admitter {
   // order into a sort item that could meet a NULL. `sorted` is what the item
   // sorts by (the select item when it names an output column).
   void nulls_order_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);
+  // ORDER BY a jsonb value on SQLite (json_on_sqlite.cpp): PostgreSQL sorts by jsonb's own order (objects
+  // after arrays after booleans after numbers after strings), SQLite by the text: refused with a FIX.
+  Status json_sort_on_sqlite(const ast::Expr& sorted, const ExprContext& ctx);
   // PostgreSQL's time family on SQLite (time_types.cpp): the kind of an expression (a stored timestamp
   // column, or a computed time, date or interval), and the translations that replace `e` in place.
   std::optional<pgtime::Kind> time_kind(const ast::Expr& e, const ExprContext& ctx);

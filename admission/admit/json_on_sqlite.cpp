@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "admission/admit/admitter.hpp"
+#include "admission/render/render.hpp"
 
 namespace qg::admit::detail {
 namespace {
@@ -154,6 +155,23 @@ Status Admitter::json_exists_on_sqlite(ast::Expr& e, const ExprContext& ctx, boo
   note_rewrite("dialect:jsonb-exists");
   replaced = true;
   return {};
+}
+
+// Found by the differential property (tests/parity/differential_found.sql, diff-001): ORDER BY a jsonb
+// column on SQLite sorted the stored text ('"str"' before '1' before '{...}'); PostgreSQL sorts by jsonb's
+// order (null < strings < numbers < booleans < arrays < objects, objects by their number of pairs first).
+Status Admitter::json_sort_on_sqlite(const ast::Expr& sorted, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  if (value_type(sorted, ctx).type != SqlType::Json) return {};
+  auto text = render::render_expr(sorted, dialect_);
+  const std::string what = !text ? "the value" : text->size() > 60 ? text->substr(0, 57) + "..." : *text;
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    "ORDER BY a jsonb value (" + what +
+                        ") on SQLite: PostgreSQL sorts by jsonb's own order (strings before numbers before "
+                        "booleans before arrays before objects), SQLite would sort the JSON text",
+                    "FIX: order by a key read as text or a number: ORDER BY " + what + " ->> 'key', or CAST(" + what +
+                        " ->> 'key' AS numeric).",
+                    pos(sorted.location));
 }
 
 }  // namespace qg::admit::detail

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "admission/admit/admitter.hpp"
+#include "admission/render/render.hpp"
 
 namespace qg::admit::detail {
 namespace {
@@ -124,6 +125,33 @@ Status Admitter::greatest_least_on_sqlite(ast::Expr& e, const ExprContext& ctx) 
   e = call(m->greatest ? "pg_greatest" : "pg_least", std::move(args), location);
   note_rewrite("dialect:greatest-least");
   return {};
+}
+
+// text || condition: PostgreSQL writes the boolean as true / false ('a' || true is 'atrue'), SQLite as 1 / 0
+// (found by the differential property, seed 6 #232: max(c.v || c.w) answered 'x y z51' for 'x y z5true').
+Status boolean_concat_on_sqlite(const ast::Expr& condition, int location) {
+  auto text = render::render_expr(condition, Dialect::Postgres);
+  const std::string what = !text ? "the condition" : text->size() > 60 ? text->substr(0, 57) + "..." : *text;
+  return make_error(
+      ErrorCode::CapabilityNotOnSqlite,
+      "|| with a boolean (" + what + ") on SQLite: PostgreSQL writes it as true / false, SQLite would write 1 / 0",
+      "FIX: write the text yourself: CASE WHEN " + what + " THEN 'true' ELSE 'false' END || ...", pos(location));
+}
+
+// mod(a, b): SQLite's mod() computes in doubles and answers a REAL (mod(7, 7) is 0.0, mod(9007199254740993, 10)
+// is 2; found by the differential property, seeds 100 #283, 104 #136); PostgreSQL's is the exact remainder, as
+// its % operator. So on SQLite mod(a, b) is written a % b and admitted as that operator (exact for integers; a
+// fraction is refused there with its FIX).
+bool mod_as_operator_on_sqlite(ast::Expr& e, Dialect dialect) {
+  auto* f = std::get_if<ast::FuncCall>(&e.node);
+  if (dialect != Dialect::Sqlite || !f || f->name != "mod" || f->args.size() != 2 || f->over || f->star ||
+      f->distinct || f->filter)
+    return false;
+  const int location = e.location;
+  ast::Expr a = std::move(f->args[0]), b = std::move(f->args[1]);
+  e = ast::make_expr(ast::Operator{"%", ast::Box<ast::Expr>(std::move(a)), ast::Box<ast::Expr>(std::move(b))},
+                     location);
+  return true;
 }
 
 }  // namespace qg::admit::detail

@@ -23,6 +23,7 @@
 
 #include "dataset.hpp"
 #include "defog_dataset.hpp"
+#include "differential.hpp"
 #include "evaluate.hpp"
 #include "parity.hpp"
 #include "report.hpp"
@@ -180,8 +181,44 @@ int parity_main(int argc, char** argv) {
   return fidelity::run_parity(options);
 }
 
+// fidelity differential [--seed S] [--count N] [--seeds M] [--out DIR] [--verbose 1] [--open fail]
+// (tests/fidelity/differential.hpp). Needs the PostgreSQL test cluster (the truth, and where the
+// dataset is loaded: as its superuser `postgres`, as scripts/pg-test-cluster.sh makes it).
+int differential_main(int argc, char** argv) {
+  fidelity::DifferentialOptions options;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i], value = argv[i + 1];
+    if (flag == "--seed")
+      options.seed = std::strtoull(value.c_str(), nullptr, 10);
+    else if (flag == "--count")
+      options.count = std::atoi(value.c_str());
+    else if (flag == "--seeds")
+      options.seeds = std::atoi(value.c_str());
+    else if (flag == "--out")
+      options.out = value;
+    else if (flag == "--verbose")
+      options.verbose = value == "1";
+    else if (flag == "--open")
+      options.fail_open = value == "fail";
+    else
+      return usage("differential: unknown argument " + flag);
+  }
+  if (argc % 2 != 0 || options.count < 1 || options.seeds < 1)
+    return usage("differential [--seed S] [--count N] [--seeds M] [--out DIR] [--verbose 1]");
+  options.conninfo = pg_test_conninfo();
+  if (options.conninfo.empty()) {
+    std::cerr << "*** fidelity differential: SKIPPED: QG_TEST_PG_HOST/QG_TEST_PG_PORT unset (PostgreSQL is the truth) "
+                 "***\n";
+    return pg_required() ? 1 : 77;
+  }
+  options.admin_conninfo = std::string("host=") + std::getenv("QG_TEST_PG_HOST") +
+                           " port=" + std::getenv("QG_TEST_PG_PORT") + " user=postgres connect_timeout=5";
+  return fidelity::run_differential(options);
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && std::string(argv[1]) == "parity") return parity_main(argc, argv);
+  if (argc > 1 && std::string(argv[1]) == "differential") return differential_main(argc, argv);
   Args args;
   std::string why;
   if (!parse_args(argc, argv, args, why)) return usage(why);

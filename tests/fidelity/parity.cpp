@@ -49,6 +49,10 @@ std::string sqlite_type(const std::string& pg) {
   if (pg == "timestamp without time zone") return "TIMESTAMP";
   if (pg == "timestamp with time zone") return "TIMESTAMPTZ";
   if (pg == "time without time zone") return "TIME";
+  // Declared as JSON, so the SQLite catalog types the column as JSON whatever its values (a jsonb column may
+  // hold scalars, which the catalog's sampling would take for text) and admission applies jsonb's rules.
+  // "TEXT" gives the column text affinity: a jsonb scalar such as 1 stays the text '1'.
+  if (pg == "jsonb" || pg == "json") return "JSON TEXT";
   return "TEXT";
 }
 
@@ -374,6 +378,18 @@ qg::Status copy_postgres_to_sqlite(const std::string& dsn, const fs::path& file,
     return qg::make_error(qg::ErrorCode::BackendError, std::string("PostgreSQL: ") + e.what());
   }
   return {};
+}
+
+GatewayVerdict judge_gateway_answer(const GatewayRun& run, const qg::exec::Rows& truth, const std::string& truth_sql,
+                                    bool numeric_strict) {
+  const SideResult r = judge(run, truth, truth_sql, false, numeric_strict);
+  GatewayVerdict v;
+  v.cls = std::string(class_name(r.cls));
+  v.refused = r.cls == Class::Refused || r.cls == Class::RefusedNoFix;
+  v.engine_error = r.cls == Class::EngineError;
+  v.different = r.cls == Class::Different || r.cls == Class::OrderOpen || r.cls == Class::Float4;
+  v.detail = r.detail;
+  return v;
 }
 
 int run_parity(const ParityOptions& options) {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "common/result.hpp"
+#include "executors/executor.hpp"
 
 namespace fidelity {
 
@@ -58,6 +59,24 @@ struct ParityOptions {
   std::string conninfo;                      // the PostgreSQL test cluster as qg_reader
   std::filesystem::path out;                 // parity.md, parity.tsv
 };
+
+struct GatewayRun;
+
+// The parity run's verdict on one gateway answer against PostgreSQL's rows
+// (refused, engine error, or compared by compare.hpp's rules as far as the
+// statement's top-level ORDER BY goes), for runs that reuse it (the
+// differential property, differential.hpp). `numeric_strict`: a column
+// PostgreSQL answers as numeric and the gateway as a double (or the other way
+// round) differs, as the agent would read other digits.
+struct GatewayVerdict {
+  std::string cls;  // identical, refused-with-fix, refused-without-fix, engine-error, same-rows-order-open, DIFFERENT
+  bool refused = false;
+  bool engine_error = false;
+  bool different = false;  // DIFFERENT or same-rows-order-open: not the truth's answer
+  std::string detail;
+};
+GatewayVerdict judge_gateway_answer(const GatewayRun& run, const qg::exec::Rows& truth, const std::string& truth_sql,
+                                    bool numeric_strict);
 
 // Runs everything; returns the process exit status (0: no different answer).
 int run_parity(const ParityOptions& options);
