@@ -345,7 +345,9 @@ const catalog::Column* common_time_column(const std::vector<const catalog::Colum
 const catalog::Column* Admitter::timestamp_column(const ast::Expr& e, const ExprContext& ctx) {
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
     if (f->star || f->sql_syntax || f->args.empty()) return nullptr;
-    if ((f->name == "min" || f->name == "max") && f->args.size() == 1) return timestamp_column(f->args.front(), ctx);
+    // pg_single: a scalar subquery's one row on SQLite (scalar_subquery.cpp), passed on unchanged.
+    if ((f->name == "min" || f->name == "max" || f->name == "pg_single") && f->args.size() == 1)
+      return timestamp_column(f->args.front(), ctx);
     const bool passes_on = f->over && (((f->name == "lag" || f->name == "lead") && f->args.size() <= 2) ||
                                        ((f->name == "first_value" || f->name == "last_value") && f->args.size() == 1) ||
                                        (f->name == "nth_value" && f->args.size() == 2));

@@ -147,8 +147,8 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
               if (format->text == "%Y-%m-%d %H:%M:%S" || format->text == "%Y-%m-%dT%H:%M:%S") return Kind::Timestamp;
               if (format->text == "%Y-%m-%d") return Kind::Date;
             }
-          static constexpr std::string_view kPassOn[] = {"min",         "max",        "lag",      "lead",
-                                                         "first_value", "last_value", "nth_value"};
+          static constexpr std::string_view kPassOn[] = {"min",         "max",        "lag",       "lead",
+                                                         "first_value", "last_value", "nth_value", "pg_single"};
           if (!n.star && !n.args.empty() && std::find(std::begin(kPassOn), std::end(kPassOn), f) != std::end(kPassOn))
             return time_kind(n.args.front(), ctx);
           return std::nullopt;

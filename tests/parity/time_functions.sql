@@ -268,3 +268,18 @@ SELECT (SELECT min(start_time) + INTERVAL '1 day' FROM traces) AS next_day;
 
 -- id: time-088
 SELECT count(*) FROM traces WHERE date_trunc('month', start_time) = (SELECT date_trunc('month', max(start_time)) FROM traces);
+
+-- id: time-089
+SELECT (SELECT start_time FROM traces WHERE id = 1) AS first_start;
+
+-- id: time-090
+SELECT (SELECT start_time + INTERVAL '1 hour' FROM traces WHERE id = 1) AS later;
+
+-- id: time-091
+SELECT count(*) FROM traces WHERE start_time > (SELECT start_time FROM traces WHERE id = 1);
+
+-- id: time-092
+SELECT count(*) FROM traces WHERE date_trunc('day', start_time) = (SELECT date_trunc('day', start_time) - INTERVAL '1 day' FROM traces WHERE id = 10);
+
+-- id: time-093
+SELECT count(*) FROM traces WHERE to_date(to_char(start_time, 'YYYY-MM-DD'), 'YYYY-MM-DD') = (SELECT to_date(to_char(start_time, 'YYYY-MM-DD'), 'YYYY-MM-DD') - INTERVAL '2 days' FROM traces WHERE id = 3);
