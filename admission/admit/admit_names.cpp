@@ -340,12 +340,14 @@ const catalog::Column* common_time_column(const std::vector<const catalog::Colum
 // The timestamp column an expression stands for: a reference to one (through
 // derived tables and CTEs), min/max of one (in HAVING, or passed on by a
 // subquery), a window function passing one row's value on (lag, lead,
-// first_value, ...; without a default, which could be text), or COALESCE/CASE
-// whose every result is one, stored alike.
+// first_value, ...; without a default, which could be text), COALESCE/CASE
+// whose every result is one, stored alike, or a scalar subquery answering one.
 const catalog::Column* Admitter::timestamp_column(const ast::Expr& e, const ExprContext& ctx) {
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
     if (f->star || f->sql_syntax || f->args.empty()) return nullptr;
-    if ((f->name == "min" || f->name == "max") && f->args.size() == 1) return timestamp_column(f->args.front(), ctx);
+    // pg_single: a scalar subquery's one row on SQLite (scalar_subquery.cpp), passed on unchanged.
+    if ((f->name == "min" || f->name == "max" || f->name == "pg_single") && f->args.size() == 1)
+      return timestamp_column(f->args.front(), ctx);
     const bool passes_on = f->over && (((f->name == "lag" || f->name == "lead") && f->args.size() <= 2) ||
                                        ((f->name == "first_value" || f->name == "last_value") && f->args.size() == 1) ||
                                        (f->name == "nth_value" && f->args.size() == 2));
@@ -361,6 +363,12 @@ const catalog::Column* Admitter::timestamp_column(const ast::Expr& e, const Expr
     for (const auto& w : c->whens) branches.push_back(timestamp_column(*w.result, ctx));
     if (c->otherwise) branches.push_back(timestamp_column(**c->otherwise, ctx));
     return common_time_column(branches);
+  }
+  // A scalar subquery passes its one output on: (SELECT min(start_time) FROM traces) is that column's value,
+  // answered in the column's form (the stored text of SQLite is not the answer's).
+  if (const auto* sub = std::get_if<ast::SubLink>(&e.node); sub && sub->kind == ast::SubLinkKind::Scalar) {
+    const auto times = query_times(*sub->query);
+    return times.size() == 1 ? times.front() : nullptr;
   }
   const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
   if (!ref || ref->star) return nullptr;

@@ -436,6 +436,13 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           if (auto s = add_relation(level, std::move(r), loc); !s) return s;
           show_all();
           return {};
+        } else if constexpr (std::is_same_v<T, ast::SeriesTable>) {
+          Relation r;
+          if (auto s = series_table_on_sqlite(n, level, ctes, r, loc); !s) return s;
+          if (auto s = apply_alias(r, n.alias); !s) return s;
+          if (auto s = add_relation(level, std::move(r), loc); !s) return s;
+          show_all();
+          return {};
         } else if constexpr (std::is_same_v<T, ast::ValuesTable>) {
           if (auto s = construct(capability::Construct::ValuesInFrom, loc); !s) return s;
           ExprContext ctx{level.parent, ctes, nullptr};
@@ -760,6 +767,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     ~Depth() { --depth; }
   } depth{++query_depth_};
   if (auto s = distinct_on_on_sqlite(q); !s) return std::move(s).error();
+  if (auto st = series_select_on_sqlite(q); !st) return st.error();
   CteEnv env{ctes, {}};
   for (std::size_t i = 0; i < q.with.size(); ++i) {
     auto& cte = q.with[i];

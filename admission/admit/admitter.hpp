@@ -216,6 +216,13 @@ class Admitter {
   Status aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprContext& ctx, bool& replaced);
   Status time_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   Status now_on_sqlite(ast::Expr& e);
+  // to_timestamp, to_date, make_date, sum/avg of intervals and INTERVAL '3' DAY (time_constructors.cpp).
+  Status time_constructor_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  Status interval_fields_on_sqlite(ast::Cast& c, int location);
+  // generate_series(start, stop, interval) in a select list on SQLite (series_on_sqlite.cpp): the
+  // query is rewritten around a pg_series FROM item, admitted by series_table_on_sqlite.
+  Status series_select_on_sqlite(ast::Query& q);
+  Status series_table_on_sqlite(ast::SeriesTable& t, const Scope& level, const CteEnv* ctes, Relation& r, int location);
   void time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);
   std::vector<std::optional<pgtime::Kind>> select_kinds(const ast::Select& s, const ExprContext& ctx);
   int query_depth_ = 0;

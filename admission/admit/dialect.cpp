@@ -1057,7 +1057,8 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
                                                           [&](const std::string& c) { return same(c, n.name); });
                       inner.sources.push_back(
                           cte || (n.alias && !n.alias->columns.empty()) ? nullptr : catalog_.find_table(n.name));
-                    } else if constexpr (std::is_same_v<F, ast::DerivedTable> || std::is_same_v<F, ast::ValuesTable>) {
+                    } else if constexpr (std::is_same_v<F, ast::DerivedTable> || std::is_same_v<F, ast::ValuesTable> ||
+                                         std::is_same_v<F, ast::SeriesTable>) {
                       if (n.alias) inner.names.push_back(n.alias->name);
                       inner.sources.push_back(nullptr);
                     } else if constexpr (std::is_same_v<F, ast::Join>) {
@@ -1077,6 +1078,8 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
                       outer_refs(*n.query, inner);
                     } else if constexpr (std::is_same_v<F, ast::ValuesTable>) {
                       for (const auto& row : n.rows) each(row);
+                    } else if constexpr (std::is_same_v<F, ast::SeriesTable>) {
+                      each(n.args);
                     } else if constexpr (std::is_same_v<F, ast::Join>) {
                       if (n.on) expr_refs(**n.on, inner, true);
                     } else {

@@ -33,14 +33,26 @@ bool own_aggregate(const ast::Expr& e) {
   return found;
 }
 
+bool calls_series(const ast::Expr& e) {
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && f->name == "generate_series") return true;
+  if (std::holds_alternative<ast::SubLink>(e.node)) return false;
+  bool found = false;
+  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || calls_series(child); });
+  return found;
+}
+
 // Shapes that give at most one row: LIMIT 0 or 1; one VALUES row; a SELECT
 // without FROM (querygate admits no set-returning function in a select list);
-// an aggregate (or HAVING) without GROUP BY. Everything else may give more.
+// an aggregate (or HAVING) without GROUP BY; none with a generate_series in its select list. Everything else
+// may give more.
 bool at_most_one_row(const ast::Query& q) {
   if (q.limit && *q.limit <= 1) return true;
   if (const auto* v = std::get_if<ast::Values>(&q.body)) return v->rows.size() <= 1;
   const auto* s = std::get_if<ast::Select>(&q.body);
   if (!s || !s->group_by.empty()) return false;
+  // A generate_series calendar in the select list (series_on_sqlite.cpp) makes many rows of one.
+  for (const auto& item : s->items)
+    if (calls_series(item.expr)) return false;
   if (s->from.empty() || s->having) return true;
   for (const auto& item : s->items)
     if (own_aggregate(item.expr)) return true;

@@ -120,6 +120,10 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
           const std::string& f = n.name;
           if (f == "pg_cast") return kind_arg(n, 2);
+          if (f == "pg_to_timestamp") return Kind::Timestamptz;
+          if (f == "pg_to_time") return kind_arg(n, 2);
+          if (f == "pg_make_date") return Kind::Date;
+          if (f == "pg_iv_sum" || f == "pg_iv_avg") return Kind::Interval;
           if (f == "pg_ts_diff" || f == "pg_age" || f == "pg_iv_add" || f == "pg_iv_mul" || f == "pg_iv_div")
             return Kind::Interval;
           if (f == "pg_ts_add") {
@@ -143,8 +147,8 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
               if (format->text == "%Y-%m-%d %H:%M:%S" || format->text == "%Y-%m-%dT%H:%M:%S") return Kind::Timestamp;
               if (format->text == "%Y-%m-%d") return Kind::Date;
             }
-          static constexpr std::string_view kPassOn[] = {"min",         "max",        "lag",      "lead",
-                                                         "first_value", "last_value", "nth_value"};
+          static constexpr std::string_view kPassOn[] = {"min",         "max",        "lag",       "lead",
+                                                         "first_value", "last_value", "nth_value", "pg_single"};
           if (!n.star && !n.args.empty() && std::find(std::begin(kPassOn), std::end(kPassOn), f) != std::end(kPassOn))
             return time_kind(n.args.front(), ctx);
           return std::nullopt;
@@ -176,6 +180,11 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
           return k;
         } else if constexpr (std::is_same_v<T, ast::NullIf>) {
           return time_kind(*n.left, ctx);
+        } else if constexpr (std::is_same_v<T, ast::SubLink>) {
+          // A scalar subquery's one computed time (a stored column's is timestamp_column's, above).
+          if (n.kind != ast::SubLinkKind::Scalar) return std::nullopt;
+          const auto kinds = query_kinds(*n.query);
+          return kinds.size() == 1 ? kinds.front() : std::nullopt;
         } else {
           return std::nullopt;
         }
@@ -351,6 +360,9 @@ Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     if (k == Kind::Date) return Kind::Timestamptz;
     return k;
   };
+  if (auto s = time_constructor_on_sqlite(e, ctx);
+      !s || !std::holds_alternative<ast::FuncCall>(e.node) || std::get<ast::FuncCall>(e.node).name.starts_with("pg_"))
+    return s;
   const std::string& name = f.name;
   if (name == "now" && f.args.empty() && !f.over) return now_on_sqlite(e);
   if ((name == "extract" || name == "date_part") && f.args.size() == 2) {
@@ -500,9 +512,7 @@ Status Admitter::time_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool&
         "FIX: drop the precision, e.g. CAST(x AS timestamptz), and truncate with date_trunc('second', x).", pos(loc));
   if (*to == Kind::Interval && !c.type.modifiers.empty() &&
       !(c.type.modifiers.size() == 1 && c.type.modifiers[0] == 0x7FFF))
-    return make_error(ErrorCode::CapabilityNotOnSqlite,
-                      "an interval with fields (INTERVAL '...' DAY) is not translated on SQLite",
-                      "FIX: write the unit in the text instead: INTERVAL '3 days'.", pos(loc));
+    if (auto s = interval_fields_on_sqlite(c, loc); !s) return s;
   std::string from_name;
   if (from) {
     from_name = std::string(pgtime::kind_name(*from));

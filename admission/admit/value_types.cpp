@@ -225,9 +225,10 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
               "to_char", "lpad",   "rpad",      "regexp_replace", "repeat", "reverse",    "md5",     "group_concat",
               "printf",  "format", "chr",       "quote_literal"};
           // Points in time (intervals, which avg() and sum() take, are not typed here).
-          static const std::set<std::string> kTime = {"now",       "date_trunc",   "pg_date_trunc",
-                                                      "pg_ts_add", "pg_date_add",  "pg_timezone",
-                                                      "timezone",  "to_timestamp", "pg_from_key"};
+          static const std::set<std::string> kTime = {"now",         "date_trunc",  "pg_date_trunc", "pg_ts_add",
+                                                      "pg_date_add", "pg_timezone", "timezone",      "to_timestamp",
+                                                      "pg_from_key", "to_date",     "make_date",     "pg_to_timestamp",
+                                                      "pg_to_time",  "pg_make_date"};
           static const std::set<std::string> kPassOn = {"min",         "max",        "lag",       "lead",
                                                         "first_value", "last_value", "nth_value", "abs",
                                                         "any_value",   "pg_int8",    "pg_single"};
@@ -343,6 +344,18 @@ std::string shown(const ast::Expr& e, Dialect d) {
 
 }  // namespace
 
+namespace {
+
+// Text the statement computes: a cast to text, a concatenation, or a text function's result.
+bool computed_text(const ast::Expr& e) {
+  if (const auto* c = std::get_if<ast::Cast>(&e.node))
+    return c->type.name == "text" || c->type.name == "varchar" || c->type.name == "bpchar";
+  if (const auto* o = std::get_if<ast::Operator>(&e.node)) return o->left && o->op == "||";
+  return std::holds_alternative<ast::FuncCall>(e.node);
+}
+
+}  // namespace
+
 Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx, int location) {
   if (!op.left) return {};
   static const std::set<std::string> kComparisons = {"=", "<>", "!=", "<", ">", "<=", ">="};
@@ -354,6 +367,17 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
     if (!known(l.type) || !known(r.type) || l.type == r.type || (number(l.type) && number(r.type))) return {};
     // A condition compared with 1/0 means the same on both engines' data (and rewrites write cond = 1).
     if (l.type == SqlType::Boolean || r.type == SqlType::Boolean) return {};
+    // A time with text computed by the statement (CAST(x AS text), lower(x), a || b): PostgreSQL's
+    // "operator does not exist: timestamp with time zone > text"; SQLite would compare the texts.
+    if ((l.type == SqlType::Time && r.type == SqlType::Text && computed_text(*op.right)) ||
+        (r.type == SqlType::Time && l.type == SqlType::Text && computed_text(**op.left)))
+      return make_error(ErrorCode::ValidationUnsupported,
+                        std::string(type_words(l)) + " " + op.op + " " + type_words(r) +
+                            ": PostgreSQL has no such operator (\"operator does not exist\"), and SQLite would "
+                            "compare the texts",
+                        "FIX: compare a time with a time: cast the text side, CAST(x AS timestamptz), or write an "
+                        "ISO-8601 literal such as '2026-10-05T00:00:00Z'.",
+                        pos(location));
     // A time with text is time_types.cpp's (literals are read as times); a time with a number is an error.
     if ((l.type == SqlType::Time || r.type == SqlType::Time) && !number(l.type) && !number(r.type)) return {};
     const bool text_side = l.type == SqlType::Text || r.type == SqlType::Text;

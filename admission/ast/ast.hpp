@@ -285,6 +285,18 @@ struct ValuesTable {  // (VALUES (1, 'a'), (2, 'b')) AS v(id, name)
   bool operator==(const ValuesTable&) const = default;
 };
 
+// generate_series on SQLite (admission/admit/series_on_sqlite.cpp): never read
+// from the caller's text, made by admission from a select-list
+// generate_series(start, stop, step) and printed for SQLite only, as
+// pg_series(start, stop, step, 'kind') AS alias (executors/sqlite/sqlite_series.cpp),
+// whose one column is `value`.
+struct SeriesTable {
+  std::vector<Expr> args;  // start, stop, step
+  std::string kind;        // timestamptz or timestamp: set when admitted
+  std::optional<Alias> alias;
+  bool operator==(const SeriesTable&) const = default;
+};
+
 enum class JoinKind : std::uint8_t { Inner, Left, Right, Full, Cross };
 
 struct Join {
@@ -297,7 +309,7 @@ struct Join {
 };
 
 struct FromItem {
-  std::variant<TableRef, DerivedTable, ValuesTable, Join> node;
+  std::variant<TableRef, DerivedTable, ValuesTable, Join, SeriesTable> node;
   int location = -1;
   friend bool operator==(const FromItem& a, const FromItem& b) { return a.node == b.node; }
 };

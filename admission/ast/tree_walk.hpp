@@ -97,6 +97,8 @@ class TreeWalk {
           } else if constexpr (std::is_same_v<T, ValuesTable>) {
             for (auto& row : n.rows)
               for (auto& e : row) expr(e);
+          } else if constexpr (std::is_same_v<T, SeriesTable>) {
+            for (auto& e : n.args) expr(e);
           } else if constexpr (std::is_same_v<T, Join>) {
             from(*n.left);
             from(*n.right);

@@ -345,8 +345,8 @@ constexpr std::array kFunctions{
     sqlite_rewrite("reverse", Scalar, Text, Growth::Within, "dialect:reverse"),
     // Translated on SQLite for timestamps and dates (admit/time_types.cpp); number formats are refused there.
     sqlite_rewrite("to_char", Scalar, Text, Growth::Format, "dialect:to_char"),
-    pg_only("to_date", Scalar, Text, Growth::Fixed,
-            "FIX: on SQLite, dates are ISO-8601 text: compare the text, or write date(x) for 'YYYY-MM-DD' text."),
+    // to_date(text, template) on SQLite: pg_to_time with the common template patterns (admit/time_constructors.cpp).
+    sqlite_rewrite("to_date", Scalar, Text, Growth::Fixed, "dialect:to_date"),
     // PostgreSQL's regular expressions on SQLite: a literal pattern in the subset common/pg_regex.hpp reads.
     sqlite_rewrite("regexp_replace", Scalar, Text, Growth::RegexpReplace, "dialect:regexp_replace"),
     sqlite_rewrite("regexp_like", Scalar, Boolean, Growth::Fixed, "dialect:regex"),
@@ -393,8 +393,8 @@ constexpr std::array kFunctions{
     sqlite_rewrite("date_part", Scalar, Number, Growth::Fixed, "dialect:extract"),
     sqlite_rewrite("age", Scalar, Text, Growth::Fixed, "dialect:age"),
     sqlite_rewrite("now", Scalar, Text, Growth::Fixed, "dialect:now"),
-    pg_only("to_timestamp", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write datetime(x, 'unixepoch')."),
-    pg_only("make_date", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write date(printf('%04d-%02d-%02d', y, m, d))."),
+    sqlite_rewrite("to_timestamp", Scalar, Text, Growth::Fixed, "dialect:to_timestamp"),
+    sqlite_rewrite("make_date", Scalar, Text, Growth::Fixed, "dialect:make_date"),
     pg_only("date_bin", Scalar, Text, Growth::Fixed, kPgOnlyDate),
     // x AT TIME ZONE z is timezone(z, x): on SQLite pg_timezone, with the tz database (DST-correct).
     sqlite_rewrite("timezone", Scalar, Text, Growth::Fixed, "dialect:at-time-zone"),
@@ -436,6 +436,15 @@ constexpr std::array kFunctions{
         "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT id * 2 FROM spans (bigint overflow is its "
         "error there)."),
     sqlite_only("pg_from_key", Scalar, Text, Growth::Fixed, kPgTimeCast),
+    // executors/sqlite/sqlite_time_constructors.cpp
+    sqlite_only("pg_to_timestamp", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write to_timestamp(seconds)."),
+    sqlite_only("pg_to_time", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write to_date(x, 'YYYY-MM-DD')."),
+    sqlite_only("pg_make_date", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write make_date(y, m, d)."),
+    sqlite_only("pg_iv_sum", Aggregate, Text, Growth::Fixed, "FIX: on PostgreSQL, write sum(end_time - start_time)."),
+    sqlite_only("pg_iv_avg", Aggregate, Text, Growth::Fixed, "FIX: on PostgreSQL, write avg(end_time - start_time)."),
+    // The table-valued function a select-list generate_series calendar becomes on SQLite (admit/series_on_sqlite.cpp).
+    sqlite_only("pg_series", Scalar, Text, Growth::Rows,
+                "FIX: on PostgreSQL, write generate_series(start, stop, INTERVAL '1 month')."),
     // PostgreSQL's checked cast to a number type on SQLite (executors/sqlite/sqlite_numbers.cpp): admission wraps
     // the argument of CAST(x AS integer/numeric/float...) when x may be text.
     sqlite_only("pg_number", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS integer)."),

@@ -92,6 +92,18 @@ struct FromPrinter {
     alias(p, v.alias);
   }
 
+  void operator()(const ast::SeriesTable& t) const {
+    if (!p.sqlite() || t.kind.empty() || t.args.size() != 3 || !t.alias)
+      return p.fail("a generate_series calendar outside SQLite's translation");
+    p.word("pg_series(");
+    for (const auto& a : t.args) {
+      p.expr(a);
+      p.word(", ");
+    }
+    p.word("'" + t.kind + "')");
+    alias(p, t.alias);
+  }
+
   // SQLite names the columns of VALUES column1..N and cannot rename them in
   // the alias, so the renaming moves into a SELECT around the VALUES; the
   // FROM item has the same columns, names and rows as `(VALUES ...) AS v(id, name)`.

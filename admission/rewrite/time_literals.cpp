@@ -90,6 +90,10 @@ std::string iso_fix(std::string_view literal, std::optional<std::string>& iso) {
       !digits(literal, 0, first, a) || !digits(literal, first + 1, second - first - 1, b) || !digits(year, 0, 4, y))
     return generic;
   const bool month_first = a <= 12;  // PostgreSQL's reading; a day-first date can only be 13/..
+  // PostgreSQL (DateStyle MDY) rejects 13/01/2026: no rewrite is proposed for a text it would not read.
+  if (!month_first)
+    return "FIX: write the date in ISO-8601 form, 'YYYY-MM-DD' (PostgreSQL reads a/b/YYYY as month/day, so " +
+           std::string(literal.substr(0, second)) + " is not a date there), e.g. '2026-12-08'.";
   const int month = month_first ? a : b, day = month_first ? b : a;
   if (month < 1 || month > 12 || day < 1 || day > days_in_month(y, month)) return generic;
   char date[16];
@@ -118,7 +122,9 @@ std::optional<IsoTime> parse_iso_time(std::string_view s) {
   if (s.size() < 10 || !digits(s, 0, 4, t.year) || s[4] != '-' || !digits(s, 5, 2, t.month) || s[7] != '-' ||
       !digits(s, 8, 2, t.day))
     return std::nullopt;
-  if (t.month < 1 || t.month > 12 || t.day < 1 || t.day > days_in_month(t.year, t.month)) return std::nullopt;
+  // Year 0000 is no year in PostgreSQL's input ("date/time field value out of range").
+  if (t.year < 1 || t.month < 1 || t.month > 12 || t.day < 1 || t.day > days_in_month(t.year, t.month))
+    return std::nullopt;
   std::size_t i = 10;
   if (i == s.size()) return t;
   if (s[i] != 'T' && s[i] != 't' && s[i] != ' ') return std::nullopt;

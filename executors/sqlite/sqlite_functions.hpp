@@ -18,6 +18,14 @@ bool register_functions(sqlite3* db);
 // pg_timezone, pg_time_key, pg_from_key. Called by register_functions.
 bool register_time_functions(sqlite3* db, int flags);
 
+// to_timestamp, to_date, make_date and sum/avg of intervals (sqlite_time_constructors.cpp):
+// pg_to_timestamp, pg_to_time, pg_make_date, pg_iv_sum, pg_iv_avg. Called by register_functions.
+bool register_time_constructors(sqlite3* db, int flags);
+
+// pg_series(start, stop, step, kind): generate_series calendars as a table-valued function
+// (sqlite_series.cpp). Called by register_functions.
+bool register_series(sqlite3* db);
+
 // pg_number(x, type): PostgreSQL's checked cast of a value to int2/int4/int8/
 // float4/float8/numeric (sqlite_numbers.cpp); admission wraps the argument of a
 // number cast whose argument may be text. Called by register_functions.

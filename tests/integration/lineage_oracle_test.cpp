@@ -219,6 +219,12 @@ constexpr Signature kSignatures[] = {
     {"pg_timezone", "ldl"},
     {"pg_time_key", "dl"},
     {"pg_from_key", "nl"},
+    {"pg_to_timestamp", "m"},
+    {"pg_to_time", "xll"},
+    {"pg_make_date", "nnn"},
+    {"pg_iv_sum", "x"},
+    {"pg_iv_avg", "x"},
+    {"pg_series", "xxxl"},  // a table-valued function: as a scalar call, the engine's error
     {"pg_number", "xl"},
     {"pg_int8", "m"},           // integer arithmetic's overflow check (a double there is "bigint out of range")
     {"pg_single", "x"},         // a scalar subquery's one row (a second row is the engine's error)

@@ -29,5 +29,5 @@ SELECT id, name || (id > 3) AS t FROM projects ORDER BY id;
 
 -- id: diff-006
 -- found: seeds 100 #283 and 104 #136: mod() on SQLite computes in doubles (mod(a.i, a.id) with a.i =
---   9007199254740993 answered 2, PostgreSQL 3; mod(x, y) / n divided as floats). Now refused on SQLite with a FIX.
+--   9007199254740993 answered 2, PostgreSQL 3; mod(x, y) / n divided as floats). Now written a % b on SQLite.
 SELECT id, mod(9007199254740993, id) AS m, mod(id + 6, 4) / 2 AS h FROM projects ORDER BY id;

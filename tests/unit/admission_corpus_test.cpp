@@ -117,6 +117,9 @@ TEST(AdmissionCorpusTest, SqliteRenderingIsAFixedPoint) {
     if (c.expected != "ok" || c.backend == "postgres") continue;
     auto first = admit_statement(c.sql, catalog, limits, std::nullopt);
     ASSERT_TRUE(first) << c.sql << ": " << first.error().message;
+    // A generate_series calendar runs as pg_series(...) in FROM (admit/series_on_sqlite.cpp), a FROM function
+    // only admission writes and a caller's text may not: not a fixed point (the pipeline re-checks the tree).
+    if (first->sql.find("pg_series(") != std::string::npos) continue;
     auto second = admit_statement(first->sql, catalog, limits, std::nullopt);
     ASSERT_TRUE(second) << c.sql << "\n  rendered: " << first->sql << "\n  refused: " << second.error().message;
     EXPECT_EQ(second->sql, first->sql) << c.sql;

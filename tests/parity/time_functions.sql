@@ -1,0 +1,285 @@
+-- PostgreSQL's time constructors on SQLite (issue #12, session 7, branch s7-time): to_timestamp(seconds),
+-- to_timestamp(text, template), to_date(text, template), make_date, INTERVAL '3' DAY, sum/avg of intervals.
+-- Edge cases: NULLs, negative epochs, fractions, leap days, month ends, zero fields (unset in PostgreSQL),
+-- out-of-range fields (PostgreSQL's errors must be errors on SQLite too), DST zones, templates SQLite refuses.
+-- Format: as tests/parity/demo.sql.
+-- database: demo
+
+-- id: time-001
+SELECT to_timestamp(0);
+
+-- id: time-002
+SELECT to_timestamp(1.5), to_timestamp(-1.25);
+
+-- id: time-003
+SELECT to_timestamp(NULL);
+
+-- id: time-004
+SELECT to_timestamp(1700000000.123456);
+
+-- id: time-005
+SELECT to_timestamp(-86400 * 365);
+
+-- id: time-006
+SELECT count(*) FROM traces WHERE start_time > to_timestamp(1790000000);
+
+-- id: time-007
+SELECT id, to_timestamp(id * 86400) FROM traces ORDER BY id LIMIT 3;
+
+-- id: time-008
+SELECT date_trunc('month', to_timestamp(1700000000)), extract(year FROM to_timestamp(1700000000));
+
+-- id: time-009
+SELECT id, to_timestamp(user_id) FROM traces ORDER BY id LIMIT 5;
+
+-- id: time-010
+SELECT to_timestamp(1e20);
+
+-- id: time-011
+SELECT to_date('2023-01-05', 'YYYY-MM-DD');
+
+-- id: time-012
+SELECT to_date('2024-02-29', 'YYYY-MM-DD'), to_date('2023-1-5', 'YYYY-MM-DD'), to_date('2023/01/05', 'YYYY-MM-DD');
+
+-- id: time-013
+SELECT to_date('20230105', 'YYYYMMDD'), to_date('  2023-01-05 junk', 'YYYY-MM-DD');
+
+-- id: time-014
+SELECT to_date('2023-02-30', 'YYYY-MM-DD');
+
+-- id: time-015
+SELECT to_date('2023-13-01', 'YYYY-MM-DD');
+
+-- id: time-016
+SELECT to_date('99-01-02', 'YY-MM-DD'), to_date('23-12-31', 'YY-MM-DD');
+
+-- id: time-017
+SELECT to_date('5 January 2024', 'DD Month YYYY'), to_date('05 jan 2024', 'DD Mon YYYY'), to_date('2024 DECEMBER 01', 'YYYY MONTH DD');
+
+-- id: time-018
+SELECT to_date('2023-00-10', 'YYYY-MM-DD'), to_date('2023-01-00', 'YYYY-MM-DD');
+
+-- id: time-019
+SELECT to_timestamp('2023-01-05 13:04:05', 'YYYY-MM-DD HH24:MI:SS');
+
+-- id: time-020
+SELECT to_timestamp('2023-01-05 01:04 PM', 'YYYY-MM-DD HH12:MI AM'), to_timestamp('2023-01-05 12:30 am', 'YYYY-MM-DD HH:MI PM');
+
+-- id: time-021
+SELECT to_timestamp('2023-01-05 10:00:00.5', 'YYYY-MM-DD HH24:MI:SS.MS'), to_timestamp('2023-01-05 1:2:3.12345', 'YYYY-MM-DD HH24:MI:SS.US');
+
+-- id: time-022
+SELECT to_timestamp('2023-01-05 24:00', 'YYYY-MM-DD HH24:MI');
+
+-- id: time-023
+SELECT to_timestamp('2023-01-05 00:30', 'YYYY-MM-DD HH12:MI');
+
+-- id: time-024
+SELECT to_date('2023-01-02', 'YYYYMMDD');
+
+-- id: time-025
+SELECT to_date(NULL, 'YYYY-MM-DD');
+
+-- id: time-026
+SELECT to_date('2023-01-05', 'YYYY-MM-DD') + 1, to_date('2024-01-31', 'YYYY-MM-DD') + INTERVAL '1 month';
+
+-- id: time-027
+SELECT to_date(to_char(start_time, 'YYYY-MM-DD'), 'YYYY-MM-DD') AS d, count(*) FROM traces GROUP BY d ORDER BY d LIMIT 5;
+
+-- id: time-028
+SELECT to_date('January', 'Month');
+
+-- id: time-029
+SELECT to_date('2023-005', 'YYYY-DDD');
+
+-- id: time-030
+SELECT make_date(2024, 2, 29), make_date(2023, 12, 31);
+
+-- id: time-031
+SELECT make_date(2023, 2, 29);
+
+-- id: time-032
+SELECT make_date(2024, 1, NULL);
+
+-- id: time-033
+SELECT INTERVAL '70' DAY, INTERVAL '3' HOUR, INTERVAL '2' YEAR, INTERVAL '1.5' SECOND, INTERVAL '-5' MINUTE, INTERVAL '14' MONTH;
+
+-- id: time-034
+SELECT count(*) FROM traces WHERE start_time >= TIMESTAMPTZ '2026-11-15T00:00:00Z' - INTERVAL '30' DAY;
+
+-- id: time-035
+SELECT INTERVAL '1 day 3 hours' DAY;
+
+-- id: time-036
+SELECT avg(end_time - start_time) FROM traces;
+
+-- id: time-037
+SELECT sum(end_time - start_time) FROM traces;
+
+-- id: time-038
+SELECT project_id, avg(end_time - start_time), sum(end_time - start_time) FROM traces GROUP BY project_id ORDER BY project_id;
+
+-- id: time-039
+SELECT avg(end_time - start_time), sum(end_time - start_time) FROM traces WHERE status = 'no such status';
+
+-- id: time-040
+SELECT avg(end_time - start_time) FILTER (WHERE status = 'ok') FROM traces;
+
+-- id: time-041
+SELECT to_timestamp('1700000000');
+
+-- id: time-042
+SELECT to_timestamp(start_time) FROM traces LIMIT 1;
+
+-- id: time-043
+SELECT to_date(id, 'YYYY') FROM traces LIMIT 1;
+
+-- id: time-044
+SELECT date_part('epoch', to_timestamp(1700000000.5));
+
+-- id: time-045
+SELECT to_timestamp(1710054000) AT TIME ZONE 'America/Los_Angeles', to_timestamp(1710050400) AT TIME ZONE 'America/Los_Angeles';
+
+-- id: time-046
+SELECT to_char(to_timestamp(1700000000), 'YYYY-MM-DD HH24:MI');
+
+-- id: time-047
+SELECT extract(MONTH FROM to_date('2021 ' || 'March', 'YYYY Month'));
+
+-- id: time-048
+SELECT to_date('Feb 29 2023', 'Mon DD YYYY');
+
+-- id: time-049
+SELECT to_date('Feb 29 2024', 'Mon DD YYYY');
+
+-- id: time-050
+SELECT to_timestamp('2024-03-10 02:30', 'YYYY-MM-DD HH24:MI') AT TIME ZONE 'America/New_York';
+
+-- id: time-051
+SELECT count(*) FROM traces WHERE start_time < to_timestamp('2026-10-01', 'YYYY-MM-DD');
+
+-- id: time-052
+SELECT avg(end_time - start_time) > INTERVAL '1 second' FROM traces;
+
+-- id: time-053
+SELECT to_date('2023-01-05', 'YYYY-MM-DD"T"');
+
+-- id: time-054
+SELECT to_date('2023x01x05', 'YYYY"x"MM"x"DD'), to_date('2023-01-05', 'FMYYYY-FMMM-FMDD');
+
+-- id: time-055
+SELECT to_date('2023 1 5', 'YYYY MM DD'), to_date('2023--01-05', 'YYYY-MM-DD');
+
+-- id: time-056
+SELECT to_date('Sept 05 2024', 'Mon DD YYYY');
+
+-- id: time-057
+SELECT count(*) FROM traces WHERE to_date(to_char(start_time, 'YYYY-MM-DD'), 'YYYY-MM-DD') BETWEEN DATE '2026-10-01' AND DATE '2026-10-01' + INTERVAL '2 WEEK';
+
+-- id: time-058
+SELECT to_date('2026-01-31', 'YYYY-MM-DD') + INTERVAL '1' MONTH, to_date('2024-02-29', 'YYYY-MM-DD') + INTERVAL '1' YEAR;
+
+-- id: time-059
+SELECT generate_series(DATE '2026-01-31', DATE '2026-05-31', INTERVAL '1 month');
+
+-- id: time-060
+WITH d AS (SELECT generate_series(TIMESTAMP '2026-03-01 00:00:00', TIMESTAMP '2026-01-01 00:00:00', INTERVAL '-1 month') AS m) SELECT m FROM d ORDER BY m;
+
+-- id: time-061
+WITH d AS (SELECT generate_series(DATE '2026-03-01', DATE '2026-01-01', INTERVAL '1 month') AS m) SELECT count(*) FROM d;
+
+-- id: time-062
+SELECT generate_series(DATE '2026-03-01', DATE '2026-01-01', INTERVAL '0 days');
+
+-- id: time-063
+SELECT count(*) FROM (SELECT generate_series(TIMESTAMPTZ '2026-01-01T00:00:00Z', TIMESTAMPTZ '2026-12-31T00:00:00Z', INTERVAL '1 minute') AS m) s;
+
+-- id: time-064
+WITH d AS (SELECT to_char(generate_series(DATE '2026-01-01', DATE '2026-04-01', INTERVAL '1 month'), 'YYYY-MM') AS m) SELECT m FROM d ORDER BY m;
+
+-- id: time-065
+WITH d AS (SELECT generate_series(DATE '2024-02-27', DATE '2024-03-01', INTERVAL '1 day')::date AS d) SELECT d FROM d ORDER BY d;
+
+-- id: time-066
+SELECT generate_series(DATE '2026-01-01', DATE '2026-01-03', INTERVAL '1 day');
+
+-- id: time-067
+SELECT generate_series(TIMESTAMP '2026-01-31 00:00:00', TIMESTAMP '2026-06-30 00:00:00', '1 month');
+
+-- id: time-068
+SELECT generate_series(TIMESTAMPTZ '2026-03-07T12:00:00Z', TIMESTAMPTZ '2026-03-10T12:00:00Z', INTERVAL '1 day') AT TIME ZONE 'America/New_York';
+
+-- id: time-069
+WITH m AS (SELECT generate_series(date_trunc('month', min(start_time)), date_trunc('month', max(start_time)), INTERVAL '1 month') AS m FROM traces GROUP BY project_id) SELECT m, count(*) FROM m GROUP BY m ORDER BY m;
+
+-- id: time-070
+WITH totals AS (SELECT date_trunc('month', start_time) AS dt, count(*) AS n FROM traces GROUP BY dt), months AS (SELECT generate_series(date_trunc('month', min(start_time)), date_trunc('month', max(start_time)), '1 month'::interval) AS dt FROM traces) SELECT m.dt::date AS month, coalesce(t.n, 0) AS n, coalesce(t.n, 0) - lag(coalesce(t.n, 0)) OVER (ORDER BY m.dt) AS change FROM months m LEFT JOIN totals t ON m.dt = t.dt ORDER BY m.dt;
+
+-- id: time-071
+WITH days AS (SELECT generate_series(date_trunc('day', min(start_time)), date_trunc('day', min(start_time)) + INTERVAL '6 days', INTERVAL '1 day') AS day FROM traces), per_day AS (SELECT date_trunc('day', start_time) AS day, count(*) AS n FROM traces GROUP BY 1) SELECT d.day, coalesce(p.n, 0) AS n FROM days d LEFT JOIN per_day p ON p.day = d.day ORDER BY d.day;
+
+-- id: time-072
+SELECT generate_series(1, 5);
+
+-- id: time-073
+SELECT generate_series(DATE '2026-01-01', DATE '2026-01-03', INTERVAL '1 day') AS d ORDER BY d;
+
+-- id: time-074
+SELECT * FROM generate_series(DATE '2026-01-01', DATE '2026-01-03', INTERVAL '1 day');
+
+-- id: time-075
+SELECT count(*) FROM traces WHERE start_time > CAST('2026-10-01' AS text);
+
+-- id: time-076
+SELECT count(*) FROM traces WHERE start_time > lower('2026-10-01');
+
+-- id: time-077
+SELECT count(*) FROM traces WHERE start_time > '2026-10-' || '01';
+
+-- id: time-078
+SELECT count(*) FROM traces WHERE CAST(end_time AS text) < start_time;
+
+-- id: time-079
+SELECT (SELECT min(start_time) FROM traces);
+
+-- id: time-080
+SELECT (SELECT max(end_time) FROM traces WHERE status = 'OK') AS newest, (SELECT count(*) FROM traces) AS n;
+
+-- id: time-081
+SELECT count(*) FROM traces WHERE start_time > '13/01/2026';
+
+-- id: time-082
+SELECT count(*) FROM traces WHERE start_time > '0000-01-01';
+
+-- id: time-083
+SELECT count(*) FROM traces WHERE start_time > '10/01/2026';
+
+-- id: time-084
+SELECT (SELECT generate_series(DATE '2026-01-01', DATE '2026-01-03', INTERVAL '1 day'));
+
+-- id: time-085
+SELECT (SELECT generate_series(DATE '2026-01-01', DATE '2026-01-01', INTERVAL '1 day')) AS only_day;
+
+-- id: time-086
+SELECT (SELECT generate_series(min(start_time), max(start_time), INTERVAL '1 day') FROM traces) AS first_day;
+
+-- id: time-087
+SELECT (SELECT min(start_time) + INTERVAL '1 day' FROM traces) AS next_day;
+
+-- id: time-088
+SELECT count(*) FROM traces WHERE date_trunc('month', start_time) = (SELECT date_trunc('month', max(start_time)) FROM traces);
+
+-- id: time-089
+SELECT (SELECT start_time FROM traces WHERE id = 1) AS first_start;
+
+-- id: time-090
+SELECT (SELECT start_time + INTERVAL '1 hour' FROM traces WHERE id = 1) AS later;
+
+-- id: time-091
+SELECT count(*) FROM traces WHERE start_time > (SELECT start_time FROM traces WHERE id = 1);
+
+-- id: time-092
+SELECT count(*) FROM traces WHERE date_trunc('day', start_time) = (SELECT date_trunc('day', start_time) - INTERVAL '1 day' FROM traces WHERE id = 10);
+
+-- id: time-093
+SELECT count(*) FROM traces WHERE to_date(to_char(start_time, 'YYYY-MM-DD'), 'YYYY-MM-DD') = (SELECT to_date(to_char(start_time, 'YYYY-MM-DD'), 'YYYY-MM-DD') - INTERVAL '2 days' FROM traces WHERE id = 3);
