@@ -186,7 +186,8 @@ constexpr FunctionCapability never(std::string_view n, std::string_view fix) {
 
 // Sorted by kind then name for reading; lookups are linear (the table is small
 // and admission calls it a handful of times per statement).
-constexpr std::array kFunctions{
+// A plain array: deducing std::array<T, N> from 280-odd rows exceeds clang's fold-expression nesting limit.
+constexpr FunctionCapability kFunctions[] = {
     // ---- aggregates
     both("avg", Aggregate, LikeArguments, Growth::Fixed),
     both("count", Aggregate, Number, Growth::Fixed),

@@ -116,9 +116,14 @@ std::vector<std::string> verdict(const std::vector<fidelity::Summary>& summaries
                                  const std::vector<fidelity::Floor>& floors) {
   std::vector<std::string> failures;
   for (const auto& s : summaries) {
-    for (const auto* r : s.differences)
+    for (const auto* r : s.differences) {
+      // timestamp - timestamp is PostgreSQL's interval on every backend (issue #12: pg_ts_diff on SQLite,
+      // judged against PostgreSQL itself by the parity run, tests/parity/time_functions.sql); SQLite's own
+      // answer, the reference here, subtracts the years read from the text. Not a gateway difference.
+      if (r->rendered.find("pg_ts_diff(") != std::string::npos) continue;
       failures.push_back(s.dataset + " #" + std::to_string(r->query->index) +
                          ": admitted, result differs: " + r->difference);
+    }
     for (const auto* r : s.engine_errors)
       failures.push_back(s.dataset + " #" + std::to_string(r->query->index) + ": admitted, gateway engine error " +
                          std::string(qg::name(r->engine_error->code)) + ": " + r->engine_error->message);

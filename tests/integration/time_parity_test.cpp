@@ -347,7 +347,8 @@ TEST_F(TimeParityTest, StoredTextWithoutOffsetIsATimestampWithoutTimeZone) {
 }
 
 TEST_F(TimeParityTest, UntranslatedFormsAreRefusedWithFixesThatRun) {
-  expect_refused(*sqlite_, "SELECT sum(b - a) FROM t", "sum(date_part('epoch', x))");
+  // sum / avg of intervals are translated since session 7 (dialect:interval-aggregate), max / min not.
+  expect_same("SELECT sum(b - a), avg(b - a) FROM t", "dialect:interval-aggregate");
   expect_same("SELECT sum(date_part('epoch', b - a)) FROM t");
   expect_refused(*sqlite_, "SELECT max(b - a) FROM t", "max(date_part('epoch', x))");
   expect_same("SELECT max(date_part('epoch', b - a)) FROM t");
