@@ -98,6 +98,28 @@ Status Admitter::big_number_literal(const ast::Literal& lit, int location) {
          std::isdigit(static_cast<unsigned char>(lit.text[i + digits])))
     ++digits;
   const bool whole = lit.text.find('.') == std::string::npos;
+  // Significant digits of a number with a fraction (leading zeros and trailing zeros of the fraction do not
+  // count): past 15, SQLite's double rounds it (0.49999999999999999999 would be 0.5; outside tester, s7).
+  std::string significant;
+  for (char c : lit.text)
+    if (c >= '0' && c <= '9') significant += c;
+  if (!whole) {
+    const auto point = lit.text.find('.');
+    std::string fraction = lit.text.substr(point + 1);
+    while (!fraction.empty() && fraction.back() == '0') fraction.pop_back();
+    std::string integer_part;
+    for (char c : lit.text.substr(0, point))
+      if (c >= '0' && c <= '9') integer_part += c;
+    significant = integer_part + fraction;
+  }
+  const auto first = significant.find_first_not_of('0');
+  const std::size_t significant_digits = first == std::string::npos ? 0 : significant.size() - first;
+  if (!whole && digits <= 15 && significant_digits > 15)
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      lit.text + " has " + std::to_string(significant_digits) +
+                          " significant digits: SQLite holds 15 exactly (its double would round it); PostgreSQL's "
+                          "numeric keeps them all",
+                      "FIX: on SQLite, write the number with at most 15 significant digits.", pos(location));
   if (digits <= 15 || (whole && ast::integer_value(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, lit.text}))))
     return {};  // a whole number within int64 is an exact SQLite INTEGER
   return make_error(ErrorCode::CapabilityNotOnSqlite,

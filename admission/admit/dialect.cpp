@@ -798,6 +798,23 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
                       pos(location));
   }
   const auto& to = cast.type.name;
+  // A numeric of a known scale as text: PostgreSQL prints the scale's digits ('2.50', '7'), SQLite its double
+  // ('2.5', '7.0'; outside tester, s7). Literals are printed by numeric_literal_as_text.
+  if ((to == "text" || to == "varchar") && cast.type.modifiers.empty() &&
+      !std::holds_alternative<ast::Literal>(cast.arg->node)) {
+    const ValueType from = value_type(*cast.arg, ctx);
+    const auto* f = std::get_if<ast::FuncCall>(&cast.arg->node);
+    if (from.type == SqlType::Numeric && from.scale >= 0 && !(f && f->name == "pg_numeric_text")) {
+      const int at = cast.arg->location;
+      ast::FuncCall printed;
+      printed.name = "pg_numeric_text";
+      printed.args.push_back(std::move(*cast.arg));
+      printed.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, std::to_string(from.scale)}));
+      *cast.arg = ast::make_expr(std::move(printed), at);
+      note_rewrite("dialect:numeric-as-text");
+      return {};
+    }
+  }
   if ((to == "text" || to == "varchar" || to == "bpchar") && value_type(*cast.arg, ctx).type == SqlType::Boolean)
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "a condition cast to text: PostgreSQL prints true/false, SQLite (no boolean type) prints 1/0",

@@ -119,12 +119,12 @@ Status Admitter::json_path_on_sqlite(ast::Expr& e, bool& replaced) {
   }
   for (const auto& k : keys)
     if (integer_like(k))
-      return make_error(
-          ErrorCode::CapabilityNotOnSqlite,
-          written + " with the path element '" + k +
-              "': PostgreSQL reads it as an array index or an object key depending on each row's value",
-          "FIX: chain the arrows and say which: x -> " + k + " (an array element) or x -> '" + k + "' (an object key).",
-          pos(location));
+      return make_error(ErrorCode::CapabilityNotOnSqlite,
+                        written + " with the path element '" + k +
+                            "': PostgreSQL reads it as an array index or an object key depending on each row's value",
+                        "FIX: if it is an object key, chain the arrows with the key as text: x -> '" + k +
+                            "' (an array index on SQLite is exact only where the value is an array).",
+                        pos(location));
   ast::Expr chain = std::move(document);
   for (std::size_t i = 0; i < keys.size(); ++i)
     chain = arrow(as_text && i + 1 == keys.size() ? "->>" : "->", std::move(chain), keys[i]);

@@ -77,8 +77,8 @@ Status Admitter::text_argument_on_sqlite(ast::Expr& arg, const ExprContext& ctx,
     fix = "FIX: spell the value as text: CASE WHEN <condition> THEN 'true' ELSE 'false' END.";
   else if (t == SqlType::Float || t == SqlType::Numeric)
     fix =
-        "FIX: print the number yourself with a fixed number of decimals: to_char(x, 'FM999999990.00'), or round it "
-        "to an integer first: CAST(round(x) AS bigint).";
+        "FIX: round it to an integer first: CAST(round(x) AS bigint), or to a fixed number of decimals and cast "
+        "that to text: CAST(round(CAST(x AS numeric), 2) AS text) || ...";
   else if (op)
     fix = "FIX: match text: CAST(x AS text) " + function.substr(13) + " 'pattern'.";
   else

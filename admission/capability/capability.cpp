@@ -450,8 +450,10 @@ constexpr FunctionCapability kFunctions[] = {
     // the argument of CAST(x AS integer/numeric/float...) when x may be text.
     sqlite_only("pg_number", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS integer)."),
     // PostgreSQL's numeric(p, s) cast, trunc(x, n) and GREATEST / LEAST on SQLite (admit/numbers_on_sqlite.cpp).
-    sqlite_only("pg_numeric", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write round(x, 2) (a numeric rounded to 2 places)."),
+    sqlite_only("pg_numeric", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write round(x, 2) (a numeric rounded to 2 places)."),
     sqlite_only("pg_trunc", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write trunc(x, 2)."),
+    sqlite_only("pg_numeric_text", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS text)."),
     sqlite_only("pg_greatest", Scalar, LikeArguments, Growth::Within, "FIX: on PostgreSQL, write greatest(a, b)."),
     sqlite_only("pg_least", Scalar, LikeArguments, Growth::Within, "FIX: on PostgreSQL, write least(a, b)."),
     // ---- JSON
@@ -468,7 +470,8 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_rewrite("jsonb_extract_path_text", Scalar, Text, Growth::Within, "dialect:json-path-chain"),
     pg_only("json_extract_path_text", Scalar, Text, Growth::Within, kNoSqliteJsonb),
     sqlite_rewrite("jsonb_extract_path", Scalar, Text, Growth::Double, "dialect:json-path-chain"),
-    sqlite_only("pg_jsonb_exists", Scalar, Boolean, Growth::Fixed, "FIX: on PostgreSQL, write attributes ? 'key' (or attributes -> 'key' IS NOT NULL for an object)."),
+    sqlite_only("pg_jsonb_exists", Scalar, Boolean, Growth::Fixed,
+                "FIX: on PostgreSQL, write attributes ? 'key' (or attributes -> 'key' IS NOT NULL for an object)."),
     pg_only("jsonb_typeof", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write json_type(col, '$.key')."),
     pg_only("jsonb_array_length", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write json_array_length(col)."),
     pg_only("jsonb_build_object", Scalar, Text, Growth::Escape, "FIX: on SQLite, write json_object(...)."),

@@ -172,7 +172,7 @@ std::optional<double> decimal_cut(double v, std::int64_t scale, bool truncate);
 
 // A numeric's decimal digits rounded, halves away from zero; a float's value to even (rint).
 double rounded(double v, const char* from) {
-  if (from != nullptr && std::string_view(from) == "numeric") return decimal_cut(v, 0, false).value_or(v);
+  if (from != nullptr && std::string_view(from) == "numeric") return decimal_cut(v, 0, false).value_or(NAN);
   return std::nearbyint(v);  // the default rounding mode: to nearest, ties to even
 }
 
@@ -196,6 +196,10 @@ void pg_number(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
       // a numeric's halves away from zero, a float's to even (rint).
       if (argc == 3 && !std::isfinite(v)) return out_of_range(ctx, t);
       if (argc == 3) v = rounded(v, reinterpret_cast<const char*>(sqlite3_value_text(argv[2])));
+      if (std::isnan(v))
+        return fail(ctx,
+                    "querygate: rounding to an integer needs more significant digits than the SQLite double "
+                    "holds exactly (15); the PostgreSQL numeric would answer");
       if (v != std::trunc(v))
         return fail(ctx,
                     std::string("querygate: a value with a fraction cast to ") + type_name(t) +
@@ -252,6 +256,15 @@ std::optional<double> decimal_cut(double v, std::int64_t scale, bool truncate) {
   std::string text = *decimal;
   const auto point = text.find('.');
   const bool cut = point != std::string::npos && text.size() - point - 1 > static_cast<std::size_t>(scale);
+  // The 15 significant digits must reach the place that decides: the digit after the last one kept.
+  // (1e15 + 0.5 holds 16: its rounding is not known from what a double keeps exactly.)
+  {
+    const double magnitude = std::fabs(v);
+    const int whole_digits = magnitude >= 1 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1 : 0;
+    if (cut && whole_digits + scale + 1 > 15) return std::nullopt;
+    // 15 digits of 1e15 + 0.5 show no fraction at all: the fraction is there, but not known exactly.
+    if (whole_digits >= 15 && v != std::trunc(v)) return std::nullopt;
+  }
   const bool up = cut && !truncate && text[point + 1 + static_cast<std::size_t>(scale)] >= '5';
   if (cut) text.resize(point + 1 + static_cast<std::size_t>(scale));
   if (up) {  // add one unit in the last kept place, away from zero
@@ -288,15 +301,47 @@ void pg_numeric(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
     return fail(ctx, "querygate: pg_numeric(x, p, s) takes a number (cast text with CAST(x AS numeric) first)");
   const auto cut = type == SQLITE_INTEGER ? std::optional<double>(sqlite3_value_double(argv[0]))
                                           : decimal_cut(sqlite3_value_double(argv[0]), scale, false);
-  if (!cut) return out_of_range(ctx, Target::Numeric);
+  if (!cut)
+    return fail(
+        ctx,
+        "querygate: rounding to numeric(p, s) needs more significant digits than the SQLite double holds exactly "
+        "(15); the PostgreSQL numeric would answer: use a smaller scale");
   if (type == SQLITE_INTEGER && std::abs(sqlite3_value_int64(argv[0])) >= (std::int64_t{1} << 53))
     return fail(ctx, "querygate: an integer past 2^53 cast to numeric(p, s) has no exact SQLite value");
   if (std::abs(*cut) >= std::pow(10.0, static_cast<double>(precision - scale)))
     return fail(ctx, "querygate: numeric field overflow (a field with precision " + std::to_string(precision) +
                          ", scale " + std::to_string(scale) + " must round to an absolute value less than 10^" +
                          std::to_string(precision - scale) + ", as PostgreSQL checks)");
-  if (type == SQLITE_INTEGER) return sqlite3_result_int64(ctx, sqlite3_value_int64(argv[0]));
+  // A double even for a whole number: the value is a numeric, and 7::numeric(5,0) / 2 is 3.5 (SQLite would divide
+  // two integers as integers; outside tester, s7).
   sqlite3_result_double(ctx, *cut);
+}
+
+// pg_numeric_text(x, s): the text PostgreSQL prints for a numeric of scale s (2.5 as numeric(5,2) is '2.50',
+// 7 as numeric(5,0) '7'), where SQLite's CAST(x AS TEXT) prints its double ('2.5', '7.0').
+void pg_numeric_text(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  const int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const std::int64_t scale = sqlite3_value_int64(argv[1]);
+  if (type == SQLITE_TEXT || scale < 0 || scale > 30) return sqlite3_result_value(ctx, argv[0]);
+  if (type != SQLITE_INTEGER && type != SQLITE_FLOAT) return fail(ctx, "querygate: pg_numeric_text takes a number");
+  std::string text;
+  if (type == SQLITE_INTEGER) {
+    text = std::to_string(sqlite3_value_int64(argv[0]));
+    if (scale > 0) text += "." + std::string(static_cast<std::size_t>(scale), '0');
+  } else {
+    const auto cut = decimal_cut(sqlite3_value_double(argv[0]), scale, false);
+    if (!cut)
+      return fail(ctx,
+                  "querygate: the text of this numeric needs more significant digits than the SQLite double "
+                  "holds exactly (15)");
+    char buf[400];
+    const auto r = std::to_chars(buf, buf + sizeof buf, *cut, std::chars_format::fixed, static_cast<int>(scale));
+    if (r.ec != std::errc()) return fail(ctx, "querygate: pg_numeric_text could not print the number");
+    text.assign(buf, r.ptr);
+    if (text.starts_with("-") && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);
+  }
+  sqlite3_result_text(ctx, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
 }
 
 // pg_trunc(x, n): PostgreSQL's trunc(numeric, n), n >= 0: the digits after the n-th decimal place dropped.
@@ -306,7 +351,10 @@ void pg_trunc(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   if (sqlite3_value_type(argv[0]) == SQLITE_INTEGER) return sqlite3_result_value(ctx, argv[0]);
   if (sqlite3_value_type(argv[0]) != SQLITE_FLOAT) return fail(ctx, "querygate: pg_trunc(x, n) takes a number");
   const auto cut = decimal_cut(sqlite3_value_double(argv[0]), sqlite3_value_int64(argv[1]), true);
-  if (!cut) return fail(ctx, "querygate: pg_trunc(x, n) takes n from 0 to 30 and a finite x");
+  if (!cut)
+    return fail(ctx,
+                "querygate: trunc(x, n) needs more significant digits than the SQLite double holds exactly (15), or n "
+                "outside 0 to 30; the PostgreSQL numeric would answer: use fewer decimal places");
   sqlite3_result_double(ctx, *cut);
 }
 
@@ -361,6 +409,8 @@ bool register_number_functions(sqlite3* db, int flags) {
          sqlite3_create_function(db, "pg_number", 3, flags, nullptr, pg_number, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_numeric", 3, flags, nullptr, pg_numeric, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_trunc", 2, flags, nullptr, pg_trunc, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_text", 2, flags, nullptr, pg_numeric_text, nullptr, nullptr) ==
+             SQLITE_OK &&
          sqlite3_create_function(db, "pg_greatest", -1, flags, nullptr, pg_extreme<true>, nullptr, nullptr) ==
              SQLITE_OK &&
          sqlite3_create_function(db, "pg_least", -1, flags, nullptr, pg_extreme<false>, nullptr, nullptr) == SQLITE_OK;

@@ -101,8 +101,10 @@ void preamble(std::string& out, const std::string& name, const catalog::Catalog&
   if (sqlite)
     out +=
         "-- Engine: SQLite. LIKE compares case as on PostgreSQL (ILIKE with an ASCII pattern ignores it). Times are "
-        "stored as ISO-8601 text and answered as PostgreSQL prints them. Not yet translated here (refused with a "
-        "FIX): percentiles (write percentile(x, p) with p in 0..100, or median(x)). JSON: col ->> 'key' is the key, "
+        "stored as ISO-8601 text and answered as PostgreSQL prints them. Write PostgreSQL: its functions are "
+        "translated "
+        "here (percentile_cont(0.9) WITHIN GROUP (ORDER BY x), string_agg, regular expressions ...) or refused "
+        "with a FIX. JSON: col ->> 'key' is the key, "
         "col ->> '$.a.b' the path. Parenthesise || next to arithmetic and = next to IN/LIKE/BETWEEN.\n";
   else
     out +=

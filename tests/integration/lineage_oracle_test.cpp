@@ -226,10 +226,12 @@ constexpr Signature kSignatures[] = {
     {"pg_iv_avg", "x"},
     {"pg_series", "xxxl"},  // a table-valued function: as a scalar call, the engine's error
     {"pg_number", "xl"},
-    {"pg_int8", "m"},           // integer arithmetic's overflow check (a double there is "bigint out of range")
-    {"pg_single", "x"},         // a scalar subquery's one row (a second row is the engine's error)
-    {"pg_numeric", "mnn"},      // CAST(x AS numeric(p, s)) on SQLite
-    {"pg_trunc", "mn"},         // trunc(x, n) on SQLite
+    {"pg_int8", "m"},       // integer arithmetic's overflow check (a double there is "bigint out of range")
+    {"pg_single", "x"},     // a scalar subquery's one row (a second row is the engine's error)
+    {"pg_numeric", "mnn"},  // CAST(x AS numeric(p, s)) on SQLite
+    {"pg_trunc", "mn"},
+    {"pg_numeric_text",
+     "mn"},  // a numeric of a known scale as PostgreSQL's text, on SQLite         // trunc(x, n) on SQLite
     {"pg_greatest", "xx"},      // GREATEST / LEAST on SQLite
     {"pg_least", "xx"},         //
     {"pg_jsonb_exists", "Jl"},  // x ? 'key' on SQLite

@@ -153,3 +153,24 @@ SELECT DISTINCT ON (k) lower(kind) AS k, id FROM spans ORDER BY k, id;
 
 -- id: num-048
 SELECT DISTINCT ON (project_id) project_id, count(*) AS n, date_trunc('day', start_time) AS d FROM traces GROUP BY project_id, 3 ORDER BY project_id, n DESC, d;
+
+-- The outside tester's cases (session 7): a numeric of a fixed scale divided and printed as text, rounding past
+-- the 15 significant digits SQLite's double holds (each gateway must answer as PostgreSQL or fail).
+
+-- id: num-049
+SELECT CAST(7 AS numeric(5,0)) / 2 AS a, CAST(1 AS numeric(5,2)) / 4 AS b;
+
+-- id: num-050
+SELECT CAST(CAST(2.5 AS numeric(5,2)) AS text) AS a, CAST(trunc(2.5, 2) AS text) AS b, CAST(CAST(7 AS numeric(5,0)) AS text) AS c, CAST(CAST(-0.001 AS numeric(5,2)) AS text) AS d;
+
+-- id: num-051
+SELECT count(*) FROM projects WHERE CAST(CAST(id AS numeric(5,2)) AS text) LIKE '%.00';
+
+-- id: num-052
+SELECT CAST(1e15 + 0.5 AS bigint) AS a;
+
+-- id: num-053
+SELECT trunc(0.1 + 0.2, 17) AS a;
+
+-- id: num-054
+SELECT CAST(0.49999999999999999999 AS int) AS a;

@@ -59,7 +59,14 @@ TEST_F(SqliteNumbersTest, NumericTypmodRoundsTheDecimalDigitsPostgresHolds) {
   EXPECT_EQ(eval("pg_numeric(0.1 + 0.2, 20, 17)"), "0.3");
   EXPECT_EQ(eval("pg_numeric(9.995, 3, 2)").rfind("error: querygate: numeric field overflow", 0), 0u);
   EXPECT_EQ(eval("pg_numeric(9.994, 3, 2)"), "9.99");
-  EXPECT_EQ(eval("pg_numeric(12345, 5, 0)"), "12345");
+  // A double even for a whole number (7 as numeric(5,0) divided by 2 is 3.5), printed as PostgreSQL prints it.
+  EXPECT_EQ(eval("pg_numeric(12345, 5, 0)"), "12345.0");
+  EXPECT_EQ(eval("pg_numeric(7, 5, 0) / 2"), "3.5");
+  EXPECT_EQ(eval("pg_numeric_text(pg_numeric(7, 5, 0), 0)"), "7");
+  EXPECT_EQ(eval("pg_numeric_text(pg_numeric(2.5, 5, 2), 2)"), "2.50");
+  EXPECT_EQ(eval("pg_numeric_text(-0.001, 2)"), "0.00");
+  // Past the 15 significant digits a double holds exactly, the rounding is not known: the statement fails.
+  EXPECT_EQ(eval("pg_number(1e15 + 0.5, 'int8', 'numeric')").rfind("error: querygate: rounding to an integer", 0), 0u);
   EXPECT_EQ(eval("pg_numeric(123456, 5, 0)").rfind("error: querygate: numeric field overflow", 0), 0u);
   EXPECT_EQ(eval("pg_numeric('1.5', 5, 0)").rfind("error: querygate: pg_numeric", 0), 0u);
   EXPECT_EQ(eval("pg_numeric(NULL, 5, 2)"), "NULL");
