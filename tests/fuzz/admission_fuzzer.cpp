@@ -372,6 +372,12 @@ void check_postgres_fixed_point(const std::string& s1, std::string_view input) {
 // (`IS NULL` for `IS UNKNOWN`, the VALUES renaming) read back as other trees.
 void check_sqlite_fixed_point(const std::string& s1, std::string_view input) {
   constexpr Dialect d = Dialect::Sqlite;
+  // A generate_series calendar runs as pg_series(...) in FROM (admit/series_on_sqlite.cpp), a FROM function
+  // callers may not write: that rendering is not admitted again (known, as in admission_corpus_test; counted).
+  if (s1.find("pg_series(") != std::string::npos) {
+    ++g->allowed["P4 generate_series rendering (pg_series in FROM) is not re-admitted"];
+    return;
+  }
   auto again = run_pipeline(s1, d);
   if (!again) {
     const Error& e = again.error();
