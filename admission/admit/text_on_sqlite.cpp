@@ -164,11 +164,11 @@ Status Admitter::text_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
 
   // Regular expressions: a literal pattern (and flags) that common/pg_regex.hpp translates.
   const bool replace = name == "regexp_replace";
-  if (auto s =
-          arity(2, replace ? 4 : (name == "regexp_like" ? 3 : 2),
-                replace                 ? "regexp_replace(x, 'pattern', 'replacement'[, 'flags'])"
-                : name == "regexp_like" ? "regexp_like(x, 'pattern'[, 'flags'])"
-                                        : name + "(x, 'pattern') (the start, N and flags forms are not translated)");
+  if (auto s = arity(
+          replace ? 3 : 2, replace ? 4 : (name == "regexp_like" ? 3 : 2),  // (regexp_replace needs its replacement)
+          replace                 ? "regexp_replace(x, 'pattern', 'replacement'[, 'flags'])"
+          : name == "regexp_like" ? "regexp_like(x, 'pattern'[, 'flags'])"
+                                  : name + "(x, 'pattern') (the start, N and flags forms are not translated)");
       !s)
     return s;
   if (auto s = text_argument_on_sqlite(f.args[0], ctx, name, false); !s) return s;

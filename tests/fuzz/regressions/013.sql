@@ -1,0 +1,1 @@
+SELECT regexp_replace(name, '[^a ORDINALITY ') FROM spans
