@@ -305,8 +305,10 @@ class SqliteExecutor final : public Executor {
     // NO_VTAB: table-valued functions (json_each, pragma_*) and virtual tables
     // do not exist for these statements; introspection refused allowlisting any.
     // Except in a statement admission wrote a generate_series calendar into
-    // (pg_series, sqlite_series.cpp): the authorizer still denies reading any
-    // other virtual table, and admission writes no other one.
+    // (pg_series, sqlite_series.cpp): no other virtual table can serve it, since
+    // building one on first use declares its schema (a write the authorizer
+    // denies) and pg_series alone is built before the authorizer is installed
+    // (SqliteExecutorTest.OnlyPgSeriesIsAVirtualTableEvenWhenVirtualTablesAreOn).
     const unsigned vtabs = sql.find("pg_series(") == std::string::npos ? SQLITE_PREPARE_NO_VTAB : 0;
     const int rc =
         sqlite3_prepare_v3(conn.db.get(), sql.c_str(), static_cast<int>(sql.size()) + 1, vtabs | flags, &raw, &tail);

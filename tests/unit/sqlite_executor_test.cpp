@@ -402,6 +402,28 @@ TEST_F(SqliteExecutorTest, TableValuedFunctionsDoNotExist) {
   }
 }
 
+// A statement whose text holds "pg_series(" is prepared with virtual tables
+// (the generate_series calendar, sqlite_series.cpp). No other one serves it,
+// even where admission was bypassed: an eponymous virtual table (json_each,
+// pragma_*) is built on first use by declaring its schema, which the
+// authorizer denies; pg_series alone was built before the authorizer was on.
+TEST_F(SqliteExecutorTest, OnlyPgSeriesIsAVirtualTableEvenWhenVirtualTablesAreOn) {
+  options_.allowed_functions.insert("json_each");
+  options_.allowed_functions.insert("pg_series");
+  auto ex = open();
+  ASSERT_TRUE(ex);
+  for (const char* sql : {"SELECT * FROM json_each('[1,2]') WHERE 'pg_series(' <> ''",
+                          "SELECT count(*) FROM json_each('[1,2]') WHERE 'pg_series(' <> ''",
+                          "SELECT count(*) FROM pragma_table_info('secrets') WHERE 'pg_series(' <> ''",
+                          "SELECT name FROM pragma_table_info('secrets') WHERE 'pg_series(' <> ''",
+                          "SELECT count(*) FROM json_tree('[1,2]') WHERE 'pg_series(' <> ''",
+                          "SELECT count(*) FROM items, pragma_table_info('secrets') WHERE 'pg_series(' <> ''"}) {
+    const auto r = ex->run(sql, within(5s));
+    ASSERT_FALSE(r.has_value()) << sql;
+    EXPECT_EQ(r.error().code, ErrorCode::BackendDenied) << sql << ": " << r.error().message;
+  }
+}
+
 TEST_F(SqliteExecutorTest, VirtualTableInTheAllowlistIsAStartUpError) {
   {
     sqlite3* db = nullptr;
