@@ -180,6 +180,44 @@ Result<ast::Expr> Converter::a_expr(object o, int loc) {
       }
     }
   }
+  // x op ANY(ARRAY[a, b]) is (x op a) OR (x op b), and x op ALL(ARRAY[a, b]) is (x op a) AND (x op b), for the
+  // comparisons and LIKE / ILIKE (~~, ~~*, and their negations): PostgreSQL's rule for ANY / ALL (true if any
+  // comparison is true, else NULL if any is NULL, else false; ALL the other way round) is the three-valued OR /
+  // AND of the comparisons, so both engines run the chain.
+  static constexpr std::string_view kChained[] = {"=", "<>", "!=", "<", "<=", ">", ">=", "~~", "~~*", "!~~", "!~~*"};
+  if ((kind == "AEXPR_OP_ANY" || kind == "AEXPR_OP_ALL") &&
+      std::find(std::begin(kChained), std::end(kChained), *op) != std::end(kChained)) {
+    if (auto array = rexpr_e ? as_node(*rexpr_e) : std::nullopt; array && array->kind == "A_ArrayExpr") {
+      auto items = expr_list(array->fields, "elements");
+      if (!items) return std::move(items).error();
+      if (!items->empty()) {
+        auto left = convert_side(lexpr_e);
+        if (!left) return std::move(left).error();
+        if (!left.value()) return make_error(ErrorCode::Internal, "parse tree: ANY/ALL without left side");
+        ast::BoolOp chain;
+        chain.kind = kind == "AEXPR_OP_ANY" ? ast::BoolOpKind::Or : ast::BoolOpKind::And;
+        for (auto& item : *items) {
+          const int at = item.location;
+          if (op->find("~~") != std::string::npos) {
+            ast::Like like;
+            like.kind = op->find('*') != std::string::npos ? ast::LikeKind::ILike : ast::LikeKind::Like;
+            like.negated = op->starts_with("!");
+            like.arg = box(ast::Expr(*left.value()));
+            like.pattern = box(std::move(item));
+            chain.args.push_back(ast::make_expr(std::move(like), at));
+          } else {
+            ast::Operator cmp;
+            cmp.op = *op == "!=" ? "<>" : *op;
+            cmp.left = box(ast::Expr(*left.value()));
+            cmp.right = box(std::move(item));
+            chain.args.push_back(ast::make_expr(std::move(cmp), at));
+          }
+        }
+        if (chain.args.size() == 1) return std::move(chain.args.front());
+        return ast::make_expr(std::move(chain), loc);
+      }
+    }
+  }
 
   auto left = convert_side(lexpr_e);
   if (!left) return std::move(left).error();
@@ -241,7 +279,9 @@ Result<ast::Expr> Converter::a_expr(object o, int loc) {
   }
   if (kind == "AEXPR_OP_ANY" || kind == "AEXPR_OP_ALL")
     return unsupported(std::string("x ") + *op + (kind == "AEXPR_OP_ANY" ? " ANY" : " ALL") + " (array)", loc,
-                       "FIX: write x IN (a, b, c) or use a subquery: x IN (SELECT ...).");
+                       "FIX: write the array out element by element, x " + *op +
+                           (kind == "AEXPR_OP_ANY" ? " ANY" : " ALL") +
+                           " (ARRAY[a, b, c]), or x IN (SELECT ...) for a subquery.");
   return unsupported("this operator form", loc);
 }
 

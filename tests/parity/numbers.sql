@@ -174,3 +174,13 @@ SELECT trunc(0.1 + 0.2, 17) AS a;
 
 -- id: num-054
 SELECT CAST(0.49999999999999999999 AS int) AS a;
+
+-- id: num-055
+-- x op ANY / ALL (ARRAY[...]) for the other comparisons and LIKE / ILIKE: the OR / AND chain, NULLs included.
+SELECT count(*) FILTER (WHERE id > ANY(ARRAY[2, NULL])) AS gt_any, count(*) FILTER (WHERE id > ALL(ARRAY[2, NULL])) AS gt_all, count(*) FILTER (WHERE id <= ALL(ARRAY[2, 3])) AS le_all, count(*) FILTER (WHERE (id <> ANY(ARRAY[1, NULL])) IS NULL) AS ne_any_null FROM projects;
+
+-- id: num-056
+SELECT count(*) FILTER (WHERE name LIKE ANY(ARRAY['llm%', 'tool%'])) AS like_any, count(*) FILTER (WHERE name NOT ILIKE ALL(ARRAY['LLM%', 'TOOL%'])) AS not_ilike_all, count(*) FILTER (WHERE name LIKE ANY(ARRAY['%chat%', NULL])) AS like_null FROM spans;
+
+-- id: num-057
+SELECT kind, count(*) FROM spans WHERE kind != ALL(ARRAY['LLM', 'TOOL']) GROUP BY kind ORDER BY kind;
