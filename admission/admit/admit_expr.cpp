@@ -258,6 +258,7 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   for (auto& a : f.args) {
     if (reads_json_text) json_text_allowed_ = &a;
     if (f.name == "pg_int8") int8_checked_ = &a;
+    if (f.name == "pg_numeric" && &a == &f.args.front()) numeric_checked_.insert(&a);
     if (auto s = expr(a, ctx); !s) return s;
   }
   if (auto s = function_types(f, ctx, location); !s) return s;
@@ -386,7 +387,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
           date_literal_on_sqlite(n);
           trunc_digits(e, ctx);
-          float_round_on_sqlite(e, ctx);  // `n` may die here
+          float_round_on_sqlite(e, ctx);    // `n` may die here
+          numeric_scale_on_sqlite(e, ctx);  // `n` may die here
           return check_size(e, ctx);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {
           // SQLite's == is = (issue #12: a SQLite spelling with an exact meaning, on both backends).
@@ -529,6 +531,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (value_type(e, ctx).type == SqlType::Integer && !int8_checked && !int8_operand)
               wrap_int8(e);  // `n` dies here
           }
+          numeric_scale_on_sqlite(e, ctx);  // `n` may die here
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
           return exprs(n.args, ctx);

@@ -140,6 +140,7 @@ class Admitter {
   // round(float8) rounds halves to even in PostgreSQL (rint), away from zero in SQLite: replaced by a
   // CASE on floor() that rounds as PostgreSQL does.
   void float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  void numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numeric_scale_on_sqlite.cpp
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);
   // Numbers on SQLite as PostgreSQL computes them (numbers_on_sqlite.cpp): a numeric or float cast to an
@@ -277,6 +278,9 @@ class Admitter {
   std::vector<ValueType> select_types_;                              // the last select()'s items
   std::set<int> numeric_extracts_;           // locations of EXTRACT calls (numeric in PostgreSQL; date_part is float8)
   const ast::Expr* int8_checked_ = nullptr;  // the argument of a pg_int8 call being admitted (re-check)
+  // The value arguments of pg_numeric calls admitted (numeric_scale_on_sqlite.cpp: not rounded again). A set:
+  // calls nest (pg_numeric(pg_numeric(x, 10, 2) * 2, 1000, 2)).
+  std::set<const ast::Expr*> numeric_checked_;
   // Operands of an integer + - * being admitted (SQLite): the arithmetic above them checks the overflow.
   std::set<const ast::Expr*> int8_operands_;
   // Integer + - * on SQLite passes through pg_int8 (bigint overflow is an error, as on PostgreSQL).

@@ -11,6 +11,7 @@
 // Where the type cannot be told it is Unknown and nothing is refused.
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 #include "admission/admit/admitter.hpp"
 #include "admission/render/render.hpp"
@@ -111,7 +112,19 @@ ValueType column_type(const catalog::Column& c, Dialect d) {
   if (t == "bool" || t == "boolean") return {SqlType::Boolean};
   if (has(t, "interval") || has(t, "point")) return {};
   if (has(t, "int")) return {SqlType::Integer};
-  if (has(t, "numeric") || has(t, "decimal")) return {SqlType::Numeric};
+  if (has(t, "numeric") || has(t, "decimal")) {
+    // NUMERIC(p, s) declares the scale (a SQLite file's values are read as that contract: PostgreSQL would
+    // hold them rounded to it); NUMERIC(p) is whole.
+    int p = 0, scale = 0;
+    const auto open = t.find('(');
+    if (open != std::string::npos && std::sscanf(t.c_str() + open, "(%d , %d )", &p, &scale) == 2 && scale >= 0 &&
+        scale <= p)
+      return {SqlType::Numeric, scale};
+    if (open != std::string::npos && std::sscanf(t.c_str() + open, "(%d )", &p) == 1 &&
+        t.find(',', open) == std::string::npos)
+      return {SqlType::Numeric, 0};
+    return {SqlType::Numeric};
+  }
   if (has(t, "char") || has(t, "clob") || has(t, "text")) {
     // A SQLite file's declared TEXT is a hint: loosely typed files (Spider's) keep numbers in TEXT
     // columns, which SQLite compares and sums as numbers. Typed text only where the operator curated

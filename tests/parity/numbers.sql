@@ -184,3 +184,25 @@ SELECT count(*) FILTER (WHERE name LIKE ANY(ARRAY['llm%', 'tool%'])) AS like_any
 
 -- id: num-057
 SELECT kind, count(*) FROM spans WHERE kind != ALL(ARRAY['LLM', 'TOOL']) GROUP BY kind ORDER BY kind;
+
+-- id: num-058
+-- Exact decimals (outside tester s8, H3): numeric + - * and sum() of a known scale are rounded to it on SQLite
+-- (dialect:numeric-scale), so equality with a decimal literal holds as in PostgreSQL.
+SELECT 0.1 + 0.2 = 0.3 AS a, 1.1 * 1.1 = 1.21 AS b, 0.3 - 0.1 = 0.2 AS c, 0.1 + 0.2 AS d;
+
+-- id: num-059
+SELECT sum(x) = 0.3 AS a, sum(x) AS s FROM (VALUES (0.1), (0.2)) AS t(x);
+
+-- database: chinook
+
+-- id: num-060
+SELECT count(*) FROM track WHERE unitprice * 3 = 2.97;
+
+-- id: num-061
+SELECT billingcountry FROM invoice GROUP BY 1 HAVING sum(total) = 37.62 ORDER BY 1;
+
+-- id: num-062
+SELECT sum(total) = 2328.60 AS a, sum(total) AS s, sum(total * 2) - sum(total) AS d FROM invoice;
+
+-- id: num-063
+SELECT genreid, sum(unitprice * 2) AS s FROM track GROUP BY genreid HAVING sum(unitprice) > 100 ORDER BY genreid;

@@ -1,0 +1,68 @@
+// Exact decimals on SQLite (issue #12). PostgreSQL computes numeric + - * and
+// sum() exactly, at a scale known from the operands (a + b: the larger scale,
+// a * b: their sum; sum(x): x's); SQLite computes in doubles, so 0.99 * 3 is
+// 2.9699999999999998 there, and `unitprice * 3 = 2.97` or `sum(total) =
+// 2328.60` is false where PostgreSQL says true. Such a value is rounded to its
+// scale on SQLite, which gives the double nearest the exact decimal (the
+// literal it is compared with is that double too):
+//
+//   a * b, a + b, a - b, sum(x) of a numeric with a known scale s  → pg_numeric(..., 1000, s)
+//
+// pg_numeric (executors/sqlite/sqlite_numbers.cpp, also CAST(x AS numeric(p, s)))
+// fails the statement where the rounding needs more than the 15 significant
+// digits a double holds, so a sum beyond them is an error, not other digits.
+// Division keeps the double: PostgreSQL chooses its scale from the values.
+// (sum(x) / n of an INTEGER column stays SQLite's integer division: INTEGER
+// is PostgreSQL's int4, whose sum is a bigint, divided as integers.)
+// Its direct argument is not rounded again when the printed statement is
+// admitted again (numeric_checked_), so the rewrite is a fixed point.
+#include <string>
+#include <variant>
+
+#include "admission/admit/admitter.hpp"
+
+namespace qg::admit::detail {
+
+namespace {
+
+ast::Expr numeric_of(ast::Expr e, int scale) {
+  const int location = e.location;
+  ast::FuncCall rounded;
+  rounded.name = "pg_numeric";
+  rounded.args.push_back(std::move(e));
+  rounded.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, "1000"}));
+  rounded.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, std::to_string(scale)}));
+  return ast::make_expr(std::move(rounded), location);
+}
+
+// Arithmetic of columns, literals, casts and sums only: a translated call's type is not always known the same way
+// when the printed statement is admitted again (pg_extract), and the rewrite must be a fixed point.
+bool plain(const ast::Expr& e) {
+  if (std::holds_alternative<ast::ColumnRef>(e.node) || std::holds_alternative<ast::Literal>(e.node)) return true;
+  if (const auto* o = std::get_if<ast::Operator>(&e.node)) return (!o->left || plain(**o->left)) && plain(*o->right);
+  if (const auto* c = std::get_if<ast::Cast>(&e.node)) return plain(*c->arg);
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node))
+    return f->name == "pg_numeric" || (f->name == "sum" && f->args.size() == 1 && plain(f->args.front()));
+  return false;
+}
+
+}  // namespace
+
+void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite || numeric_checked_.contains(&e)) return;
+  if (const auto* o = std::get_if<ast::Operator>(&e.node)) {
+    if (!o->left || (o->op != "+" && o->op != "-" && o->op != "*")) return;
+  } else if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+    if (f->name != "sum" || f->args.size() != 1 || f->star) return;
+    if (value_type(f->args.front(), ctx).type != SqlType::Numeric) return;  // sum(bigint) is exact on SQLite
+  } else {
+    return;
+  }
+  if (!plain(e)) return;
+  const ValueType t = value_type(e, ctx);
+  if (t.type != SqlType::Numeric || t.scale < 0 || t.scale > 15) return;
+  e = numeric_of(std::move(e), t.scale);
+  note_rewrite("dialect:numeric-scale");
+}
+
+}  // namespace qg::admit::detail
