@@ -311,9 +311,19 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             const auto digits = ast::integer_value(n.args[2]);
             return {SqlType::Numeric, digits ? static_cast<int>(*digits) : -1};
           }
-          if (f == "pg_trunc" && n.args.size() == 2) {  // trunc(x, n) on SQLite
+          if ((f == "pg_trunc" || f == "pg_round") && n.args.size() == 2) {  // trunc / round(x, n) on SQLite
             const auto digits = ast::integer_value(n.args[1]);
             return {SqlType::Numeric, digits ? static_cast<int>(std::max<std::int64_t>(*digits, 0)) : -1};
+          }
+          if ((f == "pg_mod" || f == "pg_div") && n.args.size() == 2) {  // x % y, x / y as SQLite runs them
+            const ValueType l = value_type(n.args[0], ctx), r = value_type(n.args[1], ctx);
+            const ValueType a = l.type == SqlType::Untyped ? r : l, b = r.type == SqlType::Untyped ? l : r;
+            if (!number(a.type) || !number(b.type)) return {};
+            if (a.type == SqlType::Integer && b.type == SqlType::Integer) return {SqlType::Integer};
+            if (a.type == SqlType::Float || b.type == SqlType::Float) return {SqlType::Float};
+            const int sa = a.type == SqlType::Integer ? 0 : a.scale, sb = b.type == SqlType::Integer ? 0 : b.scale;
+            if (f == "pg_div" || sa < 0 || sb < 0) return {SqlType::Numeric};
+            return {SqlType::Numeric, std::max(sa, sb)};
           }
           if (f == "pg_greatest" || f == "pg_least") {  // GREATEST / LEAST on SQLite
             ValueType t{SqlType::Null};
