@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 
 #include "admission/admit/admitter.hpp"
@@ -257,7 +258,7 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   const bool reads_json_text = dialect_ == Dialect::Sqlite && f.name.starts_with("json");
   for (auto& a : f.args) {
     if (reads_json_text) json_text_allowed_ = &a;
-    if (f.name == "pg_int8") int8_checked_ = &a;
+    if (f.name == "pg_int8" || f.name == "pg_float8") int8_checked_ = &a;
     if (auto s = expr(a, ctx); !s) return s;
   }
   if (auto s = function_types(f, ctx, location); !s) return s;
@@ -304,13 +305,13 @@ Status Admitter::window(ast::WindowSpec& w, const ExprContext& ctx, int location
 // Once per chain of integer arithmetic, at its top: a double stays a double through + - * above it, so
 // the top's check sees an overflow anywhere below (one wrapper per node made SQLite's parser overflow its
 // stack on an 80-term sum).
-void Admitter::wrap_int8(ast::Expr& e) {
+void Admitter::wrap_int8(ast::Expr& e, bool floating) {
   const int loc = e.location;
   ast::FuncCall checked;
-  checked.name = "pg_int8";
+  checked.name = floating ? "pg_float8" : "pg_int8";
   checked.args.push_back(std::move(e));
   e = ast::make_expr(std::move(checked), loc);
-  note_rewrite("dialect:int8-overflow");
+  note_rewrite(floating ? "dialect:float8-overflow" : "dialect:int8-overflow");
 }
 
 Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
@@ -526,8 +527,19 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           // chain, at its top).
           if (int8_arithmetic) {
             // (Not an integer itself: its integer operands were checked above, before the time translations.)
-            if (value_type(e, ctx).type == SqlType::Integer && !int8_checked && !int8_operand)
-              wrap_int8(e);  // `n` dies here
+            // Float + - * the same way: SQLite's double overflows to Inf, PostgreSQL's to "value out of range:
+            // overflow" (pg_float8).
+            // (Not over EXTRACT's translation: pg_extract is typed numeric where it was written and float when
+            // admitted again, so the wrapper would not be a fixed point.)
+            const SqlType t = value_type(e, ctx).type;
+            std::function<bool(const ast::Expr&)> extract = [&](const ast::Expr& x) {
+              const auto* f = std::get_if<ast::FuncCall>(&x.node);
+              bool found = f && (f->name == "pg_extract" || f->name == "extract" || f->name == "date_part");
+              ast::for_each_child(x, [&](const ast::Expr& child) { found = found || extract(child); });
+              return found;
+            };
+            if ((t == SqlType::Integer || (t == SqlType::Float && !extract(e))) && !int8_checked && !int8_operand)
+              wrap_int8(e, t == SqlType::Float);  // `n` dies here
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {

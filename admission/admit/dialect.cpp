@@ -627,7 +627,7 @@ void Admitter::float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
       return (o->left && floating(**o->left)) || floating(*o->right);
     }
     if (const auto* g = std::get_if<ast::FuncCall>(&x.node)) {
-      static constexpr std::string_view kSame[] = {"avg", "sum", "min", "max", "abs"};
+      static constexpr std::string_view kSame[] = {"avg", "sum", "min", "max", "abs", "pg_float8"};
       return g->args.size() == 1 && std::find(std::begin(kSame), std::end(kSame), g->name) != std::end(kSame) &&
              floating(g->args.front());
     }
@@ -639,8 +639,12 @@ void Admitter::float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   const ast::Expr x = f->args.front();
   const ast::Expr fl = call("floor", {x});
   auto op = [](std::string o, ast::Expr a, ast::Expr b) {
-    return ast::make_expr(
+    const bool arithmetic = o == "+" || o == "-";
+    ast::Expr out = ast::make_expr(
         ast::Operator{std::move(o), ast::Box<ast::Expr>(std::move(a)), ast::Box<ast::Expr>(std::move(b))});
+    // Float + - is checked for overflow (pg_float8, admit_expr.cpp) as admission wraps what a caller writes, so
+    // admitting the translation again changes nothing.
+    return arithmetic ? call("pg_float8", {std::move(out)}) : out;
   };
   const ast::Expr d = op("-", x, fl);
   const ast::Expr half = ast::make_expr(ast::Literal{ast::LiteralKind::Numeric, "0.5"});

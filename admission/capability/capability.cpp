@@ -436,6 +436,9 @@ constexpr FunctionCapability kFunctions[] = {
         "pg_int8", Scalar, Number, Growth::Fixed,
         "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT id * 2 FROM spans (bigint overflow is its "
         "error there)."),
+    sqlite_only("pg_float8", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT cost_usd * 2 FROM spans (float overflow "
+                "is its error there)."),
     sqlite_only("pg_from_key", Scalar, Text, Growth::Fixed, kPgTimeCast),
     // executors/sqlite/sqlite_time_constructors.cpp
     sqlite_only("pg_to_timestamp", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write to_timestamp(seconds)."),

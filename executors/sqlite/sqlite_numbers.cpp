@@ -402,6 +402,10 @@ void pg_cut(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   sqlite3_result_double(ctx, static_cast<double>(*r));
 }
 
+void float_overflow(sqlite3_context* ctx) {
+  fail(ctx, "value out of range: overflow");  // PostgreSQL's message: SQLite's double is an infinity
+}
+
 void division_by_zero(sqlite3_context* ctx) {
   fail(ctx, "division by zero");  // PostgreSQL's message: SQLite would answer NULL
 }
@@ -424,7 +428,18 @@ void pg_div(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   }
   const double x = sqlite3_value_double(argv[0]), y = sqlite3_value_double(argv[1]);
   if (y == 0) return division_by_zero(ctx);
-  sqlite3_result_double(ctx, x / y);
+  const double q = x / y;
+  if (std::isinf(q) && std::isfinite(x) && std::isfinite(y)) return float_overflow(ctx);
+  sqlite3_result_double(ctx, q);
+}
+
+// pg_float8(x): the value of float + - * admission wrapped (admit_expr.cpp, wrap_int8), as it is, or PostgreSQL's
+// "value out of range: overflow" for the infinity SQLite's double overflowed to (1e308 * 10). Once per chain, at
+// its top: an infinity stays one through + - * above it. (Underflow to 0 is not seen from the result.)
+void pg_float8(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_FLOAT && std::isinf(sqlite3_value_double(argv[0])))
+    return float_overflow(ctx);
+  sqlite3_result_value(ctx, argv[0]);
 }
 
 // A decimal as an exact scaled integer: value = digits / 10^scale.
@@ -556,6 +571,7 @@ bool register_number_functions(sqlite3* db, int flags) {
          sqlite3_create_function(db, "pg_trunc", 2, flags, nullptr, pg_cut<true>, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_round", 2, flags, nullptr, pg_cut<false>, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_div", 2, flags, nullptr, pg_div, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_float8", 1, flags, nullptr, pg_float8, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_mod", 2, flags, nullptr, pg_mod, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_numeric_text", 2, flags, nullptr, pg_numeric_text, nullptr, nullptr) ==
              SQLITE_OK &&

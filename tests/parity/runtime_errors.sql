@@ -71,3 +71,16 @@ SELECT id, sqrt(-id) AS s FROM projects ORDER BY id;
 
 -- id: rt-019
 SELECT id, power(id - id, -1) AS p FROM projects ORDER BY id;
+
+-- id: rt-020
+-- note: float + - * on SQLite passes through pg_float8: SQLite's double overflows to Inf, PostgreSQL fails.
+SELECT id, power(CAST(id + 9 AS double precision), 300) * power(CAST(10 AS double precision), 20) AS p
+FROM projects ORDER BY id;
+
+-- id: rt-021
+SELECT id, power(CAST(id + 9 AS double precision), 300) / power(CAST(10 AS double precision), -20) AS p
+FROM projects ORDER BY id;
+
+-- id: rt-022
+SELECT id, CAST(id AS double precision) * 2.5 + CAST(id AS double precision) / 4 - 1 AS p, round(CAST(id AS double precision) * 0.5) AS r
+FROM projects ORDER BY id;

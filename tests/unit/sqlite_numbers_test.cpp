@@ -115,6 +115,15 @@ TEST_F(SqliteNumbersTest, DivisionByZeroIsPostgresError) {
   EXPECT_EQ(eval("pg_div(7, 2.0)"), "3.5");
   EXPECT_EQ(eval("pg_div('10', 4)"), "2");
   EXPECT_EQ(eval("pg_div(7, 'abc')").rfind("error: querygate: invalid input syntax", 0), 0u);
+  EXPECT_EQ(eval("pg_div(1e308, 1e-10)"), "error: value out of range: overflow");
+}
+
+TEST_F(SqliteNumbersTest, FloatOverflowIsPostgresError) {
+  EXPECT_EQ(eval("pg_float8(1e308 * 10)"), "error: value out of range: overflow");
+  EXPECT_EQ(eval("pg_float8(-1e308 * 10)"), "error: value out of range: overflow");
+  EXPECT_EQ(eval("pg_float8(1e300 * 10)"), "1.0e+301");
+  EXPECT_EQ(eval("pg_float8(7)"), "7");
+  EXPECT_EQ(eval("pg_float8(NULL)"), "NULL");
 }
 
 TEST_F(SqliteNumbersTest, RemainderIsExactAndKeepsTheSignOfTheDividend) {
