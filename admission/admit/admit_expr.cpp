@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <limits>
 
 #include "admission/admit/admitter.hpp"
@@ -323,6 +322,7 @@ Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
 // numbers_on_sqlite.cpp
 Status boolean_concat_on_sqlite(const ast::Expr& condition, int location);
 bool mod_as_operator_on_sqlite(ast::Expr& e, Dialect dialect);
+bool holds_extract(const ast::Expr& e);
 
 Status Admitter::sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx) {
   for (auto& i : items) {
@@ -529,16 +529,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             // (Not an integer itself: its integer operands were checked above, before the time translations.)
             // Float + - * the same way: SQLite's double overflows to Inf, PostgreSQL's to "value out of range:
             // overflow" (pg_float8).
-            // (Not over EXTRACT's translation: pg_extract is typed numeric where it was written and float when
-            // admitted again, so the wrapper would not be a fixed point.)
             const SqlType t = value_type(e, ctx).type;
-            std::function<bool(const ast::Expr&)> extract = [&](const ast::Expr& x) {
-              const auto* f = std::get_if<ast::FuncCall>(&x.node);
-              bool found = f && (f->name == "pg_extract" || f->name == "extract" || f->name == "date_part");
-              ast::for_each_child(x, [&](const ast::Expr& child) { found = found || extract(child); });
-              return found;
-            };
-            if ((t == SqlType::Integer || (t == SqlType::Float && !extract(e))) && !int8_checked && !int8_operand)
+            if ((t == SqlType::Integer || (t == SqlType::Float && !holds_extract(e))) && !int8_checked && !int8_operand)
               wrap_int8(e, t == SqlType::Float);  // `n` dies here
           }
           return {};

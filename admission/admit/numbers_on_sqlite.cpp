@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "admission/admit/admitter.hpp"
+#include "admission/ast/walk.hpp"
 #include "admission/render/render.hpp"
 
 namespace qg::admit::detail {
@@ -165,6 +166,15 @@ bool mod_as_operator_on_sqlite(ast::Expr& e, Dialect dialect) {
   e = ast::make_expr(ast::Operator{"%", ast::Box<ast::Expr>(std::move(a)), ast::Box<ast::Expr>(std::move(b))},
                      location);
   return true;
+}
+
+// Float + - * is checked for overflow (pg_float8, admit_expr.cpp) but not over EXTRACT's translation: pg_extract
+// is typed numeric where it was written and float when admitted again, so the wrapper would not be a fixed point.
+bool holds_extract(const ast::Expr& e) {
+  const auto* f = std::get_if<ast::FuncCall>(&e.node);
+  bool found = f && (f->name == "pg_extract" || f->name == "extract" || f->name == "date_part");
+  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || holds_extract(child); });
+  return found;
 }
 
 }  // namespace qg::admit::detail
