@@ -257,7 +257,7 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   const bool reads_json_text = dialect_ == Dialect::Sqlite && f.name.starts_with("json");
   for (auto& a : f.args) {
     if (reads_json_text) json_text_allowed_ = &a;
-    if (f.name == "pg_int8") int8_checked_ = &a;
+    if (f.name == "pg_int8" || f.name == "pg_float8") int8_checked_ = &a;
     if (f.name == "pg_numeric" && &a == &f.args.front()) numeric_checked_.insert(&a);
     if (auto s = expr(a, ctx); !s) return s;
   }
@@ -305,13 +305,13 @@ Status Admitter::window(ast::WindowSpec& w, const ExprContext& ctx, int location
 // Once per chain of integer arithmetic, at its top: a double stays a double through + - * above it, so
 // the top's check sees an overflow anywhere below (one wrapper per node made SQLite's parser overflow its
 // stack on an 80-term sum).
-void Admitter::wrap_int8(ast::Expr& e) {
+void Admitter::wrap_int8(ast::Expr& e, bool floating) {
   const int loc = e.location;
   ast::FuncCall checked;
-  checked.name = "pg_int8";
+  checked.name = floating ? "pg_float8" : "pg_int8";
   checked.args.push_back(std::move(e));
   e = ast::make_expr(std::move(checked), loc);
-  note_rewrite("dialect:int8-overflow");
+  note_rewrite(floating ? "dialect:float8-overflow" : "dialect:int8-overflow");
 }
 
 Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
@@ -323,6 +323,7 @@ Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
 // numbers_on_sqlite.cpp
 Status boolean_concat_on_sqlite(const ast::Expr& condition, int location);
 bool mod_as_operator_on_sqlite(ast::Expr& e, Dialect dialect);
+bool holds_extract(const ast::Expr& e);
 
 Status Admitter::sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx) {
   for (auto& i : items) {
@@ -528,8 +529,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           // chain, at its top).
           if (int8_arithmetic) {
             // (Not an integer itself: its integer operands were checked above, before the time translations.)
-            if (value_type(e, ctx).type == SqlType::Integer && !int8_checked && !int8_operand)
-              wrap_int8(e);  // `n` dies here
+            // Float + - * the same way: SQLite's double overflows to Inf, PostgreSQL's to "value out of range:
+            // overflow" (pg_float8).
+            const SqlType t = value_type(e, ctx).type;
+            if ((t == SqlType::Integer || (t == SqlType::Float && !holds_extract(e))) && !int8_checked && !int8_operand)
+              wrap_int8(e, t == SqlType::Float);  // `n` dies here
           }
           numeric_scale_on_sqlite(e, ctx);  // `n` may die here
           return {};

@@ -283,8 +283,9 @@ class Admitter {
   std::set<const ast::Expr*> numeric_checked_;
   // Operands of an integer + - * being admitted (SQLite): the arithmetic above them checks the overflow.
   std::set<const ast::Expr*> int8_operands_;
-  // Integer + - * on SQLite passes through pg_int8 (bigint overflow is an error, as on PostgreSQL).
-  void wrap_int8(ast::Expr& e);
+  // Integer + - * on SQLite passes through pg_int8 (bigint overflow is an error, as on PostgreSQL); float
+  // + - * through pg_float8 (an infinity there is PostgreSQL's "value out of range: overflow").
+  void wrap_int8(ast::Expr& e, bool floating = false);
   // A scalar subquery that may give more than one row, on SQLite: read through pg_single, which fails on a
   // second row as PostgreSQL does (scalar_subquery.cpp). Before the subquery is admitted.
   Status scalar_subquery_on_sqlite(ast::SubLink& link, int location);

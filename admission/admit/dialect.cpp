@@ -595,23 +595,22 @@ Status Admitter::arithmetic_on_sqlite(const ast::Operator& op, const ExprContext
         "FIX: divide by a number other than 0; to get NULL for a zero divisor write x " + op.op + " NULLIF(y, 0).",
         pos(location));
   if (op.op != "%") return {};
-  std::function<bool(const ast::Expr&)> fractional = [&](const ast::Expr& e) -> bool {
-    if (const auto* l = std::get_if<ast::Literal>(&e.node))
-      return l->kind == ast::LiteralKind::Numeric && std::fmod(std::strtod(l->text.c_str(), nullptr), 1.0) != 0;
-    if (const auto* c = std::get_if<ast::Cast>(&e.node))
-      return c->type.name == "float4" || c->type.name == "float8" || c->type.name == "numeric";
-    if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) return f->name == "avg";
-    if (const auto* o = std::get_if<ast::Operator>(&e.node))
-      return (o->left && fractional(**o->left)) || fractional(*o->right);
-    if (const auto* c = base_column(e, ctx)) return !c->timestamp && affinity(c->type) == Affinity::Real;
-    return false;
+  // x % y is printed for SQLite as pg_mod(x, y), PostgreSQL's exact numeric remainder (render.hpp). A double
+  // precision operand has no % in PostgreSQL (its error); SQLite would answer.
+  // (A translation's own call, pg_extract(...), is typed when first admitted: admitted again, its type is not
+  // known as well, and the statement was judged then.)
+  std::function<bool(const ast::Expr&)> translated = [&](const ast::Expr& x) {
+    const auto* f = std::get_if<ast::FuncCall>(&x.node);
+    bool found = f && f->name.starts_with("pg_");
+    ast::for_each_child(x, [&](const ast::Expr& child) { found = found || translated(child); });
+    return found;
   };
-  if (!fractional(**op.left) && !fractional(*op.right)) return {};
+  const auto floating = [&](const ast::Expr& x) { return value_type(x, ctx).type == SqlType::Float && !translated(x); };
+  if (!floating(**op.left) && !floating(*op.right)) return {};
   return make_error(ErrorCode::CapabilityNotOnSqlite,
-                    "x % y with a fraction: SQLite drops the fractions first (10 % 3.5 is 1), PostgreSQL keeps "
-                    "them (3.0)",
-                    "FIX: on SQLite, write x - y * trunc(x / y) (PostgreSQL's % keeps the sign of x), or use whole "
-                    "numbers.",
+                    "x % y with a double precision value: PostgreSQL has no % for double precision (\"operator does "
+                    "not exist\"), SQLite would answer",
+                    "FIX: cast the value to numeric, e.g. CAST(x AS numeric) % y, or write x - y * trunc(x / y).",
                     pos(location));
 }
 
@@ -628,7 +627,7 @@ void Admitter::float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
       return (o->left && floating(**o->left)) || floating(*o->right);
     }
     if (const auto* g = std::get_if<ast::FuncCall>(&x.node)) {
-      static constexpr std::string_view kSame[] = {"avg", "sum", "min", "max", "abs"};
+      static constexpr std::string_view kSame[] = {"avg", "sum", "min", "max", "abs", "pg_float8"};
       return g->args.size() == 1 && std::find(std::begin(kSame), std::end(kSame), g->name) != std::end(kSame) &&
              floating(g->args.front());
     }
@@ -640,15 +639,20 @@ void Admitter::float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   const ast::Expr x = f->args.front();
   const ast::Expr fl = call("floor", {x});
   auto op = [](std::string o, ast::Expr a, ast::Expr b) {
-    return ast::make_expr(
+    const bool arithmetic = o == "+" || o == "-";
+    ast::Expr out = ast::make_expr(
         ast::Operator{std::move(o), ast::Box<ast::Expr>(std::move(a)), ast::Box<ast::Expr>(std::move(b))});
+    // Float + - is checked for overflow (pg_float8, admit_expr.cpp) as admission wraps what a caller writes, so
+    // admitting the translation again changes nothing.
+    return arithmetic ? call("pg_float8", {std::move(out)}) : out;
   };
   const ast::Expr d = op("-", x, fl);
   const ast::Expr half = ast::make_expr(ast::Literal{ast::LiteralKind::Numeric, "0.5"});
   ast::Case c;
   c.whens.push_back(ast::CaseWhen{ast::Box<ast::Expr>(op("<", d, half)), ast::Box<ast::Expr>(fl)});
   c.whens.push_back(ast::CaseWhen{ast::Box<ast::Expr>(op(">", d, half)), ast::Box<ast::Expr>(op("+", fl, integer(1)))});
-  c.otherwise = ast::Box<ast::Expr>(op("+", fl, call("abs", {op("%", fl, integer(2))})));
+  // floor(x) % 2 as the call % is printed as on SQLite: PostgreSQL has no % for the double floor(x) is.
+  c.otherwise = ast::Box<ast::Expr>(op("+", fl, call("abs", {call("pg_mod", {fl, integer(2)})})));
   const int location = e.location;
   e = ast::make_expr(std::move(c), location);
   note_rewrite("dialect:round-half-even");

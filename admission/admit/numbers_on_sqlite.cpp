@@ -7,6 +7,9 @@
 //   CAST(x AS numeric(p, s))                → pg_numeric(x, p, s)
 //       rounded to s places, "numeric field overflow" past p - s digits; SQLite ignores the modifiers.
 //   trunc(x, n)                             → pg_trunc(x, n)            (SQLite's trunc takes one argument)
+//   round(x, n), n negative or computed     → pg_round(x, n)            (SQLite's round counts n < 0 as 0)
+//   x / y, y not a literal other than 0      → pg_div(x, y)              (printed so: render.hpp, division_checked)
+//   x % y                                    → pg_mod(x, y)              (printed so; exact on fractions)
 //   GREATEST(a, b, ...) / LEAST(...)        → pg_greatest / pg_least    (numbers or texts: NULLs skipped)
 //
 // The replacements are querygate's own functions, admitted on SQLite as they
@@ -16,6 +19,7 @@
 #include <vector>
 
 #include "admission/admit/admitter.hpp"
+#include "admission/ast/walk.hpp"
 #include "admission/render/render.hpp"
 
 namespace qg::admit::detail {
@@ -84,8 +88,18 @@ Status Admitter::numeric_typmod_on_sqlite(ast::Expr& e, const ExprContext& ctx, 
 
 void Admitter::trunc_digits(ast::Expr& e, const ExprContext& ctx) {
   auto* f = std::get_if<ast::FuncCall>(&e.node);
-  if (!f || f->name != "trunc" || f->args.size() != 2 || f->over || f->star || f->distinct) return;
+  if (!f || (f->name != "trunc" && f->name != "round") || f->args.size() != 2 || f->over || f->star || f->distinct)
+    return;
   const SqlType from = value_type(f->args.front(), ctx).type;
+  if (f->name == "round") {
+    // round(x, -1): PostgreSQL rounds to tens, SQLite's round counts a negative n as 0 (round(1235, -1) is 1240
+    // there, 1235.0 here). A count written as a literal 0 or more stays SQLite's round; any other goes to pg_round.
+    if (dialect_ != Dialect::Sqlite || !is_number(from)) return;
+    if (const auto digits = ast::integer_value(f->args[1]); digits && *digits >= 0) return;
+    f->name = "pg_round";
+    note_rewrite("dialect:round-digits");
+    return;
+  }
   if (dialect_ == Dialect::Postgres) {
     // trunc(double precision, n) does not exist in PostgreSQL; its intent is exact, as round(x, n)'s: the
     // value is cut as the numeric it prints as.
@@ -140,8 +154,8 @@ Status boolean_concat_on_sqlite(const ast::Expr& condition, int location) {
 
 // mod(a, b): SQLite's mod() computes in doubles and answers a REAL (mod(7, 7) is 0.0, mod(9007199254740993, 10)
 // is 2; found by the differential property, seeds 100 #283, 104 #136); PostgreSQL's is the exact remainder, as
-// its % operator. So on SQLite mod(a, b) is written a % b and admitted as that operator (exact for integers; a
-// fraction is refused there with its FIX).
+// its % operator. So on SQLite mod(a, b) is written a % b and admitted as that operator, which SQLite runs as
+// pg_mod(a, b) (exact for integers and for numeric fractions; a double precision operand is refused).
 bool mod_as_operator_on_sqlite(ast::Expr& e, Dialect dialect) {
   auto* f = std::get_if<ast::FuncCall>(&e.node);
   if (dialect != Dialect::Sqlite || !f || f->name != "mod" || f->args.size() != 2 || f->over || f->star ||
@@ -152,6 +166,15 @@ bool mod_as_operator_on_sqlite(ast::Expr& e, Dialect dialect) {
   e = ast::make_expr(ast::Operator{"%", ast::Box<ast::Expr>(std::move(a)), ast::Box<ast::Expr>(std::move(b))},
                      location);
   return true;
+}
+
+// Float + - * is checked for overflow (pg_float8, admit_expr.cpp) but not over EXTRACT's translation: pg_extract
+// is typed numeric where it was written and float when admitted again, so the wrapper would not be a fixed point.
+bool holds_extract(const ast::Expr& e) {
+  const auto* f = std::get_if<ast::FuncCall>(&e.node);
+  bool found = f && (f->name == "pg_extract" || f->name == "extract" || f->name == "date_part");
+  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || holds_extract(child); });
+  return found;
 }
 
 }  // namespace qg::admit::detail

@@ -246,7 +246,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
                                                       "pg_to_time",  "pg_make_date"};
           static const std::set<std::string> kPassOn = {"min",         "max",        "lag",       "lead",
                                                         "first_value", "last_value", "nth_value", "abs",
-                                                        "any_value",   "pg_int8",    "pg_single"};
+                                                        "any_value",   "pg_int8",    "pg_single", "pg_float8"};
           // PostgreSQL 15's regular-expression functions, and the functions PostgreSQL's text functions become
           // on SQLite (admit/text_on_sqlite.cpp, executors/sqlite/sqlite_text.cpp).
           static const std::set<std::string> kTextFamily = {
@@ -324,9 +324,19 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             const auto digits = ast::integer_value(n.args[2]);
             return {SqlType::Numeric, digits ? static_cast<int>(*digits) : -1};
           }
-          if (f == "pg_trunc" && n.args.size() == 2) {  // trunc(x, n) on SQLite
+          if ((f == "pg_trunc" || f == "pg_round") && n.args.size() == 2) {  // trunc / round(x, n) on SQLite
             const auto digits = ast::integer_value(n.args[1]);
             return {SqlType::Numeric, digits ? static_cast<int>(std::max<std::int64_t>(*digits, 0)) : -1};
+          }
+          if ((f == "pg_mod" || f == "pg_div") && n.args.size() == 2) {  // x % y, x / y as SQLite runs them
+            const ValueType l = value_type(n.args[0], ctx), r = value_type(n.args[1], ctx);
+            const ValueType a = l.type == SqlType::Untyped ? r : l, b = r.type == SqlType::Untyped ? l : r;
+            if (!number(a.type) || !number(b.type)) return {};
+            if (a.type == SqlType::Integer && b.type == SqlType::Integer) return {SqlType::Integer};
+            if (a.type == SqlType::Float || b.type == SqlType::Float) return {SqlType::Float};
+            const int sa = a.type == SqlType::Integer ? 0 : a.scale, sb = b.type == SqlType::Integer ? 0 : b.scale;
+            if (f == "pg_div" || sa < 0 || sb < 0) return {SqlType::Numeric};
+            return {SqlType::Numeric, std::max(sa, sb)};
           }
           if (f == "pg_greatest" || f == "pg_least") {  // GREATEST / LEAST on SQLite
             ValueType t{SqlType::Null};

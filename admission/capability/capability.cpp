@@ -436,6 +436,9 @@ constexpr FunctionCapability kFunctions[] = {
         "pg_int8", Scalar, Number, Growth::Fixed,
         "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT id * 2 FROM spans (bigint overflow is its "
         "error there)."),
+    sqlite_only("pg_float8", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT cost_usd * 2 FROM spans (float overflow "
+                "is its error there)."),
     sqlite_only("pg_from_key", Scalar, Text, Growth::Fixed, kPgTimeCast),
     // executors/sqlite/sqlite_time_constructors.cpp
     sqlite_only("pg_to_timestamp", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write to_timestamp(seconds)."),
@@ -453,6 +456,11 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_only("pg_numeric", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write round(x, 2) (a numeric rounded to 2 places)."),
     sqlite_only("pg_trunc", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write trunc(x, 2)."),
+    sqlite_only("pg_round", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write round(x, -1)."),
+    // x / y and x % y as SQLite prints them (render.hpp, division_checked): PostgreSQL's "division by zero".
+    sqlite_only("pg_div", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the division itself, e.g. SELECT cost_usd / id FROM spans."),
+    sqlite_only("pg_mod", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write mod(x, y)."),
     sqlite_only("pg_numeric_text", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS text)."),
     sqlite_only("pg_greatest", Scalar, LikeArguments, Growth::Within, "FIX: on PostgreSQL, write greatest(a, b)."),
     sqlite_only("pg_least", Scalar, LikeArguments, Growth::Within, "FIX: on PostgreSQL, write least(a, b)."),

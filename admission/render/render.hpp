@@ -34,6 +34,11 @@ std::string quote_string(std::string_view text);
 // dialect accepts and that PostgreSQL re-parses to the same name.
 std::string render_type(const ast::TypeName& type, Dialect dialect);
 
+// SQLite: x / y prints as pg_div(x, y) and x % y as pg_mod(x, y) (executors/sqlite/sqlite_numbers.cpp:
+// SQLite's own division with PostgreSQL's "division by zero" where SQLite answers NULL; % exact on fractions),
+// except x / y with a divisor that is a literal other than 0 (-2, 0.5) (division_checked is false for it).
+bool division_checked(const ast::Expr& divisor);
+
 // Constructs the AST can hold but some dialect has no spelling for. One list,
 // so the capability table can check that it refuses each gap before rendering.
 enum class Construct : std::uint8_t {

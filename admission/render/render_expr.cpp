@@ -2,6 +2,7 @@
 // NOT, comparisons), so nothing here relies on precedence: every composite
 // operand is parenthesised, which both grammars read as exactly the tree.
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -160,6 +161,14 @@ struct ExprPrinter {
   void operator()(const ast::Operator& o) const {
     if (!is_operator_text(o.op)) return p.fail("an operator that is not made of operator characters");
     if (p.sqlite() && o.op == "->>" && o.left && !p.json_text_raw) return json_text_on_sqlite(o);
+    // PostgreSQL's % and / on SQLite (render.hpp, division_checked): a call, which delimits itself.
+    if (p.sqlite() && o.left && (o.op == "%" || (o.op == "/" && division_checked(*o.right)))) {
+      p.word(o.op == "%" ? "pg_mod(" : "pg_div(");
+      p.expr(**o.left);
+      p.word(", ");
+      p.expr(*o.right);
+      return p.word(")");
+    }
     if (o.left) {
       // A left-deep chain of one precedence level (a - b + c, a * b / c, a || b || c)
       // groups the same way in both grammars, so it prints flat: SQLite's parser
@@ -415,3 +424,17 @@ void Printer::operand(const ast::Expr& e) {
 }
 
 }  // namespace qg::render::detail
+
+namespace qg::render {
+
+bool division_checked(const ast::Expr& divisor) {
+  const ast::Expr* d = &divisor;
+  if (const auto* neg = std::get_if<ast::Operator>(&d->node); neg && !neg->left && (neg->op == "-" || neg->op == "+"))
+    d = &*neg->right;
+  if (const auto* l = std::get_if<ast::Literal>(&d->node);
+      l && (l->kind == ast::LiteralKind::Integer || l->kind == ast::LiteralKind::Numeric))
+    return std::strtod(l->text.c_str(), nullptr) == 0;
+  return true;
+}
+
+}  // namespace qg::render

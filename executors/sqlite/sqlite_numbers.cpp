@@ -5,6 +5,7 @@
 // this function (admit/dialect.cpp, cast_on_sqlite), which passes what
 // PostgreSQL accepts and fails the statement on what it refuses. The error
 // never quotes the value: it may be text an end user wrote.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -344,18 +345,177 @@ void pg_numeric_text(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   sqlite3_result_text(ctx, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
 }
 
-// pg_trunc(x, n): PostgreSQL's trunc(numeric, n), n >= 0: the digits after the n-th decimal place dropped.
-void pg_trunc(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+// An integer cut at 10^places (places >= 1): rounded, halves away from zero, or truncated, as PostgreSQL's
+// numeric round / trunc with a negative count of digits. Empty past what an int64 holds.
+std::optional<std::int64_t> whole_cut(std::int64_t x, std::int64_t places, bool truncate) {
+  if (places > 18) {  // 10^19 is past int64: the value itself is below half of it, or not representable
+    if (truncate || (x > -5000000000000000000 && x < 5000000000000000000)) return 0;
+    return std::nullopt;
+  }
+  std::int64_t unit = 1;
+  for (std::int64_t i = 0; i < places; ++i) unit *= 10;
+  std::int64_t q = x / unit;  // toward zero
+  const std::int64_t rest = x % unit;
+  if (!truncate && (rest >= unit - rest || -rest >= unit + rest)) q += x < 0 ? -1 : 1;  // |rest| >= unit / 2
+  if (q > std::numeric_limits<std::int64_t>::max() / unit || q < std::numeric_limits<std::int64_t>::min() / unit)
+    return std::nullopt;
+  return q * unit;
+}
+
+// pg_trunc(x, n) / pg_round(x, n): PostgreSQL's trunc(numeric, n) / round(numeric, n): the digits after the n-th
+// decimal place dropped (or rounded, halves away from zero); a negative n cuts before the point (round(1235, -1) is
+// 1240, trunc(-1299, -2) -1200), where SQLite's round treats it as 0 and its trunc takes one argument. The value is
+// a numeric, so a double even when whole: trunc(7, 0) / 2 is 3.5 on PostgreSQL.
+template <bool Truncate>
+void pg_cut(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  const char* const name = Truncate ? "trunc" : "round";
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
     return sqlite3_result_null(ctx);
-  if (sqlite3_value_type(argv[0]) == SQLITE_INTEGER) return sqlite3_result_value(ctx, argv[0]);
-  if (sqlite3_value_type(argv[0]) != SQLITE_FLOAT) return fail(ctx, "querygate: pg_trunc(x, n) takes a number");
-  const auto cut = decimal_cut(sqlite3_value_double(argv[0]), sqlite3_value_int64(argv[1]), true);
-  if (!cut)
-    return fail(ctx,
-                "querygate: trunc(x, n) needs more significant digits than the SQLite double holds exactly (15), or n "
-                "outside 0 to 30; the PostgreSQL numeric would answer: use fewer decimal places");
-  sqlite3_result_double(ctx, *cut);
+  const int type = sqlite3_value_numeric_type(argv[0]);
+  if (type != SQLITE_INTEGER && type != SQLITE_FLOAT)
+    return fail(ctx, std::string("querygate: pg_") + name + "(x, n) takes a number");
+  const std::int64_t places = sqlite3_value_int64(argv[1]);
+  const auto too_precise = [&] {
+    fail(ctx, std::string("querygate: ") + name +
+                  "(x, n) needs more significant digits than the SQLite double holds exactly (15), or n outside -30 "
+                  "to 30; the PostgreSQL numeric would answer: use fewer decimal places");
+  };
+  if (places < -30 || places > 30) return too_precise();
+  std::int64_t whole = 0;
+  if (type == SQLITE_INTEGER) {
+    whole = sqlite3_value_int64(argv[0]);
+    if (places >= 0) {
+      if (whole >= (std::int64_t{1} << 53) || whole <= -(std::int64_t{1} << 53)) return too_precise();
+      return sqlite3_result_double(ctx, static_cast<double>(whole));
+    }
+  } else {
+    const double v = sqlite3_value_double(argv[0]);
+    // The digits before the point decide a cut before it: PostgreSQL looks at the first digit dropped only.
+    const auto cut = decimal_cut(v, places >= 0 ? places : 0, Truncate || places < 0);
+    if (!cut) return too_precise();
+    if (places >= 0) return sqlite3_result_double(ctx, *cut);
+    if (std::fabs(*cut) >= 9.0e15) return too_precise();
+    whole = static_cast<std::int64_t>(*cut);
+  }
+  const auto r = whole_cut(whole, -places, Truncate);
+  if (!r || *r >= (std::int64_t{1} << 53) || *r <= -(std::int64_t{1} << 53)) return too_precise();
+  sqlite3_result_double(ctx, static_cast<double>(*r));
+}
+
+void float_overflow(sqlite3_context* ctx) {
+  fail(ctx, "value out of range: overflow");  // PostgreSQL's message: SQLite's double is an infinity
+}
+
+void division_by_zero(sqlite3_context* ctx) {
+  fail(ctx, "division by zero");  // PostgreSQL's message: SQLite would answer NULL
+}
+
+// pg_div(x, y): x / y as SQLite divides (both integers: truncated toward zero; otherwise as doubles), with
+// PostgreSQL's errors where SQLite answers: "division by zero" (SQLite: NULL) and the int64 overflow of
+// INT64_MIN / -1 (SQLite: a double). NULL in, NULL out, before the divisor is looked at (PostgreSQL's / is strict:
+// NULL / 0 is NULL). Text is read as a number the way SQLite's / reads it; text that is not one fails.
+void pg_div(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  const int tx = sqlite3_value_numeric_type(argv[0]), ty = sqlite3_value_numeric_type(argv[1]);
+  if (tx == SQLITE_NULL || ty == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const auto number = [](int t) { return t == SQLITE_INTEGER || t == SQLITE_FLOAT; };
+  if (!number(tx) || !number(ty))
+    return fail(ctx, "querygate: invalid input syntax for type numeric (an operand of / that is not a number)");
+  if (tx == SQLITE_INTEGER && ty == SQLITE_INTEGER) {
+    const std::int64_t x = sqlite3_value_int64(argv[0]), y = sqlite3_value_int64(argv[1]);
+    if (y == 0) return division_by_zero(ctx);
+    if (y == -1 && x == std::numeric_limits<std::int64_t>::min()) return fail(ctx, "bigint out of range");
+    return sqlite3_result_int64(ctx, x / y);
+  }
+  const double x = sqlite3_value_double(argv[0]), y = sqlite3_value_double(argv[1]);
+  if (y == 0) return division_by_zero(ctx);
+  const double q = x / y;
+  if (std::isinf(q) && std::isfinite(x) && std::isfinite(y)) return float_overflow(ctx);
+  sqlite3_result_double(ctx, q);
+}
+
+// pg_float8(x): the value of float + - * admission wrapped (admit_expr.cpp, wrap_int8), as it is, or PostgreSQL's
+// "value out of range: overflow" for the infinity SQLite's double overflowed to (1e308 * 10). Once per chain, at
+// its top: an infinity stays one through + - * above it. (Underflow to 0 is not seen from the result.)
+void pg_float8(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_FLOAT && std::isinf(sqlite3_value_double(argv[0])))
+    return float_overflow(ctx);
+  sqlite3_result_value(ctx, argv[0]);
+}
+
+// A decimal as an exact scaled integer: value = digits / 10^scale.
+struct Scaled {
+  __int128 digits = 0;
+  int scale = 0;
+};
+
+std::optional<Scaled> scaled(sqlite3_value* v) {
+  if (sqlite3_value_type(v) == SQLITE_INTEGER) return Scaled{sqlite3_value_int64(v), 0};
+  const double d = sqlite3_value_double(v);
+  // A whole double is an exact integer (floor(x) % 2 of round-half-even past 1e15); a fraction is read as the
+  // 15 significant digits PostgreSQL's numeric has of it, known only below 1e15.
+  if (d == std::trunc(d) && std::fabs(d) < 9.2e18) return Scaled{static_cast<std::int64_t>(d), 0};
+  if (!(std::fabs(d) < 1e15)) return std::nullopt;
+  const auto text = decimal_text(d);
+  if (!text) return std::nullopt;
+  Scaled out;
+  bool negative = false, point = false;
+  for (char c : *text) {
+    if (c == '-') {
+      negative = true;
+    } else if (c == '.') {
+      point = true;
+    } else {
+      out.digits = out.digits * 10 + (c - '0');
+      if (point) ++out.scale;
+    }
+  }
+  if (out.scale > 30) return std::nullopt;
+  if (negative) out.digits = -out.digits;
+  return out;
+}
+
+// pg_mod(x, y): PostgreSQL's x % y (and mod(x, y)): the remainder of the division truncated toward zero, with the
+// sign of x, exact for numerics with a fraction (10 % 3.5 is 3.0, 1 % 0.1 is 0.0) where SQLite's % drops the
+// fractions first (10 % 3.5 is 1); "division by zero" where SQLite answers NULL. Integers stay integers.
+void pg_mod(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  const int tx = sqlite3_value_numeric_type(argv[0]), ty = sqlite3_value_numeric_type(argv[1]);
+  if (tx == SQLITE_NULL || ty == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const auto number = [](int t) { return t == SQLITE_INTEGER || t == SQLITE_FLOAT; };
+  if (!number(tx) || !number(ty))
+    return fail(ctx, "querygate: invalid input syntax for type numeric (an operand of % that is not a number)");
+  if (ty == SQLITE_INTEGER ? sqlite3_value_int64(argv[1]) == 0 : sqlite3_value_double(argv[1]) == 0)
+    return division_by_zero(ctx);
+  if (tx == SQLITE_INTEGER && ty == SQLITE_INTEGER) {
+    const std::int64_t x = sqlite3_value_int64(argv[0]), y = sqlite3_value_int64(argv[1]);
+    return sqlite3_result_int64(ctx, y == -1 ? 0 : x % y);  // INT64_MIN % -1 is 0 on PostgreSQL
+  }
+  auto x = scaled(argv[0]), y = scaled(argv[1]);
+  const auto too_precise = [&] {
+    fail(ctx,
+         "querygate: x % y with a fraction needs more significant digits than the SQLite double holds exactly "
+         "(15); the PostgreSQL numeric would answer: use fewer decimal places");
+  };
+  if (!x || !y) return too_precise();
+  const int scale = std::max(x->scale, y->scale);
+  for (Scaled* s : {&*x, &*y})
+    for (; s->scale < scale; ++s->scale) {
+      if (s->digits > (__int128{1} << 120) / 10 || s->digits < -((__int128{1} << 120) / 10)) return too_precise();
+      s->digits *= 10;
+    }
+  const __int128 r = x->digits % y->digits;  // C++: toward zero, the sign of x, as PostgreSQL's numeric
+  const bool negative = r < 0;
+  unsigned __int128 m = negative ? static_cast<unsigned __int128>(-r) : static_cast<unsigned __int128>(r);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(m % 10)));
+    m /= 10;
+  } while (m != 0);
+  if (digits.size() <= static_cast<std::size_t>(scale))
+    digits.insert(0, static_cast<std::size_t>(scale) + 1 - digits.size(), '0');
+  if (scale > 0) digits.insert(digits.size() - static_cast<std::size_t>(scale), ".");
+  double out = 0;
+  if (std::from_chars(digits.data(), digits.data() + digits.size(), out).ec != std::errc()) return too_precise();
+  sqlite3_result_double(ctx, negative && out != 0 ? -out : out);
 }
 
 // pg_greatest(a, ...) / pg_least(a, ...): PostgreSQL's GREATEST / LEAST: NULL arguments are skipped, NULL only
@@ -408,7 +568,11 @@ bool register_number_functions(sqlite3* db, int flags) {
   return sqlite3_create_function(db, "pg_number", 2, flags, nullptr, pg_number, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_number", 3, flags, nullptr, pg_number, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_numeric", 3, flags, nullptr, pg_numeric, nullptr, nullptr) == SQLITE_OK &&
-         sqlite3_create_function(db, "pg_trunc", 2, flags, nullptr, pg_trunc, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_trunc", 2, flags, nullptr, pg_cut<true>, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_round", 2, flags, nullptr, pg_cut<false>, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_div", 2, flags, nullptr, pg_div, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_float8", 1, flags, nullptr, pg_float8, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_mod", 2, flags, nullptr, pg_mod, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_numeric_text", 2, flags, nullptr, pg_numeric_text, nullptr, nullptr) ==
              SQLITE_OK &&
          sqlite3_create_function(db, "pg_greatest", -1, flags, nullptr, pg_extreme<true>, nullptr, nullptr) ==

@@ -230,6 +230,11 @@ constexpr Signature kSignatures[] = {
     {"pg_single", "x"},     // a scalar subquery's one row (a second row is the engine's error)
     {"pg_numeric", "mnn"},  // CAST(x AS numeric(p, s)) on SQLite
     {"pg_trunc", "mn"},
+    {"pg_round", "mn"},  // round(x, n) with n negative or computed, on SQLite
+    {"pg_div", "mm"},
+    {"pg_float8",
+     "m"},  // float + - * on SQLite ("value out of range: overflow")    // x / y on SQLite ("division by zero")
+    {"pg_mod", "mm"},  // x % y on SQLite
     {"pg_numeric_text",
      "mn"},  // a numeric of a known scale as PostgreSQL's text, on SQLite         // trunc(x, n) on SQLite
     {"pg_greatest", "xx"},      // GREATEST / LEAST on SQLite

@@ -569,11 +569,13 @@ TEST_F(WrongAnswersTest, WhatPostgresRefusesIsNotANumberOnSqlite) {
     EXPECT_NE(fix_of(lite).find("FIX"), std::string::npos) << lite.body;
     EXPECT_EQ(ask(*postgres_, sql).status, 422) << sql;
   }
-  // A fraction in %: SQLite drops it (10 % 3.5 is 1 there, 3.0 in PostgreSQL).
-  const auto mod = ask(*sqlite_, "SELECT 10 % 3.5");
+  // A fraction in %: SQLite's own % drops it (10 % 3.5 is 1 there, 3.0 in PostgreSQL); on SQLite % runs as
+  // pg_mod, PostgreSQL's exact remainder (s8-runtime). A double precision operand is refused (no % for it).
+  EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT 10.5 % 4, -7.5 % 2, mod(7.5, -2), 10 % 0.75");
+  EXPECT_EQ(oracle("SELECT 10 % 3.5"), (Table{{"3.0"}}));
+  const auto mod = ask(*sqlite_, "SELECT CAST(2.5 AS double precision) % 2");
   EXPECT_EQ(mod.status, 422) << mod.body;
   EXPECT_EQ(code_of(mod), "capability:not-on-sqlite") << mod.body;
-  EXPECT_EQ(oracle("SELECT 10 % 3.5"), (Table{{"3.0"}}));
   EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT 10 % 3, -7 % 3, count(*) % 7 FROM spans");
   EXPECT_BOTH_ANSWER_AS_POSTGRES("SELECT 1 || 'a', CAST(1 AS text) || CAST(2 AS text), 'x' || count(*) FROM spans");
   // A numeric literal's text is PostgreSQL's: its scale kept, no exponent.

@@ -199,6 +199,17 @@ TEST(RenderTest, CaseCoalesceNullIfGreatest) {
   EXPECT_EQ(lite(coalesce), "COALESCE(a, b, 0)");
   Expr nullif = ast::make_expr(ast::NullIf{col("a"), num("0")});
   EXPECT_EQ(pg(op("/", col("b"), nullif)), "b / NULLIF(a, 0)");
+  // SQLite: a division by what may be 0 is pg_div ("division by zero", not NULL), and % is pg_mod
+  // (PostgreSQL's exact remainder); a literal divisor other than 0 needs no check.
+  EXPECT_EQ(lite(op("/", col("b"), nullif)), "pg_div(b, NULLIF(a, 0))");
+  EXPECT_EQ(lite(op("/", op("+", col("b"), num("1")), op("-", col("a"), num("1")))), "pg_div(b + 1, a - 1)");
+  EXPECT_EQ(lite(op("/", col("b"), num("2"))), "b / 2");
+  EXPECT_EQ(lite(op("/", col("b"), num("0.5"))), "b / 0.5");
+  EXPECT_EQ(lite(op("%", op("+", col("a"), num("1")), num("2"))), "pg_mod(a + 1, 2)");
+  EXPECT_EQ(pg(op("%", col("a"), num("2"))), "a % 2");
+  EXPECT_FALSE(render::division_checked(num("3")));
+  EXPECT_TRUE(render::division_checked(num("0.0")));
+  EXPECT_TRUE(render::division_checked(col("a")));
   Expr greatest = ast::make_expr(ast::MinMax{true, {col("a"), col("b")}});
   EXPECT_EQ(pg(greatest), "GREATEST(a, b)");
   EXPECT_EQ(error_of(greatest, Dialect::Sqlite), "cannot print GREATEST for sqlite");

@@ -76,8 +76,70 @@ TEST_F(SqliteNumbersTest, TruncCutsTowardZeroWithoutNegativeZero) {
   EXPECT_EQ(eval("pg_trunc(2.789, 1)"), "2.7");
   EXPECT_EQ(eval("pg_trunc(-2.789, 2)"), "-2.78");
   EXPECT_EQ(eval("pg_trunc(-0.05, 1)"), "0.0");
-  EXPECT_EQ(eval("pg_trunc(7, 2)"), "7");
+  // A numeric, so a double even when whole: trunc(7, 2) / 2 is 3.5 on PostgreSQL.
+  EXPECT_EQ(eval("pg_trunc(7, 2)"), "7.0");
+  EXPECT_EQ(eval("pg_trunc(7, 2) / 2"), "3.5");
   EXPECT_EQ(eval("pg_trunc(1.5, NULL)"), "NULL");
+}
+
+// Each expected value is PostgreSQL 15's answer (psql on the test cluster) for round / trunc of the same numeric.
+TEST_F(SqliteNumbersTest, RoundAndTruncWithNegativeDigitsCutBeforeThePoint) {
+  EXPECT_EQ(eval("pg_round(1234.5678, -1)"), "1230.0");
+  EXPECT_EQ(eval("pg_round(1235, -1)"), "1240.0");
+  EXPECT_EQ(eval("pg_round(15, -1)"), "20.0");
+  EXPECT_EQ(eval("pg_round(25, -1)"), "30.0");
+  EXPECT_EQ(eval("pg_round(-25, -1)"), "-30.0");
+  EXPECT_EQ(eval("pg_round(1249.99, -2)"), "1200.0");
+  EXPECT_EQ(eval("pg_round(-1250.5, -2)"), "-1300.0");
+  EXPECT_EQ(eval("pg_round(4, -1)"), "0.0");
+  EXPECT_EQ(eval("pg_round(5, -20)"), "0.0");
+  EXPECT_EQ(eval("pg_round(2.675, 2)"), "2.68");
+  EXPECT_EQ(eval("pg_trunc(1234.5678, -2)"), "1200.0");
+  EXPECT_EQ(eval("pg_trunc(-1299, -2)"), "-1200.0");
+  EXPECT_EQ(eval("pg_trunc(5, -1)"), "0.0");
+  EXPECT_EQ(eval("pg_round(NULL, -1)"), "NULL");
+  EXPECT_EQ(eval("pg_round(9223372036854775807, -1)").rfind("error: querygate: round(x, n) needs more", 0), 0u);
+  EXPECT_EQ(eval("pg_round(1e300, -1)").rfind("error: querygate: round(x, n) needs more", 0), 0u);
+}
+
+TEST_F(SqliteNumbersTest, DivisionByZeroIsPostgresError) {
+  EXPECT_EQ(eval("pg_div(7, 2 - 2)"), "error: division by zero");
+  EXPECT_EQ(eval("pg_div(7.5, 0.0)"), "error: division by zero");
+  EXPECT_EQ(eval("pg_div(7, '0')"), "error: division by zero");
+  EXPECT_EQ(eval("pg_div(-9223372036854775808, -1)"), "error: bigint out of range");
+  // PostgreSQL's / is strict: NULL / 0 is NULL.
+  EXPECT_EQ(eval("pg_div(NULL, 0)"), "NULL");
+  EXPECT_EQ(eval("pg_div(7, NULL)"), "NULL");
+  // Otherwise SQLite's own division, unchanged: integers truncated toward zero, else doubles.
+  EXPECT_EQ(eval("pg_div(-7, 2)"), "-3");
+  EXPECT_EQ(eval("pg_div(7, 2.0)"), "3.5");
+  EXPECT_EQ(eval("pg_div('10', 4)"), "2");
+  EXPECT_EQ(eval("pg_div(7, 'abc')").rfind("error: querygate: invalid input syntax", 0), 0u);
+  EXPECT_EQ(eval("pg_div(1e308, 1e-10)"), "error: value out of range: overflow");
+}
+
+TEST_F(SqliteNumbersTest, FloatOverflowIsPostgresError) {
+  EXPECT_EQ(eval("pg_float8(1e308 * 10)"), "error: value out of range: overflow");
+  EXPECT_EQ(eval("pg_float8(-1e308 * 10)"), "error: value out of range: overflow");
+  EXPECT_EQ(eval("pg_float8(1e300 * 10)"), "1.0e+301");
+  EXPECT_EQ(eval("pg_float8(7)"), "7");
+  EXPECT_EQ(eval("pg_float8(NULL)"), "NULL");
+}
+
+TEST_F(SqliteNumbersTest, RemainderIsExactAndKeepsTheSignOfTheDividend) {
+  EXPECT_EQ(eval("pg_mod(10, 3.5)"), "3.0");
+  EXPECT_EQ(eval("pg_mod(1, 0.1)"), "0.0");
+  EXPECT_EQ(eval("pg_mod(-7, 3)"), "-1");
+  EXPECT_EQ(eval("pg_mod(-7.5, 2)"), "-1.5");
+  EXPECT_EQ(eval("pg_mod(7.5, -2)"), "1.5");
+  EXPECT_EQ(eval("pg_mod(-9223372036854775808, -1)"), "0");
+  EXPECT_EQ(eval("pg_mod(9007199254740993, 10)"), "3");
+  EXPECT_EQ(eval("pg_mod(5, 0)"), "error: division by zero");
+  EXPECT_EQ(eval("pg_mod(5.5, 0.0)"), "error: division by zero");
+  EXPECT_EQ(eval("pg_mod(NULL, 0)"), "NULL");
+  // A whole double is exact (floor(x) % 2 past 1e15); a fraction past 1e15 is not known exactly.
+  EXPECT_EQ(eval("pg_mod(1000000000000001.0, 2)"), "1.0");
+  EXPECT_EQ(eval("pg_mod(1e15 + 0.5, 2)").rfind("error: querygate: x % y with a fraction", 0), 0u);
 }
 
 TEST_F(SqliteNumbersTest, GreatestAndLeastSkipNullsAndRefuseMixedTypes) {
