@@ -254,7 +254,8 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   if (f.name == "round" && f.args.size() == 2) spelling_use(f.args.front(), SpellingUse::Number);
   round_numeric_on_postgres(f, ctx);
   // SQLite's json functions read JSON text: x -> 'k' may be their argument there.
-  const bool reads_json_text = dialect_ == Dialect::Sqlite && f.name.starts_with("json");
+  const bool reads_json_text =
+      dialect_ == Dialect::Sqlite && (f.name.starts_with("json") || f.name.starts_with("pg_jsonb_"));
   for (auto& a : f.args) {
     if (reads_json_text) json_text_allowed_ = &a;
     if (f.name == "pg_int8") int8_checked_ = &a;
@@ -483,8 +484,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
           if (auto s = operator_types(n, ctx, loc); !s) return s;
           if (n.op == "||" && n.left && dialect_ == Dialect::Sqlite)
-            for (const ast::Expr* side : {&**n.left, &*n.right})
-              if (value_type(*side, ctx).type == SqlType::Boolean) return boolean_concat_on_sqlite(*side, loc);
+            for (ast::Expr* side : {&**n.left, &*n.right})
+              if (auto s = value_as_text_on_sqlite(*side, ctx, loc); !s) return s;
           if (n.op == "||" && n.left) {
             // A computed time as text: PostgreSQL's text output (a stored column's: time_as_text_on_sqlite).
             for (ast::Expr* side : {&**n.left, &*n.right})

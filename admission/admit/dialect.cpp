@@ -815,6 +815,11 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
       return {};
     }
   }
+  // A boolean or float8 as text: PostgreSQL's true/false and float8out (text_of_values.cpp).
+  if ((to == "text" || to == "varchar") && cast.type.modifiers.empty()) {
+    const SqlType from = value_type(*cast.arg, ctx).type;
+    if (from == SqlType::Boolean || from == SqlType::Float) return value_as_text_on_sqlite(*cast.arg, ctx, location);
+  }
   if ((to == "text" || to == "varchar" || to == "bpchar") && value_type(*cast.arg, ctx).type == SqlType::Boolean)
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "a condition cast to text: PostgreSQL prints true/false, SQLite (no boolean type) prints 1/0",

@@ -225,7 +225,8 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
               "concat_ws",  "left",    "right",         "split_part",     "initcap",
               "string_agg", "to_char", "lpad",          "rpad",           "regexp_replace",
               "repeat",     "reverse", "md5",           "group_concat",   "printf",
-              "format",     "chr",     "quote_literal", "pg_numeric_text"};
+              "format",     "chr",     "quote_literal", "pg_numeric_text", "pg_jsonb_text", "pg_jsonb_out",
+              "pg_float8_text", "pg_bool_text"};
           // Points in time (intervals, which avg() and sum() take, are not typed here).
           static const std::set<std::string> kTime = {"now",         "date_trunc",  "pg_date_trunc", "pg_ts_add",
                                                       "pg_date_add", "pg_timezone", "timezone",      "to_timestamp",
@@ -245,6 +246,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           if (kInteger.count(f)) return {SqlType::Integer};
           if (kBoolean.count(f)) return {SqlType::Boolean};
           if (kText.count(f)) return {SqlType::Text};
+          if (f == "pg_jsonb_array") return {SqlType::Json};
           if (kTime.count(f)) return {SqlType::Time};
           if (kPassOn.count(f)) return first.type == SqlType::Untyped ? ValueType{SqlType::Text} : first;
           if (f == "date_part" || f == "random" || f == "pi" || f == "julianday") return {SqlType::Float};
