@@ -483,9 +483,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
           if (auto s = operator_types(n, ctx, loc); !s) return s;
-          if (n.op == "||" && n.left && dialect_ == Dialect::Sqlite)
+          if (n.op == "||" && n.left && dialect_ == Dialect::Sqlite) {
+            if (auto s = concat_types_on_sqlite(**n.left, *n.right, ctx, loc); !s) return s;
             for (ast::Expr* side : {&**n.left, &*n.right})
               if (auto s = value_as_text_on_sqlite(*side, ctx, loc); !s) return s;
+          }
           if (n.op == "||" && n.left) {
             // A computed time as text: PostgreSQL's text output (a stored column's: time_as_text_on_sqlite).
             for (ast::Expr* side : {&**n.left, &*n.right})
@@ -513,8 +515,6 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = time_comparison_on_sqlite({&**n.left, &*n.right}, ctx, loc); !s) return s;
             if (auto s = time_literal(**n.left, *n.right, ctx); !s) return s;
             if (auto s = time_literal(*n.right, **n.left, ctx); !s) return s;
-            if (auto s = json_text_comparison(**n.left, *n.right, loc); !s) return s;
-            if (auto s = json_text_comparison(*n.right, **n.left, loc); !s) return s;
             if (auto s = time_text_comparison(**n.left, *n.right, ctx, loc); !s) return s;
             if (auto s = time_text_comparison(*n.right, **n.left, ctx, loc); !s) return s;
             if (auto s = text_literal_as_number(**n.left, *n.right, ctx, loc); !s) return s;
@@ -563,7 +563,6 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           for (auto& item : n.items) {
             if (auto s = time_literal(*n.arg, item, ctx); !s) return s;
-            if (auto s = json_text_comparison(*n.arg, item, loc); !s) return s;
             if (auto s = text_literal_as_number(item, *n.arg, ctx, loc); !s) return s;
           }
           return {};

@@ -60,4 +60,27 @@ Status Admitter::value_as_text_on_sqlite(ast::Expr& value, const ExprContext& ct
   return {};
 }
 
+Status Admitter::concat_types_on_sqlite(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const SqlType ta = value_type(a, ctx).type, tb = value_type(b, ctx).type;
+  auto printed = [](SqlType t) {
+    return t == SqlType::Boolean || t == SqlType::Float || t == SqlType::Numeric || t == SqlType::Integer;
+  };
+  auto other = [](SqlType t) { return t == SqlType::Time; };
+  // One side printed (a boolean, a number), the other not text either: PostgreSQL's `anynonarray || text`
+  // needs a text (or an untyped literal or NULL) on one side.
+  if (!((printed(ta) && (printed(tb) || other(tb))) || (printed(tb) && other(ta)))) return {};
+  auto name = [](SqlType t) {
+    return t == SqlType::Boolean   ? "boolean"
+           : t == SqlType::Float   ? "double precision"
+           : t == SqlType::Numeric ? "numeric"
+           : t == SqlType::Integer ? "integer"
+                                   : "a time";
+  };
+  return make_error(ErrorCode::ValidationUnsupported,
+                    std::string("operator does not exist: ") + name(ta) + " || " + name(tb) +
+                        " (PostgreSQL joins text with a value, not two values that are not text)",
+                    "FIX: cast one side to text: CAST(a AS text) || b.", pos(location));
+}
+
 }  // namespace qg::admit::detail

@@ -42,13 +42,13 @@ SELECT id, name || (id > 3) AS t, 'x' || true AS lit, CAST(id > 3 AS text) AS c 
 
 -- id: val-011
 -- open-10: float8out.
-SELECT CAST(1e-300::float8 AS text) AS tiny, CAST(1e300::float8 AS text) AS huge, CAST(1e15::float8 AS text) AS e15, CAST(1e14::float8 AS text) AS e14, CAST(0.1::float8 + 0.2::float8 AS text) AS sum, CAST(-3::float8 AS text) AS whole;
+SELECT CAST(CAST('1e-300' AS double precision) AS text) AS tiny, CAST(CAST('1.5e300' AS double precision) AS text) AS huge, CAST(CAST('1e15' AS double precision) AS text) AS e15, CAST(CAST('1e14' AS double precision) AS text) AS e14, CAST(CAST('0.1' AS double precision) + CAST('0.2' AS double precision) AS text) AS sum, CAST(CAST('-3' AS double precision) AS text) AS whole, 'x' || CAST('1e-5' AS double precision) AS e5;
 
 -- id: val-012
 SELECT id, 'c' || cost_usd AS c, CAST(cost_usd AS text) AS t, CAST(cost_usd * 1e-6 AS text) AS small FROM spans WHERE cost_usd IS NOT NULL ORDER BY id LIMIT 10;
 
 -- id: val-013
-SELECT 'a' || floor(-2.675) AS f, CAST(floor(-2.675) AS text) AS g, 'a' || 2.50 AS h, 'a' || mod(7, 7) AS m;
+SELECT 'a' || floor(-2.675) AS f, CAST(floor(-2.675) AS text) AS g, 'a' || 2.50 AS h, 'a' || floor(id / 2.0) AS i, 'a' || sqrt(id) AS r FROM projects ORDER BY id;
 
 -- id: val-014
 -- a numeric of unknown scale written as text: refused with the rounding that makes it exact.
@@ -66,3 +66,14 @@ SELECT attributes ->> 'input.value' AS a FROM spans WHERE id <= 3 UNION SELECT a
 
 -- id: val-018
 SELECT length('é' || (id > 2)) AS l FROM projects ORDER BY id;
+
+-- id: val-019
+-- ->> compared with text: PostgreSQL's text on both (SQLite's ->> gave 1633 as a number).
+SELECT count(*) AS n FROM spans WHERE attributes ->> 'llm.token_count.total' IN ('1633', '780');
+
+-- id: val-020
+-- neither side of || is text: PostgreSQL has no such operator.
+SELECT (id > 3) || id AS t FROM projects;
+
+-- id: val-021
+SELECT id, attributes -> 'llm.model_name' AS m FROM spans WHERE kind = 'LLM' ORDER BY id LIMIT 3;
