@@ -254,7 +254,8 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   if (f.name == "round" && f.args.size() == 2) spelling_use(f.args.front(), SpellingUse::Number);
   round_numeric_on_postgres(f, ctx);
   // SQLite's json functions read JSON text: x -> 'k' may be their argument there.
-  const bool reads_json_text = dialect_ == Dialect::Sqlite && f.name.starts_with("json");
+  const bool reads_json_text =
+      dialect_ == Dialect::Sqlite && (f.name.starts_with("json") || f.name.starts_with("pg_jsonb_"));
   for (auto& a : f.args) {
     if (reads_json_text) json_text_allowed_ = &a;
     if (f.name == "pg_int8" || f.name == "pg_float8") int8_checked_ = &a;
@@ -485,9 +486,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = text_arithmetic(n, ctx, loc); !s) return s;
           if (auto s = arithmetic_on_sqlite(n, ctx, loc); !s) return s;
           if (auto s = operator_types(n, ctx, loc); !s) return s;
-          if (n.op == "||" && n.left && dialect_ == Dialect::Sqlite)
-            for (const ast::Expr* side : {&**n.left, &*n.right})
-              if (value_type(*side, ctx).type == SqlType::Boolean) return boolean_concat_on_sqlite(*side, loc);
+          if (n.op == "||" && n.left && dialect_ == Dialect::Sqlite) {
+            if (auto s = concat_types_on_sqlite(**n.left, *n.right, ctx, loc); !s) return s;
+            for (ast::Expr* side : {&**n.left, &*n.right})
+              if (auto s = value_as_text_on_sqlite(*side, ctx, loc); !s) return s;
+          }
           if (n.op == "||" && n.left) {
             // A computed time as text: PostgreSQL's text output (a stored column's: time_as_text_on_sqlite).
             for (ast::Expr* side : {&**n.left, &*n.right})
@@ -515,8 +518,6 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = time_comparison_on_sqlite({&**n.left, &*n.right}, ctx, loc); !s) return s;
             if (auto s = time_literal(**n.left, *n.right, ctx); !s) return s;
             if (auto s = time_literal(*n.right, **n.left, ctx); !s) return s;
-            if (auto s = json_text_comparison(**n.left, *n.right, loc); !s) return s;
-            if (auto s = json_text_comparison(*n.right, **n.left, loc); !s) return s;
             if (auto s = time_text_comparison(**n.left, *n.right, ctx, loc); !s) return s;
             if (auto s = time_text_comparison(*n.right, **n.left, ctx, loc); !s) return s;
             if (auto s = text_literal_as_number(**n.left, *n.right, ctx, loc); !s) return s;
@@ -569,7 +570,6 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           for (auto& item : n.items) {
             if (auto s = time_literal(*n.arg, item, ctx); !s) return s;
-            if (auto s = json_text_comparison(*n.arg, item, loc); !s) return s;
             if (auto s = text_literal_as_number(item, *n.arg, ctx, loc); !s) return s;
           }
           return {};

@@ -893,6 +893,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     set_literals_on_sqlite(*set, names.size());
     if (query_generated_.contains(&*set->left) || query_generated_.contains(&*set->right)) query_generated_.insert(&q);
     ExprContext ctx{nullptr, visible, &names};
+    if (auto st = json_set_sort_on_sqlite(q.order_by, names, types); !st) return st.error();
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {
     auto& values = std::get<ast::Values>(q.body);

@@ -143,6 +143,11 @@ class Admitter {
   void numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numeric_scale_on_sqlite.cpp
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);
+  // A boolean, float8 or numeric written into text (|| and CAST(x AS text)) as PostgreSQL writes it, on SQLite
+  // (text_of_values.cpp): wrapped in pg_bool_text / pg_float8_text / pg_numeric_text, or refused.
+  Status value_as_text_on_sqlite(ast::Expr& value, const ExprContext& ctx, int location);
+  // a || b where neither side is text: PostgreSQL has no such operator (boolean || integer), SQLite would join.
+  Status concat_types_on_sqlite(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx, int location);
   // Numbers on SQLite as PostgreSQL computes them (numbers_on_sqlite.cpp): a numeric or float cast to an
   // integer type is rounded (true when done), CAST(x AS numeric(p, s)) rounds and checks the precision,
   // trunc(x, n) keeps n decimals (on PostgreSQL: of the numeric, as round(x, n)), GREATEST / LEAST skip NULLs.
@@ -161,7 +166,6 @@ class Admitter {
   bool text_or_unknown(const ast::Expr& e, const ExprContext& ctx);
   Status ilike_on_sqlite(ast::Like& like, int location);
   Status like_pattern_on_sqlite(const ast::Like& like, int location);
-  Status json_text_comparison(const ast::Expr& json_side, const ast::Expr& literal_side, int location);
   // PostgreSQL reads an untyped text literal compared with a number as that number's type
   // ('1' = 1 is true, '2.5' = 1 an error); SQLite compares text with a number as unequal.
   // SQLite keeps timestamps as ISO-8601 text ('2026-10-05T22:47:52.120+00:00'); PostgreSQL's text of a
@@ -198,6 +202,9 @@ class Admitter {
   // ORDER BY a jsonb value on SQLite (json_on_sqlite.cpp): PostgreSQL sorts by jsonb's own order (objects
   // after arrays after booleans after numbers after strings), SQLite by the text: refused with a FIX.
   Status json_sort_on_sqlite(const ast::Expr& sorted, const ExprContext& ctx);
+  // ORDER BY <position> or <name> of a UNION / INTERSECT / EXCEPT whose output column is jsonb (SQLite).
+  Status json_set_sort_on_sqlite(const std::vector<ast::SortItem>& order_by, const std::vector<std::string>& names,
+                                 const std::vector<ValueType>& types);
   // PostgreSQL's time family on SQLite (time_types.cpp): the kind of an expression (a stored timestamp
   // column, or a computed time, date or interval), and the translations that replace `e` in place.
   std::optional<pgtime::Kind> time_kind(const ast::Expr& e, const ExprContext& ctx);

@@ -266,27 +266,6 @@ Status Admitter::json_arrow(ast::Operator& op, const ast::Expr& node, int locati
   return {};
 }
 
-// SQLite's ->> returns a JSON number as a number and true/false as 1/0, where
-// PostgreSQL's returns text: `x ->> 'n' = '3'` or `x ->> 'ok' = 'true'` would
-// silently miss those rows on SQLite. (A JSON string compares alike on both.)
-Status Admitter::json_text_comparison(const ast::Expr& json_side, const ast::Expr& literal_side, int location) {
-  if (dialect_ != Dialect::Sqlite) return {};
-  const auto* arrow = std::get_if<ast::Operator>(&json_side.node);
-  const auto* text = literal(literal_side, ast::LiteralKind::String);
-  if (!arrow || arrow->op != "->>" || !text) return {};
-  const bool boolean = text->text == "true" || text->text == "false";
-  if (!boolean && !numeric_text(text->text)) return {};
-  const std::string fix =
-      boolean
-          ? "FIX: on SQLite, test the JSON type: json_type(x, '$.\"key\"') = '" + text->text + "'."
-          : "FIX: compare numbers, as both backends read them alike: CAST(x ->> 'key' AS REAL) = " + text->text + ".";
-  return make_error(ErrorCode::CapabilityNotOnSqlite,
-                    "comparing x ->> ... with the text '" + text->text +
-                        "': SQLite's ->> returns JSON numbers as numbers and true/false as 1/0, PostgreSQL's returns "
-                        "text, so rows would be missed silently",
-                    fix, pos(location));
-}
-
 // `'1' = 1`: PostgreSQL types an untyped literal from the other side (integer
 // or numeric) and compares numbers; SQLite compares the text '1' with the
 // number 1 as unequal unless a column's affinity converts it. The literal is
@@ -818,6 +797,11 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
       note_rewrite("dialect:numeric-as-text");
       return {};
     }
+  }
+  // A boolean or float8 as text: PostgreSQL's true/false and float8out (text_of_values.cpp).
+  if ((to == "text" || to == "varchar") && cast.type.modifiers.empty()) {
+    const SqlType from = value_type(*cast.arg, ctx).type;
+    if (from == SqlType::Boolean || from == SqlType::Float) return value_as_text_on_sqlite(*cast.arg, ctx, location);
   }
   if ((to == "text" || to == "varchar" || to == "bpchar") && value_type(*cast.arg, ctx).type == SqlType::Boolean)
     return make_error(ErrorCode::CapabilityNotOnSqlite,

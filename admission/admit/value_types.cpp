@@ -258,6 +258,10 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           if (kInteger.count(f)) return {SqlType::Integer};
           if (kBoolean.count(f)) return {SqlType::Boolean};
           if (kText.count(f)) return {SqlType::Text};
+          if (f == "pg_jsonb_array" || f == "pg_jsonb_get") return {SqlType::Json};  // x -> k on SQLite
+          // ->> and values written as text on SQLite (sqlite_json.cpp, sqlite_values.cpp)
+          if (f == "pg_jsonb_text" || f == "pg_jsonb_out" || f == "pg_float8_text" || f == "pg_bool_text")
+            return {SqlType::Text};
           if (kTime.count(f)) return {SqlType::Time};
           if (kPassOn.count(f)) return first.type == SqlType::Untyped ? ValueType{SqlType::Text} : first;
           if (f == "date_part" || f == "random" || f == "pi" || f == "julianday") return {SqlType::Float};
@@ -349,6 +353,12 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           }
           if (f == "sqrt" || f == "ln" || f == "exp" || f == "log" || f == "power" || f == "cbrt") {
             if (first.type == SqlType::Float) return {SqlType::Float};
+            // An integer argument is read as double precision (sqrt(10) is 3.1622776601683795), unless
+            // power's exponent is a numeric (power(2, 3.5) is numeric); log(b, x) is numeric only.
+            if (first.type == SqlType::Integer && (n.args.size() == 1 || f == "power")) {  // log(2, 8) is numeric
+              const SqlType second = n.args.size() > 1 ? value_type(n.args[1], ctx).type : SqlType::Integer;
+              if (second == SqlType::Integer || second == SqlType::Float) return {SqlType::Float};
+            }
             return first.type == SqlType::Numeric ? ValueType{SqlType::Numeric} : ValueType{};
           }
           return {};

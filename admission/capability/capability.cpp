@@ -462,6 +462,9 @@ constexpr FunctionCapability kFunctions[] = {
                 "FIX: on PostgreSQL, write the division itself, e.g. SELECT cost_usd / id FROM spans."),
     sqlite_only("pg_mod", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write mod(x, y)."),
     sqlite_only("pg_numeric_text", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS text)."),
+    // A float8 / boolean as PostgreSQL writes it into text, on SQLite (executors/sqlite/sqlite_values.cpp).
+    sqlite_only("pg_float8_text", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS text)."),
+    sqlite_only("pg_bool_text", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS text)."),
     sqlite_only("pg_greatest", Scalar, LikeArguments, Growth::Within, "FIX: on PostgreSQL, write greatest(a, b)."),
     sqlite_only("pg_least", Scalar, LikeArguments, Growth::Within, "FIX: on PostgreSQL, write least(a, b)."),
     // ---- JSON
@@ -480,6 +483,12 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_rewrite("jsonb_extract_path", Scalar, Text, Growth::Double, "dialect:json-path-chain"),
     sqlite_only("pg_jsonb_exists", Scalar, Boolean, Growth::Fixed,
                 "FIX: on PostgreSQL, write attributes ? 'key' (or attributes -> 'key' IS NOT NULL for an object)."),
+    // PostgreSQL's ->> text, jsonb's output form and an integer index's array on SQLite
+    // (executors/sqlite/sqlite_json.cpp; render/render_expr.cpp prints x ->> k and x -> 0 with them).
+    sqlite_only("pg_jsonb_text", Scalar, Text, Growth::Double, "FIX: on PostgreSQL, write attributes ->> 'key'."),
+    sqlite_only("pg_jsonb_out", Scalar, Text, Growth::Double, "FIX: on PostgreSQL, write CAST(attributes AS text)."),
+    sqlite_only("pg_jsonb_get", Scalar, Text, Growth::Double, "FIX: on PostgreSQL, write attributes -> 'key'."),
+    sqlite_only("pg_jsonb_array", Scalar, Text, Growth::Within, "FIX: on PostgreSQL, write attributes -> 0."),
     pg_only("jsonb_typeof", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write json_type(col, '$.key')."),
     pg_only("jsonb_array_length", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write json_array_length(col)."),
     pg_only("jsonb_build_object", Scalar, Text, Growth::Escape, "FIX: on SQLite, write json_object(...)."),

@@ -3,6 +3,7 @@
 // operand is parenthesised, which both grammars read as exactly the tree.
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -11,6 +12,19 @@
 
 namespace qg::render::detail {
 namespace {
+
+// The key k admission writes as the path '$."k"' (admit/dialect.cpp json_arrow): on SQLite x -> k is
+// read by pg_jsonb_get, which keeps a repeated key's last value as jsonb does (SQLite's path takes the
+// first) and reads escaped keys.
+std::optional<std::string> json_key_of_path(const ast::Expr& right) {
+  const auto* l = std::get_if<ast::Literal>(&right.node);
+  if (!l || l->kind != ast::LiteralKind::String || l->text.size() < 4 || !l->text.starts_with("$.\"") ||
+      !l->text.ends_with('"'))
+    return std::nullopt;
+  std::string key = l->text.substr(3, l->text.size() - 4);
+  if (key.find('"') != std::string::npos) return std::nullopt;
+  return key;
+}
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -124,38 +138,49 @@ struct ExprPrinter {
     return level(a) != 0 && level(a) == level(b);
   }
 
-  // PostgreSQL's ->> answers text: a JSON number as its digits, true/false as
-  // 'true'/'false'. SQLite's answers the number, or 1/0, which then compare,
-  // sort and aggregate as numbers (max() of '200' and '1633' is '200' on
-  // PostgreSQL). Printed for SQLite by the JSON type of the value (issue #12).
-  // Left as SQLite prints them: objects and arrays (minified, where jsonb puts a
-  // space after ':' and ','), and a real written with trailing zeros or an
-  // exponent (1.50 prints 1.5 on SQLite, 1.50 on PostgreSQL).
+  // x ->> k on SQLite: pg_jsonb_text(x -> k) (executors/sqlite/sqlite_json.cpp), the
+  // text PostgreSQL's ->> gives: a number with its digits as written (1.50, every digit
+  // beyond 2^63), true/false, an object or array in jsonb's output form ({"c": null}).
+  // SQLite's -> hands on the value's JSON text with its numbers as written.
   void json_text_on_sqlite(const ast::Operator& o) const {
-    std::string path;
-    if (const auto* l = std::get_if<ast::Literal>(&o.right->node)) {
-      if (l->kind == ast::LiteralKind::String && l->text.starts_with('$')) path = l->text;
-      if (l->kind == ast::LiteralKind::Integer && !l->text.starts_with('-')) path = "$[" + l->text + "]";
+    p.word("pg_jsonb_text(");
+    json_arrow_on_sqlite(o, "->");
+    p.word(")");
+  }
+
+  // An array index (x -> 0, x -> '$[#-1]' for -1, as admission writes it): PostgreSQL reads a
+  // scalar as a one-element array and an object as none, so the document is read through
+  // pg_jsonb_array (once: a printed statement sent again is not wrapped twice).
+  static bool json_index(const ast::Expr& right) {
+    const auto* l = std::get_if<ast::Literal>(&right.node);
+    if (!l) return false;
+    if (l->kind == ast::LiteralKind::Integer) return true;
+    if (l->kind != ast::LiteralKind::String || !l->text.starts_with("$[#-") || !l->text.ends_with(']')) return false;
+    const std::string_view n = std::string_view(l->text).substr(4, l->text.size() - 5);
+    return !n.empty() && n.find_first_not_of("0123456789") == std::string_view::npos;
+  }
+
+  void json_arrow_on_sqlite(const ast::Operator& o, std::string_view op) const {
+    if (const auto key = json_key_of_path(*o.right)) {
+      p.word("pg_jsonb_get(");
+      p.expr(**o.left);
+      p.word(", ");
+      p.string_literal(*key);
+      p.word(")");
+      return;
     }
-    if (path.empty()) return p.fail("a JSON ->> whose right side is no path or array index");
-    auto arrow = [&](std::string_view op) {
+    const auto* f = std::get_if<ast::FuncCall>(&(*o.left)->node);
+    if (json_index(*o.right) && !(f && f->name == "pg_jsonb_array" && f->args.size() == 1)) {
+      p.word("pg_jsonb_array(");
+      p.expr(**o.left);
+      p.word(")");
+    } else {
       p.operand(**o.left);
-      p.word(" ");
-      p.word(op);
-      p.word(" ");
-      p.operand(*o.right);
-    };
-    p.word("CASE json_type(");
-    p.expr(**o.left);
-    p.word(", ");
-    p.string_literal(path);
-    p.word(") WHEN 'integer' THEN CAST(");
-    arrow("->>");
-    p.word(" AS TEXT) WHEN 'real' THEN CAST(");
-    arrow("->>");
-    p.word(" AS TEXT) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' ELSE ");
-    arrow("->>");
-    p.word(" END");
+    }
+    p.word(" ");
+    p.word(op);
+    p.word(" ");
+    p.operand(*o.right);
   }
 
   void operator()(const ast::Operator& o) const {
@@ -169,6 +194,7 @@ struct ExprPrinter {
       p.expr(*o.right);
       return p.word(")");
     }
+    if (p.sqlite() && o.op == "->" && o.left) return json_arrow_on_sqlite(o, "->");
     if (o.left) {
       // A left-deep chain of one precedence level (a - b + c, a * b / c, a || b || c)
       // groups the same way in both grammars, so it prints flat: SQLite's parser
@@ -415,8 +441,12 @@ void Printer::expr(const ast::Expr& e) {
 
 void Printer::operand(const ast::Expr& e) {
   if (!is_composite(e)) return expr(e);
-  // SQLite prints x ->> p as CASE ... END (json_text_on_sqlite), which delimits itself.
+  // SQLite prints x ->> p as pg_jsonb_text(...) (json_text_on_sqlite), which delimits itself.
   if (const auto* o = std::get_if<ast::Operator>(&e.node); o && sqlite() && !json_text_raw && o->op == "->>" && o->left)
+    return expr(e);
+  // x -> 'k' prints as pg_jsonb_get(x, 'k') (json_arrow_on_sqlite), which delimits itself too.
+  if (const auto* o = std::get_if<ast::Operator>(&e.node);
+      o && sqlite() && o->op == "->" && o->left && json_key_of_path(*o->right))
     return expr(e);
   word("(");
   expr(e);

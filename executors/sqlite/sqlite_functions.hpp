@@ -31,8 +31,13 @@ bool register_series(sqlite3* db);
 // number cast whose argument may be text. Called by register_functions.
 bool register_number_functions(sqlite3* db, int flags);
 
-// pg_jsonb_exists(doc, key): PostgreSQL's jsonb ? key (sqlite_json.cpp). Called by register_functions.
+// pg_jsonb_exists(doc, key): PostgreSQL's jsonb ? key; pg_jsonb_text, pg_jsonb_out, pg_jsonb_array: ->> and
+// jsonb's output form (sqlite_json.cpp). Called by register_functions.
 bool register_json_functions(sqlite3* db, int flags);
+
+// pg_float8_text(x), pg_bool_text(x): a float8 or boolean as PostgreSQL writes it into text (sqlite_values.cpp).
+// Called by register_functions.
+bool register_value_functions(sqlite3* db, int flags);
 
 // PostgreSQL's text functions and regular expressions (sqlite_text.cpp): pg_concat, pg_concat_ws,
 // pg_left, pg_right, pg_split_part, pg_strpos, pg_initcap, pg_reverse, pg_starts_with, pg_regex,

@@ -240,6 +240,12 @@ constexpr Signature kSignatures[] = {
     {"pg_greatest", "xx"},      // GREATEST / LEAST on SQLite
     {"pg_least", "xx"},         //
     {"pg_jsonb_exists", "Jl"},  // x ? 'key' on SQLite
+    {"pg_jsonb_text", "J"},     // x ->> k on SQLite
+    {"pg_jsonb_out", "J"},      // jsonb's output form on SQLite
+    {"pg_jsonb_get", "Jl"},     // x -> 'key' on SQLite
+    {"pg_jsonb_array", "J"},    // x -> 0 on SQLite (a scalar as a one-element array)
+    {"pg_float8_text", "m"},    // a float8 as text on SQLite
+    {"pg_bool_text", "x"},      // a boolean as text on SQLite
     // Admitted on PostgreSQL since session 7 (translated on SQLite).
     {"character_length", "x"},
     {"regexp_count", "xl"},

@@ -24,7 +24,7 @@ SELECT id, trunc(CAST(cost_usd AS numeric), 2) AS t FROM spans WHERE cost_usd IS
 
 -- id: diff-005
 -- found: seed 6 #232 (max(c.v || c.w) with w = true): text || boolean on SQLite wrote 1 ('x y z51'), PostgreSQL
---   writes true ('x y z5true'). Now refused on SQLite with a FIX.
+--   writes true ('x y z5true'). Refused on SQLite with a FIX, then (s8) written true/false (pg_bool_text).
 SELECT id, name || (id > 3) AS t FROM projects ORDER BY id;
 
 -- id: diff-006

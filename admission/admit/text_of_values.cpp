@@ -1,0 +1,86 @@
+// A value written into text on SQLite as PostgreSQL writes it (issue #12, "one
+// answer format"): the operand of || and of CAST(x AS text), by the type
+// admission infers for it (value_types.cpp):
+//
+//   a boolean            → pg_bool_text(x)        'true' / 'false'   (SQLite: 1 / 0)
+//   a float8             → pg_float8_text(x)      float8out: 1e-300, 0.30000000000000004, 3   (SQLite: 1.0e-300, 3.0)
+//   a numeric, scale s   → pg_numeric_text(x, s)  '2.50', '-3'        (SQLite: 2.5, -3.0)
+//
+// (the functions: executors/sqlite/sqlite_values.cpp, sqlite_numbers.cpp). A numeric
+// whose scale admission cannot tell (avg of integers, 1 / 3.0: PostgreSQL prints
+// 16 or 20 decimals of an exact value SQLite holds as a double) is refused with
+// the rounding that makes it exact. Literals are printed by numeric_literal_as_text.
+#include <string>
+
+#include "admission/admit/admitter.hpp"
+#include "admission/render/render.hpp"
+
+namespace qg::admit::detail {
+
+Status Admitter::value_as_text_on_sqlite(ast::Expr& value, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  if (auto* l = std::get_if<ast::Literal>(&value.node)) {
+    if (l->kind == ast::LiteralKind::Boolean) {  // true || 'a' → 'true' || 'a'
+      const bool yes = l->text == "true" || l->text == "t";
+      *l = ast::Literal{ast::LiteralKind::String, yes ? "true" : "false"};
+      note_rewrite("dialect:boolean-as-text");
+    }
+    return {};
+  }
+  const ValueType t = value_type(value, ctx);
+  std::string function;
+  if (t.type == SqlType::Boolean)
+    function = "pg_bool_text";
+  else if (t.type == SqlType::Float)
+    function = "pg_float8_text";
+  else if (t.type == SqlType::Numeric && t.scale >= 0)
+    function = "pg_numeric_text";
+  else if (t.type == SqlType::Numeric) {
+    auto text = render::render_expr(value, Dialect::Postgres);
+    const std::string what = !text ? "x" : text->size() > 60 ? text->substr(0, 57) + "..." : *text;
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "the numeric " + what +
+                          " written as text on SQLite: PostgreSQL prints every decimal of its exact numeric (e.g. "
+                          "1.5000000000000000 for an avg), SQLite holds a double with other digits",
+                      "FIX: round it to the decimals you need first: CAST(round(" + what + ", 2) AS text).",
+                      pos(value.location >= 0 ? value.location : location));
+  } else {
+    return {};
+  }
+  const int at = value.location;
+  ast::FuncCall printed;
+  printed.name = function;
+  printed.args.push_back(std::move(value));
+  if (function == "pg_numeric_text")
+    printed.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, std::to_string(t.scale)}));
+  value = ast::make_expr(std::move(printed), at);
+  note_rewrite(function == "pg_bool_text"     ? "dialect:boolean-as-text"
+               : function == "pg_float8_text" ? "dialect:float-as-text"
+                                              : "dialect:numeric-as-text");
+  return {};
+}
+
+Status Admitter::concat_types_on_sqlite(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const SqlType ta = value_type(a, ctx).type, tb = value_type(b, ctx).type;
+  auto printed = [](SqlType t) {
+    return t == SqlType::Boolean || t == SqlType::Float || t == SqlType::Numeric || t == SqlType::Integer;
+  };
+  auto other = [](SqlType t) { return t == SqlType::Time; };
+  // One side printed (a boolean, a number), the other not text either: PostgreSQL's `anynonarray || text`
+  // needs a text (or an untyped literal or NULL) on one side.
+  if (!((printed(ta) && (printed(tb) || other(tb))) || (printed(tb) && other(ta)))) return {};
+  auto name = [](SqlType t) {
+    return t == SqlType::Boolean   ? "boolean"
+           : t == SqlType::Float   ? "double precision"
+           : t == SqlType::Numeric ? "numeric"
+           : t == SqlType::Integer ? "integer"
+                                   : "a time";
+  };
+  return make_error(ErrorCode::ValidationUnsupported,
+                    std::string("operator does not exist: ") + name(ta) + " || " + name(tb) +
+                        " (PostgreSQL joins text with a value, not two values that are not text)",
+                    "FIX: cast one side to text: CAST(a AS text) || b.", pos(location));
+}
+
+}  // namespace qg::admit::detail
