@@ -395,6 +395,56 @@ Status Admitter::grouping_sets_on_sqlite(ast::Query& q) {
   std::vector<ast::Expr> order_keys;
   for (const auto& o : q.order_by) order_keys.push_back(resolve(*o.expr));
 
+  // PostgreSQL (15) drops a sort key it knows to be constant, even one a grouping set makes NULL: a constant
+  // grouping expression, or one WHERE / ON fixes (a = 5, a IN (5)); its rolled-up rows then come in no order.
+  // Such a key is refused when it can be rolled up (a constant key always; a fixed one when ORDER BY reads it).
+  auto constant = [](const ast::Expr& e) {
+    std::vector<const ast::ColumnRef*> refs;
+    column_refs(e, refs);
+    return refs.empty() && !any_of(e, [](const ast::Expr& x) { return std::holds_alternative<ast::SubLink>(x.node); });
+  };
+  std::vector<const ast::Expr*> fixed;  // expressions some conjunct equates with a constant
+  std::function<void(const ast::Expr&)> conjuncts = [&](const ast::Expr& e) {
+    if (const auto* b = std::get_if<ast::BoolOp>(&e.node); b && b->kind == ast::BoolOpKind::And) {
+      for (const auto& a : b->args) conjuncts(a);
+      return;
+    }
+    if (const auto* o = std::get_if<ast::Operator>(&e.node); o && o->left && o->op == "=") {
+      if (constant(*o->right)) fixed.push_back(&**o->left);
+      if (constant(**o->left)) fixed.push_back(&*o->right);
+    }
+    if (const auto* in = std::get_if<ast::InList>(&e.node);
+        in && !in->negated && in->items.size() == 1 && constant(in->items.front()))
+      fixed.push_back(&*in->arg);
+  };
+  if (s->where) conjuncts(*s->where);
+  std::function<void(const ast::FromItem&)> joins = [&](const ast::FromItem& f) {
+    if (const auto* j = std::get_if<ast::Join>(&f.node)) {
+      if (j->on) conjuncts(**j->on);
+      joins(*j->left);
+      joins(*j->right);
+    }
+  };
+  for (const auto& f : s->from) joins(f);
+  for (const auto& k : keys) {
+    const bool rollable = std::any_of(sets.begin(), sets.end(), [&](const Set& one) { return !contains(one, k); });
+    if (!rollable) continue;
+    if (constant(k))
+      return refuse("with a constant grouping expression",
+                    "FIX: group by columns or expressions of columns; select the constant without grouping by it.",
+                    k.location);
+    const bool is_fixed =
+        std::any_of(fixed.begin(), fixed.end(), [&](const ast::Expr* x) { return *x == k || maybe_same(*x, k); });
+    const bool ordered = std::any_of(order_keys.begin(), order_keys.end(), [&](const ast::Expr& o) {
+      return any_of(o, [&](const ast::Expr& x) { return x == k || maybe_same(x, k); });
+    });
+    if (is_fixed && ordered)
+      return refuse("ordered by a grouped expression that WHERE or ON fixes to one value",
+                    "FIX: take that expression out of ROLLUP / CUBE / GROUPING SETS (it has one value), or do not "
+                    "order by it: PostgreSQL leaves the order of its rolled-up rows open.",
+                    k.location);
+  }
+
   // The expression as one set's branch reads it: grouping expressions not in the set are NULL, GROUPING(...)
   // its bitmask; aggregates read the input rows and are kept as written.
   std::optional<Error> failed;

@@ -150,3 +150,10 @@ SELECT kind, status, name IS NULL AS unnamed, count(*) AS n FROM spans GROUP BY 
 -- id: gs-043
 -- database: chinook
 SELECT g.name AS genre, m.name AS media, count(*) AS tracks FROM track t JOIN genre g ON g.genreid = t.genreid JOIN mediatype m ON m.mediatypeid = t.mediatypeid WHERE g.genreid <= 4 GROUP BY GROUPING SETS ((g.name, m.name), (g.name), ()) ORDER BY GROUPING(g.name, m.name), genre, media;
+
+-- id: gs-044
+-- note: refused on SQLite: PostgreSQL 15 drops the sort key WHERE fixes and leaves the rolled-up row's place open
+SELECT kind, count(*) AS n FROM spans WHERE kind = 'LLM' GROUP BY ROLLUP (kind) ORDER BY kind DESC;
+
+-- id: gs-045
+SELECT kind, count(*) AS n FROM spans WHERE kind = 'LLM' GROUP BY ROLLUP (kind);

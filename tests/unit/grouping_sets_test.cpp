@@ -122,6 +122,8 @@ TEST(GroupingSetsOnSqlite, ShapesItCannotMakeExactAreRefusedWithAFix) {
            "SELECT * FROM projects GROUP BY ROLLUP (id)",
            "SELECT id, name, count(*) FROM projects GROUP BY ROLLUP (id)",  // PostgreSQL: name is not grouped
            "SELECT GROUPING(kind) FROM spans",
+           "SELECT 1 AS one, count(*) FROM spans GROUP BY ROLLUP (1)",
+           "SELECT kind, count(*) FROM spans WHERE kind = 'LLM' GROUP BY ROLLUP (kind) ORDER BY kind DESC",
            "SELECT kind, count(*) FROM spans WHERE random() < 0.5 GROUP BY ROLLUP (kind)",
            "SELECT kind, sum(GROUPING(kind)) FROM spans GROUP BY ROLLUP (kind)",
            "SELECT kind, GROUPING(status) FROM spans GROUP BY ROLLUP (kind)",
