@@ -404,6 +404,7 @@ Status Admitter::grouping_sets_on_sqlite(ast::Query& q) {
     return refs.empty() && !any_of(e, [](const ast::Expr& x) { return std::holds_alternative<ast::SubLink>(x.node); });
   };
   std::vector<const ast::Expr*> fixed;  // expressions some conjunct equates with a constant
+  std::vector<std::pair<const ast::Expr*, const ast::Expr*>> equal;  // a = b: one sort key stands for both
   std::function<void(const ast::Expr&)> conjuncts = [&](const ast::Expr& e) {
     if (const auto* b = std::get_if<ast::BoolOp>(&e.node); b && b->kind == ast::BoolOpKind::And) {
       for (const auto& a : b->args) conjuncts(a);
@@ -412,6 +413,7 @@ Status Admitter::grouping_sets_on_sqlite(ast::Query& q) {
     if (const auto* o = std::get_if<ast::Operator>(&e.node); o && o->left && o->op == "=") {
       if (constant(*o->right)) fixed.push_back(&**o->left);
       if (constant(**o->left)) fixed.push_back(&*o->right);
+      if (!constant(*o->right) && !constant(**o->left)) equal.emplace_back(&**o->left, &*o->right);
     }
     if (const auto* in = std::get_if<ast::InList>(&e.node);
         in && !in->negated && in->items.size() == 1 && constant(in->items.front()))
@@ -438,6 +440,27 @@ Status Admitter::grouping_sets_on_sqlite(ast::Query& q) {
     const bool ordered = std::any_of(order_keys.begin(), order_keys.end(), [&](const ast::Expr& o) {
       return any_of(o, [&](const ast::Expr& x) { return x == k || maybe_same(x, k); });
     });
+    // ORDER BY a, b with WHERE a = b: PostgreSQL sorts by a only (b is the same value, but not in every set).
+    // (GROUPING(b) is a sort key of its own.)
+    std::function<bool(const ast::Expr&, const ast::Expr&)> reads = [&](const ast::Expr& o, const ast::Expr& x) {
+      if (o == x || maybe_same(o, x)) return true;
+      if (grouping_call(o)) return false;
+      bool found = false;
+      ast::for_each_child(o, [&](const ast::Expr& child) { found = found || reads(child, x); });
+      return found;
+    };
+    bool paired = false;
+    for (const auto& [l, r] : equal)
+      if (*l == k || maybe_same(*l, k) || *r == k || maybe_same(*r, k))
+        for (std::size_t i = 0; i < order_keys.size() && !paired; ++i)
+          for (std::size_t j = i + 1; j < order_keys.size() && !paired; ++j)
+            paired = (reads(order_keys[i], *l) && reads(order_keys[j], *r)) ||
+                     (reads(order_keys[i], *r) && reads(order_keys[j], *l));
+    if (paired)
+      return refuse("ordered by two grouped expressions that WHERE or ON makes equal",
+                    "FIX: order by one of the two (they are equal) and GROUPING(...) of the other, e.g. ORDER BY a, "
+                    "GROUPING(b).",
+                    k.location);
     if (is_fixed && ordered)
       return refuse("ordered by a grouped expression that WHERE or ON fixes to one value",
                     "FIX: take that expression out of ROLLUP / CUBE / GROUPING SETS (it has one value), or do not "

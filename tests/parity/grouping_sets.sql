@@ -157,3 +157,12 @@ SELECT kind, count(*) AS n FROM spans WHERE kind = 'LLM' GROUP BY ROLLUP (kind) 
 
 -- id: gs-045
 SELECT kind, count(*) AS n FROM spans WHERE kind = 'LLM' GROUP BY ROLLUP (kind);
+
+-- id: gs-046
+-- note: refused on SQLite: PostgreSQL sorts by s.trace_id only (t.trace_id is equal to it by ON), so the order of a
+--   trace's rolled-up row is open there
+SELECT s.trace_id, t.trace_id, count(*) AS n FROM spans s JOIN traces t ON t.trace_id = s.trace_id WHERE t.id <= 3 GROUP BY ROLLUP (s.trace_id, t.trace_id) ORDER BY s.trace_id, t.trace_id;
+
+-- id: gs-047
+-- note: the FIX of gs-046
+SELECT s.trace_id, t.trace_id, count(*) AS n FROM spans s JOIN traces t ON t.trace_id = s.trace_id WHERE t.id <= 3 GROUP BY ROLLUP (s.trace_id, t.trace_id) ORDER BY s.trace_id, GROUPING(t.trace_id);

@@ -134,6 +134,17 @@ TEST(GroupingSetsOnSqlite, ShapesItCannotMakeExactAreRefusedWithAFix) {
   }
 }
 
+TEST(GroupingSetsOnSqlite, TheFixForTwoEqualSortKeysIsAdmitted) {
+  auto& demo = Demo::unfiltered();
+  config::Limits limits;
+  const std::string join =
+      "SELECT s.trace_id, t.trace_id, count(*) FROM spans s JOIN traces t ON t.trace_id = s.trace_id GROUP BY "
+      "ROLLUP (s.trace_id, t.trace_id) ";
+  EXPECT_FALSE(admit_statement(join + "ORDER BY s.trace_id, t.trace_id", demo.sqlite_catalog(), limits, 100));
+  auto fixed = admit_statement(join + "ORDER BY s.trace_id, GROUPING(t.trace_id)", demo.sqlite_catalog(), limits, 100);
+  EXPECT_TRUE(fixed) << fixed.error().message;
+}
+
 TEST(GroupingSetsOnPostgres, GroupingIsPrintedInItsKeywordForm) {
   config::Limits limits;
   auto st = admit_statement("SELECT kind, GROUPING(kind) AS g, count(*) FROM spans GROUP BY ROLLUP (kind)",
