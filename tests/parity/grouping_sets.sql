@@ -166,3 +166,23 @@ SELECT s.trace_id, t.trace_id, count(*) AS n FROM spans s JOIN traces t ON t.tra
 -- id: gs-047
 -- note: the FIX of gs-046
 SELECT s.trace_id, t.trace_id, count(*) AS n FROM spans s JOIN traces t ON t.trace_id = s.trace_id WHERE t.id <= 3 GROUP BY ROLLUP (s.trace_id, t.trace_id) ORDER BY s.trace_id, GROUPING(t.trace_id);
+
+-- id: gs-048
+SELECT kind, count(*) AS n FROM spans GROUP BY ROLLUP (kind) UNION ALL SELECT 'projects', count(*) FROM projects ORDER BY 1, 2;
+
+-- id: gs-049
+WITH llm AS (SELECT kind, status, cost_usd FROM spans WHERE kind IN ('LLM', 'TOOL')) SELECT kind, status, count(*) AS n, count(cost_usd) AS priced FROM llm GROUP BY CUBE (kind, status) ORDER BY GROUPING(kind, status), kind, status;
+
+-- id: gs-050
+SELECT g.kind, g.n FROM (SELECT kind, count(*) AS n FROM spans GROUP BY ROLLUP (kind)) AS g WHERE g.kind IS NULL OR g.n > 100 ORDER BY g.kind;
+
+-- id: gs-051
+SELECT start_time FROM spans WHERE id <= 3 UNION ALL SELECT NULL ORDER BY 1;
+
+-- id: gs-052
+SELECT date_trunc('day', start_time) AS day, count(*) AS n FROM spans WHERE id <= 500 GROUP BY ROLLUP (date_trunc('day', start_time)) HAVING count(*) > 2 ORDER BY day DESC LIMIT 5;
+
+-- id: gs-053
+-- note: a NULL first branch answered the stored text of SQLite ('…+00:00') before: a NULL literal now takes the
+--   other branch's timestamp column (admit_query.cpp, null_output)
+SELECT NULL AS t UNION ALL SELECT start_time FROM spans WHERE id <= 3 ORDER BY 1;
