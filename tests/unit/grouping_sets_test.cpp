@@ -145,6 +145,17 @@ TEST(GroupingSetsOnSqlite, TheFixForTwoEqualSortKeysIsAdmitted) {
   EXPECT_TRUE(fixed) << fixed.error().message;
 }
 
+TEST(GroupingSetsOnSqlite, AnUntrustedColumnStaysUntrustedThroughTheSets) {
+  config::Limits limits;
+  auto st = admit_statement(
+      "SELECT explanation, label, count(*) AS n FROM span_annotations GROUP BY ROLLUP (explanation, label)",
+      Demo::unfiltered().sqlite_catalog(), limits, 100);
+  ASSERT_TRUE(st) << st.error().message;
+  ASSERT_EQ(st->admission.columns.size(), 3u);
+  EXPECT_TRUE(st->admission.columns[0].untrusted);
+  EXPECT_FALSE(st->admission.columns[2].untrusted);
+}
+
 TEST(GroupingSetsOnPostgres, GroupingIsPrintedInItsKeywordForm) {
   config::Limits limits;
   auto st = admit_statement("SELECT kind, GROUPING(kind) AS g, count(*) FROM spans GROUP BY ROLLUP (kind)",
