@@ -20,6 +20,16 @@ namespace detail {
 
 namespace {
 
+// Whether output column i of a query is a bare NULL in every row: a NULL literal (in every branch).
+bool null_output(const ast::Query& q, std::size_t i) {
+  if (const auto* set = std::get_if<ast::SetOp>(&q.body))
+    return null_output(*set->left, i) && null_output(*set->right, i);
+  const auto* s = std::get_if<ast::Select>(&q.body);
+  if (!s || i >= s->items.size()) return false;
+  const auto* lit = std::get_if<ast::Literal>(&s->items[i].expr.node);
+  return lit && lit->kind == ast::LiteralKind::Null;
+}
+
 // A refusal that found several problems: the first, carrying the others (and theirs) in `problems`.
 Error gathered(std::vector<Error> found) {
   Error first = std::move(found.front());
@@ -767,6 +777,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     ~Depth() { --depth; }
   } depth{++query_depth_};
   if (auto s = distinct_on_on_sqlite(q); !s) return std::move(s).error();
+  if (auto s = grouping_sets_on_sqlite(q); !s) return std::move(s).error();
   if (auto st = series_select_on_sqlite(q); !st) return st.error();
   CteEnv env{ctes, {}};
   for (std::size_t i = 0; i < q.with.size(); ++i) {
@@ -874,16 +885,27 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     const auto right_plain = output_plain(*set->right, names.size());
     for (std::size_t i = 0; i < plain.size(); ++i)
       plain[i].insert(plain[i].end(), right_plain[i].begin(), right_plain[i].end());
-    // A timestamp column only when both branches pass one on, stored alike.
+    // A timestamp column only when both branches pass one on, stored alike (a branch's NULL literal is
+    // any type's NULL: the other branch's column, as PostgreSQL resolves the UNION's type).
     times = query_times(*set->left);
     const auto right_times = query_times(*set->right);
-    for (std::size_t i = 0; i < times.size(); ++i)
-      times[i] = common_time_column({times[i], i < right_times.size() ? right_times[i] : nullptr});
-    // A computed time kind only when both branches give one of the same kind.
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      const auto* right_time = i < right_times.size() ? right_times[i] : nullptr;
+      if (null_output(*set->left, i))
+        times[i] = right_time;
+      else if (!null_output(*set->right, i))
+        times[i] = common_time_column({times[i], right_time});
+    }
+    // A computed time kind only when both branches give one of the same kind (or one is NULL).
     kinds = query_kinds(*set->left);
     const auto right_kinds = query_kinds(*set->right);
-    for (std::size_t i = 0; i < kinds.size(); ++i)
-      if (i >= right_kinds.size() || right_kinds[i] != kinds[i]) kinds[i] = std::nullopt;
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      const auto right_kind = i < right_kinds.size() ? right_kinds[i] : std::nullopt;
+      if (null_output(*set->left, i))
+        kinds[i] = right_kind;
+      else if (!null_output(*set->right, i) && right_kind != kinds[i])
+        kinds[i] = std::nullopt;
+    }
     // PostgreSQL's UNION type resolution: both branches' types meet (boolean with boolean or NULL, ...).
     types = query_types(*set->left);
     const auto right_types = query_types(*set->right);

@@ -161,6 +161,9 @@ class Admitter {
   Status json_exists_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   // SELECT DISTINCT ON on SQLite (distinct_on.cpp): the first row per group by row_number(), in place.
   Status distinct_on_on_sqlite(ast::Query& q);
+  // GROUP BY ROLLUP / CUBE / GROUPING SETS and GROUPING() on SQLite (grouping_sets_on_sqlite.cpp): one GROUP BY
+  // per grouping set, appended with UNION ALL, in place.
+  Status grouping_sets_on_sqlite(ast::Query& q);
   bool number_valued(const ast::Expr& e, const ExprContext& ctx);
   bool integer_valued(const ast::Expr& e, const ExprContext& ctx);
   bool text_or_unknown(const ast::Expr& e, const ExprContext& ctx);

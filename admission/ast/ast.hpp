@@ -322,7 +322,9 @@ struct SelectItem {
   bool operator==(const SelectItem&) const = default;
 };
 
-enum class GroupingKind : std::uint8_t { Rollup, Cube, Sets, Empty };
+// Composite: the parenthesised `(a, b)` inside GROUPING SETS, ROLLUP or CUBE (or a whole GROUP BY (a, b)):
+// one grouping set of these expressions, a unit of ROLLUP and CUBE.
+enum class GroupingKind : std::uint8_t { Rollup, Cube, Sets, Empty, Composite };
 
 struct GroupItem;
 

@@ -54,9 +54,8 @@ constexpr std::array kConstructs{
                                "subquery, e.g. SELECT s.id, (SELECT count(*) FROM a WHERE a.span_id = s.id) AS n FROM "
                                "s, or JOIN a grouped subquery on its key."),
                         admit(), printed::kLateral},
-    ConstructCapability{Construct::GroupingSets, "ROLLUP / CUBE / GROUPING SETS",
-                        refuse("FIX: on SQLite, UNION ALL one GROUP BY query per grouping level (the empty grouping "
-                               "set () is the query without GROUP BY)."),
+    // On SQLite one GROUP BY per grouping set, appended with UNION ALL (admit/grouping_sets_on_sqlite.cpp).
+    ConstructCapability{Construct::GroupingSets, "ROLLUP / CUBE / GROUPING SETS", rewrite("dialect:grouping-sets"),
                         admit(), printed::kGroupingSets},
     // SQLite's LIKE is case-sensitive there (case_sensitive_like); ILIKE with an ASCII literal pattern is
     // lower(x) LIKE '<lower-case pattern>' (admit/dialect.cpp), otherwise refused.
@@ -329,6 +328,8 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_rewrite("left", Scalar, Text, Growth::Within, "dialect:left"),
     sqlite_rewrite("right", Scalar, Text, Growth::Within, "dialect:right"),
     sqlite_rewrite("position", Scalar, Number, Growth::Fixed, "dialect:strpos"),
+    // GROUPING(a, b) of a grouped query: on SQLite each grouping set's constant (admit/grouping_sets_on_sqlite.cpp).
+    sqlite_rewrite("grouping", Scalar, Number, Growth::Fixed, "dialect:grouping-sets"),
     sqlite_rewrite("strpos", Scalar, Number, Growth::Fixed, "dialect:strpos"),
     sqlite_rewrite("starts_with", Scalar, Boolean, Growth::Fixed, "dialect:starts_with"),
     pg_rewrite("instr", Scalar, Number, Growth::Fixed, "dialect:instr"),

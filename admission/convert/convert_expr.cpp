@@ -551,6 +551,15 @@ Result<ast::Expr> Converter::expr(element e) {
     }
     return ast::make_expr(std::move(c), loc);
   }
+  if (kind == "GroupingFunc") {  // GROUPING(a, b): a call in keyword form (printed back as written)
+    auto args = expr_list(o, "args");
+    if (!args) return std::move(args).error();
+    ast::FuncCall f;
+    f.name = "grouping";
+    f.args = std::move(args).value();
+    f.sql_syntax = true;
+    return ast::make_expr(std::move(f), loc);
+  }
   if (kind == "CoalesceExpr") {
     auto args = expr_list(o, "args");
     if (!args) return std::move(args).error();

@@ -216,9 +216,27 @@ Result<std::vector<ast::GroupItem>> Converter::group_items(array items) {
       out.push_back(ast::GroupItem{std::move(set)});
       continue;
     }
+    // (a, b) inside GROUPING SETS, ROLLUP or CUBE (the grammar's implicit row): one set of these expressions.
+    if (n && n->kind == "RowExpr" && string_field(n->fields, "row_format") == "COERCE_IMPLICIT_CAST") {
+      DepthGuard guard(*this);
+      const int loc = location_of(n->fields);
+      if (auto s = check_depth(loc); !s) return s.error();
+      ast::GroupingSet set;
+      set.kind = ast::GroupingKind::Composite;
+      set.location = loc;
+      if (auto args = list_field(n->fields, "args")) {
+        for (element a : *args) {
+          auto x = expr(a);
+          if (!x) return std::move(x).error();
+          set.items.push_back(ast::GroupItem{std::move(x).value()});
+        }
+      }
+      out.push_back(ast::GroupItem{std::move(set)});
+      continue;
+    }
     if (n && n->kind == "List") {  // ((a, b)) inside GROUPING SETS: a parenthesised set
       ast::GroupingSet set;
-      set.kind = ast::GroupingKind::Sets;
+      set.kind = ast::GroupingKind::Composite;
       auto inner_list = list_field(n->fields, "items");
       if (inner_list) {
         auto inner = group_items(*inner_list);

@@ -152,7 +152,14 @@ void Printer::func_call(const ast::FuncCall& f) {
   if (f.sql_syntax) {
     // Only PostgreSQL admits these (capability table); the converter checked
     // the shapes: extract('field', x) with a lower-case word, position(b, a),
-    // timezone(z, x) for x AT TIME ZONE z.
+    // timezone(z, x) for x AT TIME ZONE z; GROUPING(a, ...) (only PostgreSQL admits it: SQLite gets constants).
+    if (f.name == "grouping") {
+      if (f.args.empty() || f.star || f.distinct || f.filter || f.over || !f.order_by.empty())
+        return fail("GROUPING() without arguments or with aggregate modifiers");
+      word("GROUPING(");
+      expr_list(f.args);
+      return word(")");
+    }
     if (f.args.size() != 2) return fail("a keyword-form call with other than two arguments");
     if (f.name == "extract") {
       const auto* field = std::get_if<ast::Literal>(&f.args[0].node);

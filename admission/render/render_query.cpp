@@ -45,8 +45,7 @@ void group_item(Printer& p, const ast::GroupItem& g) {
 }
 
 // Nested GROUPING SETS / ROLLUP / CUBE / () are allowed inside GROUPING SETS;
-// ROLLUP and CUBE take expressions only. (A composite element such as the
-// `(a, b)` of `ROLLUP ((a, b), c)` has no node in the AST.)
+// ROLLUP and CUBE take expressions and composite elements (`(a, b)`) only.
 void grouping_set(Printer& p, const ast::GroupingSet& g) {
   Printer::Nest nest(p);
   if (!nest.ok()) return;
@@ -57,6 +56,16 @@ void grouping_set(Printer& p, const ast::GroupingSet& g) {
     return p.word("()");
   }
   if (g.items.empty()) return p.fail("ROLLUP, CUBE or GROUPING SETS without items");
+  if (g.kind == K::Composite) {  // (a, b): expressions only
+    p.require(Construct::GroupingSets);
+    p.word("(");
+    p.list(g.items, [&](const ast::GroupItem& item) {
+      const auto* e = std::get_if<ast::Expr>(&item.node);
+      if (e == nullptr) return p.fail("a grouping set inside a composite (a, b)");
+      p.expr(*e);
+    });
+    return p.word(")");
+  }
   if (g.kind == K::Sets) {
     p.require(Construct::GroupingSets);
     p.word("GROUPING SETS (");
@@ -66,6 +75,8 @@ void grouping_set(Printer& p, const ast::GroupingSet& g) {
   p.require(g.kind == K::Rollup ? Construct::Rollup : Construct::Cube);
   p.word(g.kind == K::Rollup ? "ROLLUP (" : "CUBE (");
   p.list(g.items, [&](const ast::GroupItem& item) {
+    if (const auto* c = std::get_if<ast::GroupingSet>(&item.node); c && c->kind == K::Composite)
+      return grouping_set(p, *c);
     const auto* e = std::get_if<ast::Expr>(&item.node);
     if (e == nullptr) return p.fail("a grouping set inside ROLLUP or CUBE");
     p.expr(*e);

@@ -489,6 +489,20 @@ std::string Gen::select_grouped() {
     items += ", " + aggregate(pick(kTypes), 2) + " AS c" + std::to_string(keys + i + 1);
   std::string having = chance(30) ? " HAVING " + std::string(chance(50) ? "count(*) > 1" : aggregate(T::Bool, 1)) : "";
   aggregates_ = false;
+  // Grouping sets now and then (issue #12: one GROUP BY per set on SQLite, admit/grouping_sets_on_sqlite.cpp),
+  // drawn from the statement's own text, not from the generator's stream: every other statement stays as it was.
+  const std::size_t draw = std::hash<std::string>{}(items + from + where + having);
+  if (draw % 100 < 20) {
+    const int shape = static_cast<int>((draw / 100) % (keys == 2 ? 4 : 2));
+    if (shape == 0)
+      group = "ROLLUP (" + group + ")";
+    else if (shape == 1)
+      group = "CUBE (" + group + ")";
+    else if (shape == 2)
+      group = "GROUPING SETS ((1, 2), (2), ())";
+    else
+      group = "1, ROLLUP (2)";
+  }
   std::string sql =
       "SELECT " + items + " FROM " + from + where + " GROUP BY " + group + having + order_by_all(keys + aggs);
   if (chance(20)) sql += " LIMIT " + std::to_string(1 + below(4));

@@ -217,6 +217,9 @@ TEST(RenderTest, GroupingSetsArePostgresOnly) {
   s.group_by = {g(K::Empty)};
   EXPECT_EQ(pg(query(s)), "SELECT a, b, count(x) FROM t GROUP BY ()");
   EXPECT_EQ(error_of(query(s), Dialect::Sqlite), "cannot print the empty grouping set () for sqlite");
+  s.group_by = {g(K::Sets, {g(K::Composite, {e(col("a")), e(col("b"))}),
+                            g(K::Rollup, {g(K::Composite, {e(col("a")), e(col("b"))}), e(col("c"))}), g(K::Empty)})};
+  EXPECT_EQ(pg(query(s)), "SELECT a, b, count(x) FROM t GROUP BY GROUPING SETS ((a, b), ROLLUP ((a, b), c), ())");
   s.group_by = {g(K::Rollup, {g(K::Sets, {e(col("a"))})})};
   EXPECT_EQ(error_of(query(s), Dialect::Postgres), "cannot print a grouping set inside ROLLUP or CUBE for postgres");
 }
