@@ -214,6 +214,9 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
                       "date_trunc('month', max(t)), INTERVAL '1 month'); to number rows, use row_number() OVER "
                       "(ORDER BY ...).",
                       pos(location));
+  // PostgreSQL's argument signatures (signatures.cpp): before the range checks below, which read the
+  // integer an untyped literal becomes.
+  if (auto s = signature_types(f, ctx, location); !s) return s;
   // substr/substring(x, start[, count]): PostgreSQL refuses a negative count and
   // positions beyond its integer type; SQLite would read them its own way.
   if ((f.name == "substr" || f.name == "substring") && (f.args.size() == 2 || f.args.size() == 3)) {
@@ -454,6 +457,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             int8_operands_.erase(&**n.left);
             int8_operands_.erase(&*n.right);
           }
+          // An untyped literal meeting a number is read as that number, or is PostgreSQL's error (branch_types.cpp).
+          if (auto s = untyped_operand(n, ctx, loc); !s) return s;
           // Comparisons are typed before the time translations replace them (a time with a number is an error).
           if (n.op == "=" || n.op == "<>" || n.op == "!=" || n.op == "<" || n.op == ">" || n.op == "<=" || n.op == ">=")
             if (auto s = operator_types(n, ctx, loc); !s) return s;
@@ -530,8 +535,16 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
               wrap_int8(e);  // `n` dies here
           }
           return {};
-        } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
+        } else if constexpr (std::is_same_v<T, ast::BoolOp>) {
           return exprs(n.args, ctx);
+        } else if constexpr (std::is_same_v<T, ast::Coalesce>) {
+          if (auto s = exprs(n.args, ctx); !s) return s;
+          std::vector<Branch> branches;  // PostgreSQL's COALESCE type resolution (branch_types.cpp)
+          for (const auto& a : n.args) branches.push_back(branch(a, ctx));
+          if (auto s = branch_types("COALESCE", branches, loc); !s) return s;
+          std::vector<ast::Expr*> results;
+          for (auto& a : n.args) results.push_back(&a);
+          return untyped_branches(results, ctx, "COALESCE", loc);
         } else if constexpr (std::is_same_v<T, ast::MinMax>) {
           if (auto s = construct(Construct::GreatestLeast, loc); !s) return s;
           if (auto s = exprs(n.args, ctx); !s) return s;
@@ -630,8 +643,16 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
               if (auto s = text_literal_as_number(**n.operand, *w.condition, ctx, loc); !s) return s;
             }
           }
-          if (n.otherwise) return expr(**n.otherwise, ctx);
-          return {};
+          if (n.otherwise)
+            if (auto s = expr(**n.otherwise, ctx); !s) return s;
+          std::vector<Branch> branches;  // PostgreSQL's CASE type resolution (branch_types.cpp)
+          for (const auto& w : n.whens) branches.push_back(branch(*w.result, ctx));
+          if (n.otherwise) branches.push_back(branch(**n.otherwise, ctx));
+          if (auto s = branch_types("CASE", branches, loc); !s) return s;
+          std::vector<ast::Expr*> results;
+          for (auto& w : n.whens) results.push_back(&*w.result);
+          if (n.otherwise) results.push_back(&**n.otherwise);
+          return untyped_branches(results, ctx, "CASE", loc);
         } else if constexpr (std::is_same_v<T, ast::Cast>) {
           const auto* row = capability::find_cast(n.type.name);
           if (!row)
