@@ -263,6 +263,9 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
     if (f.name == "pg_int8") int8_checked_ = &a;
     if (auto s = expr(a, ctx); !s) return s;
   }
+  // Again with the arguments admitted: their translations can tell more (mod(a, b) is a % b on SQLite), and
+  // admitting the rendered statement again must reach the same decision.
+  if (auto s = signature_types(f, ctx, location, /*arguments_admitted=*/true); !s) return s;
   if (auto s = function_types(f, ctx, location); !s) return s;
   if (f.filter) {
     if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
@@ -673,6 +676,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
               spelling_use(*n.arg, SpellingUse::Number);
           }
           if (auto s = expr(*n.arg, ctx); !s) return s;
+          if (auto s = cast_types(n, ctx, loc); !s) return s;
           {
             bool replaced = false;
             if (auto s = time_cast_on_sqlite(e, ctx, replaced); !s) return s;

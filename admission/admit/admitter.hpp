@@ -282,7 +282,7 @@ class Admitter {
   // refused when a known argument type has no signature; an untyped literal where only an integer is
   // taken is read as that integer (substr(x, '2') is substr(x, 2); 'a' is PostgreSQL's error). Before
   // the arguments are admitted.
-  Status signature_types(ast::FuncCall& f, const ExprContext& ctx, int location);
+  Status signature_types(ast::FuncCall& f, const ExprContext& ctx, int location, bool arguments_admitted = false);
   // Values that meet in one column (CASE results, COALESCE arguments, set-operation and VALUES columns):
   // PostgreSQL's "types ... cannot be matched", and on SQLite a date meeting a timestamptz (branch_types.cpp).
   struct Branch {
@@ -298,6 +298,7 @@ class Admitter {
   Status untyped_operand(ast::Operator& op, const ExprContext& ctx, int location);
   Status untyped_branches(const std::vector<ast::Expr*>& results, const ExprContext& ctx, std::string_view construct,
                           int location);
+  Status cast_types(const ast::Cast& cast, const ExprContext& ctx, int location);  // branch_types.cpp
   std::string shown_value(const ast::Expr& e);  // as printed for this backend, cut to 60 characters
   Branch branch(const ast::Expr& e, const ExprContext& ctx) {
     const ValueType t = value_type(e, ctx);

@@ -9,6 +9,7 @@
 // SQLite each branch would keep its own text, so the answer's text would differ (differential open-9):
 // refused there with the cast that makes them one type.
 #include <cctype>
+#include <map>
 
 #include "admission/admit/admitter.hpp"
 #include "admission/render/render.hpp"
@@ -254,6 +255,24 @@ Status Admitter::untyped_branches(const std::vector<ast::Expr*>& results, const 
   for (ast::Expr* r : results)
     if (auto s = untyped_as_number(*r, common, construct, location); !s) return s;
   return {};
+}
+
+Status Admitter::cast_types(const ast::Cast& cast, const ExprContext& ctx, int location) {
+  // PostgreSQL casts a boolean to integer (int4) and text only: "cannot cast type boolean to numeric".
+  static const std::map<std::string, std::string> kNotFromBoolean = {{"int2", "smallint"},
+                                                                     {"int8", "bigint"},
+                                                                     {"float4", "real"},
+                                                                     {"float8", "double precision"},
+                                                                     {"numeric", "numeric"}};
+  const auto to = kNotFromBoolean.find(cast.type.name);
+  if (to == kNotFromBoolean.end() || value_type(*cast.arg, ctx).type != SqlType::Boolean) return {};
+  const std::string what = shown_value(*cast.arg);
+  return make_error(ErrorCode::ValidationUnsupported,
+                    "CAST(" + what + " AS " + to->second + "): PostgreSQL has no cast from boolean to " + to->second +
+                        " (\"cannot cast type boolean to " + to->second + "\"); SQLite would answer 1 or 0",
+                    "FIX: turn the condition into a number first: CAST(CASE WHEN " + what + " THEN 1 ELSE 0 END AS " +
+                        to->second + ").",
+                    pos(location));
 }
 
 std::string Admitter::shown_value(const ast::Expr& e) {

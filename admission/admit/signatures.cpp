@@ -166,7 +166,7 @@ std::optional<std::int64_t> read_pg_integer(std::string_view s, bool int8, bool&
   return static_cast<std::int64_t>(v);
 }
 
-Status Admitter::signature_types(ast::FuncCall& f, const ExprContext& ctx, int location) {
+Status Admitter::signature_types(ast::FuncCall& f, const ExprContext& ctx, int location, bool arguments_admitted) {
   if (f.star || f.distinct || f.over || !f.within_group.empty() || !f.order_by.empty() || f.filter) return {};
   const auto all = capability::signatures_of(f.name);
   if (all.empty()) return {};
@@ -178,7 +178,8 @@ Status Admitter::signature_types(ast::FuncCall& f, const ExprContext& ctx, int l
     types.push_back(value_type(a, ctx));
     kinds.push_back(types.back().type == SqlType::Time ? time_kind(a, ctx) : std::nullopt);
   }
-  if ((f.name == "round" || f.name == "trunc") && f.args.size() == 2 && types.front().type == SqlType::Float) return {};
+  if ((f.name == "round" || f.name == "trunc") && f.args.size() == 2 && types.front().type == SqlType::Float)
+    types.front() = {SqlType::Numeric};  // its digits argument is still checked
 
   std::vector<const std::vector<ArgType>*> fitting;
   bool arity = false;
@@ -263,7 +264,8 @@ Status Admitter::signature_types(ast::FuncCall& f, const ExprContext& ctx, int l
       if (exact_counts[k] == best) kept.push_back(fitting[k]);
     fitting = std::move(kept);
   }
-  for (std::size_t i = 0; i < f.args.size(); ++i) {
+  // (Once, before the arguments are admitted: what replaces a literal is admitted with them.)
+  for (std::size_t i = 0; i < f.args.size() && !arguments_admitted; ++i) {
     if (types[i].type != SqlType::Untyped) continue;
     auto* lit = std::get_if<ast::Literal>(&f.args[i].node);
     if (!lit || lit->kind != ast::LiteralKind::String) continue;
@@ -308,6 +310,11 @@ Status Admitter::signature_types(ast::FuncCall& f, const ExprContext& ctx, int l
       note_rewrite("types:untyped-literal");
       continue;
     }
+    if (float8 && f.name == "trunc")  // trunc also takes macaddr and macaddr8: PostgreSQL cannot choose
+      return make_error(ErrorCode::ValidationUnsupported,
+                        "function " + call_words() + " is not unique in PostgreSQL: it reads '" +
+                            written.substr(0, 40) + "' as a number or a MAC address",
+                        "FIX: write the number without quotes, e.g. " + with_number(i) + ".", pos(at));
     if (float8) {
       // abs('2'), round('2.5'): PostgreSQL reads the text as double precision (its preferred number type).
       ast::Expr value = std::move(f.args[i]);

@@ -299,6 +299,16 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
               return {SqlType::Numeric};  // avg(cond) is avg(cond::int4) on PostgreSQL
             return first.type == SqlType::Float ? first : ValueType{};
           }
+          // mod(a, b): PostgreSQL's mod(int4, int4), mod(int8, int8), mod(numeric, numeric) (on SQLite a % b).
+          if (f == "mod" && n.args.size() == 2) {
+            const ValueType second = value_type(n.args[1], ctx);
+            if (first.type == SqlType::Integer && second.type == SqlType::Integer)
+              return {SqlType::Integer, -1, first.int8 || second.int8};
+            if (number(first.type) && number(second.type) && first.type != SqlType::Float &&
+                second.type != SqlType::Float)
+              return {SqlType::Numeric};
+            return {};
+          }
           if (f == "round" || f == "trunc") {
             if (n.args.size() == 2) {
               const auto digits = ast::integer_value(n.args[1]);

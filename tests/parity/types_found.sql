@@ -59,3 +59,51 @@ SELECT upper(id > 3) AS u FROM spans ORDER BY 1 LIMIT 3;
 -- id: types-found-013
 -- note: an out-of-range quoted integer is PostgreSQL's error.
 SELECT substr(name, '3000000000') AS s FROM spans ORDER BY 1 LIMIT 3;
+
+-- id: types-found-014
+-- found: open-1 (CASE/COALESCE/UNION branch types): text with integer cannot be matched in PostgreSQL.
+SELECT id, CASE WHEN id > 2 THEN name ELSE id END AS v FROM spans ORDER BY id LIMIT 5;
+
+-- id: types-found-015
+SELECT id, COALESCE(label, 0) AS v FROM span_annotations ORDER BY id LIMIT 5;
+
+-- id: types-found-016
+SELECT id FROM spans WHERE id <= 3 UNION SELECT name FROM spans WHERE id <= 3 ORDER BY 1;
+
+-- id: types-found-017
+-- note: an untyped literal branch joins the number: '2' is 2, 'a' is PostgreSQL's error.
+SELECT id, CASE WHEN id > 2 THEN 1 ELSE '2' END AS v, COALESCE(cost_usd, '0') AS c FROM spans ORDER BY id LIMIT 5;
+
+-- id: types-found-018
+SELECT id, CASE WHEN id > 2 THEN 1 ELSE 'a' END AS v FROM spans ORDER BY id LIMIT 5;
+
+-- id: types-found-019
+-- note: a text literal meeting a number is read as that number (' 7 ' is 7) or is PostgreSQL's error.
+SELECT id, id = ' 3 ' AS same, id + '1' AS next FROM spans WHERE id > '2' ORDER BY id LIMIT 5;
+
+-- id: types-found-020
+SELECT id FROM spans WHERE id = 'a' ORDER BY id LIMIT 5;
+
+-- id: types-found-021
+-- found: open-9: a date meeting a timestamptz is answered as a timestamptz by PostgreSQL; refused on SQLite
+--   with the cast (types-found-022).
+SELECT start_time AS t FROM spans WHERE id <= 2 UNION SELECT CAST(start_time AS date) FROM spans WHERE id <= 2 ORDER BY 1;
+
+-- id: types-found-022
+SELECT start_time AS t FROM spans WHERE id <= 2 UNION SELECT CAST(CAST(start_time AS date) AS timestamptz) FROM spans WHERE id <= 2 ORDER BY 1;
+
+-- id: types-found-023
+-- found: open-1 (casts from boolean): PostgreSQL casts a boolean to integer only.
+SELECT id, CAST(id > 2 AS numeric) AS n FROM spans ORDER BY id LIMIT 3;
+
+-- id: types-found-024
+-- note: the FIX of types-found-023.
+SELECT id, CAST(CASE WHEN id > 2 THEN 1 ELSE 0 END AS numeric) AS n FROM spans ORDER BY id LIMIT 3;
+
+-- id: types-found-025
+-- found: open-12: a scalar subquery answering a date, minus an integer, is a date (translated on SQLite).
+SELECT (SELECT min(date(start_time)) FROM spans) - 3 AS d, (SELECT min(CAST(start_time AS date)) FROM spans) - -3 AS e;
+
+-- id: types-found-026
+-- note: date ± bigint does not exist in PostgreSQL (count(*) is bigint).
+SELECT (SELECT min(CAST(start_time AS date)) FROM spans) + count(*) AS d FROM traces;
