@@ -542,12 +542,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           return exprs(n.args, ctx);
         } else if constexpr (std::is_same_v<T, ast::Coalesce>) {
           if (auto s = exprs(n.args, ctx); !s) return s;
-          std::vector<Branch> branches;  // PostgreSQL's COALESCE type resolution (branch_types.cpp)
-          for (const auto& a : n.args) branches.push_back(branch(a, ctx));
-          if (auto s = branch_types("COALESCE", branches, loc); !s) return s;
-          std::vector<ast::Expr*> results;
+          std::vector<ast::Expr*> results;  // PostgreSQL's COALESCE type resolution (branch_types.cpp)
           for (auto& a : n.args) results.push_back(&a);
-          return untyped_branches(results, ctx, "COALESCE", loc);
+          return branch_results(results, ctx, "COALESCE", loc);
         } else if constexpr (std::is_same_v<T, ast::MinMax>) {
           if (auto s = construct(Construct::GreatestLeast, loc); !s) return s;
           if (auto s = exprs(n.args, ctx); !s) return s;
@@ -648,14 +645,10 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           if (n.otherwise)
             if (auto s = expr(**n.otherwise, ctx); !s) return s;
-          std::vector<Branch> branches;  // PostgreSQL's CASE type resolution (branch_types.cpp)
-          for (const auto& w : n.whens) branches.push_back(branch(*w.result, ctx));
-          if (n.otherwise) branches.push_back(branch(**n.otherwise, ctx));
-          if (auto s = branch_types("CASE", branches, loc); !s) return s;
-          std::vector<ast::Expr*> results;
+          std::vector<ast::Expr*> results;  // PostgreSQL's CASE type resolution (branch_types.cpp)
           for (auto& w : n.whens) results.push_back(&*w.result);
           if (n.otherwise) results.push_back(&**n.otherwise);
-          return untyped_branches(results, ctx, "CASE", loc);
+          return branch_results(results, ctx, "CASE", loc);
         } else if constexpr (std::is_same_v<T, ast::Cast>) {
           const auto* row = capability::find_cast(n.type.name);
           if (!row)

@@ -298,6 +298,14 @@ class Admitter {
   Status untyped_operand(ast::Operator& op, const ExprContext& ctx, int location);
   Status untyped_branches(const std::vector<ast::Expr*>& results, const ExprContext& ctx, std::string_view construct,
                           int location);
+  // branch_types, then untyped_branches, over CASE results or COALESCE arguments (admitted).
+  Status branch_results(const std::vector<ast::Expr*>& results, const ExprContext& ctx, std::string_view construct,
+                        int location) {
+    std::vector<Branch> branches;
+    for (const ast::Expr* r : results) branches.push_back(branch(*r, ctx));
+    if (auto s = branch_types(construct, branches, location); !s) return s;
+    return untyped_branches(results, ctx, construct, location);
+  }
   Status cast_types(const ast::Cast& cast, const ExprContext& ctx, int location);  // branch_types.cpp
   std::string shown_value(const ast::Expr& e);  // as printed for this backend, cut to 60 characters
   Branch branch(const ast::Expr& e, const ExprContext& ctx) {
