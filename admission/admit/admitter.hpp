@@ -294,7 +294,8 @@ class Admitter {
   // An untyped literal that meets a number (an operand of = < + ..., a CASE / COALESCE branch): PostgreSQL
   // reads it as that number's type, and its error when it is not one ('a' = id); SQLite would compare or
   // compute with the text. Replaced by the number it reads as, or refused (branch_types.cpp).
-  Status untyped_as_number(ast::Expr& literal, const ValueType& number, std::string_view where, int location);
+  Status untyped_as_number(ast::Expr& literal, const ValueType& number, std::string_view where, int location,
+                           bool refuse = true);
   Status untyped_operand(ast::Operator& op, const ExprContext& ctx, int location);
   Status untyped_branches(const std::vector<ast::Expr*>& results, const ExprContext& ctx, std::string_view construct,
                           int location);

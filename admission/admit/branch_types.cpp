@@ -175,7 +175,8 @@ std::optional<std::string> read_pg_decimal(std::string_view s) {
 
 }  // namespace
 
-Status Admitter::untyped_as_number(ast::Expr& e, const ValueType& number, std::string_view where, int location) {
+Status Admitter::untyped_as_number(ast::Expr& e, const ValueType& number, std::string_view where, int location,
+                                   bool refuse) {
   auto* lit = std::get_if<ast::Literal>(&e.node);
   if (!lit || lit->kind != ast::LiteralKind::String) return {};
   if (number.type != SqlType::Integer && number.type != SqlType::Numeric && number.type != SqlType::Float) return {};
@@ -216,12 +217,13 @@ Status Admitter::untyped_as_number(ast::Expr& e, const ValueType& number, std::s
     }
     why = "invalid input syntax for type " + type + ": \"" + written.substr(0, 40) + "\"";
   }
+  if (!read && !refuse && !read_pg_decimal(written)) return {};  // no number at all: the caller's own refusal
   if (!read)
     return make_error(ErrorCode::ValidationUnsupported,
                       "the text '" + written.substr(0, 40) + "' meets a value of type " + type + " in " +
                           std::string(where) + ": PostgreSQL reads it as " + type + " and fails (\"" + why +
                           "\"); SQLite would compare or compute with the text",
-                      "FIX: write a number without quotes (e.g. 42), or compare texts: CAST(x AS text) = '" +
+                      "FIX: write the number bare, without quotes (e.g. 42), or compare texts: CAST(x AS text) = '" +
                           written.substr(0, 40) + "'.",
                       pos(at));
   e = ast::make_expr(std::move(*read), e.location);
@@ -238,8 +240,12 @@ Status Admitter::untyped_operand(ast::Operator& op, const ExprContext& ctx, int 
   ast::Expr& r = *op.right;
   const ValueType lt = value_type(l, ctx), rt = value_type(r, ctx);
   const std::string where = "x " + op.op + " '...'";
-  if (lt.type == SqlType::Untyped && rt.type != SqlType::Untyped) return untyped_as_number(l, rt, where, location);
-  if (rt.type == SqlType::Untyped && lt.type != SqlType::Untyped) return untyped_as_number(r, lt, where, location);
+  // Arithmetic with a text that is no number at all: text_arithmetic's refusal (SQLite), PostgreSQL's own error.
+  const bool comparison = op.op != "+" && op.op != "-" && op.op != "*" && op.op != "/" && op.op != "%";
+  if (lt.type == SqlType::Untyped && rt.type != SqlType::Untyped)
+    return untyped_as_number(l, rt, where, location, comparison);
+  if (rt.type == SqlType::Untyped && lt.type != SqlType::Untyped)
+    return untyped_as_number(r, lt, where, location, comparison);
   return {};
 }
 
