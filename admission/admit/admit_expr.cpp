@@ -214,6 +214,9 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
                       "date_trunc('month', max(t)), INTERVAL '1 month'); to number rows, use row_number() OVER "
                       "(ORDER BY ...).",
                       pos(location));
+  // PostgreSQL's argument signatures (signatures.cpp): before the range checks below, which read the
+  // integer an untyped literal becomes.
+  if (auto s = signature_types(f, ctx, location); !s) return s;
   // substr/substring(x, start[, count]): PostgreSQL refuses a negative count and
   // positions beyond its integer type; SQLite would read them its own way.
   if ((f.name == "substr" || f.name == "substring") && (f.args.size() == 2 || f.args.size() == 3)) {
@@ -262,6 +265,9 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
     if (f.name == "pg_numeric" && &a == &f.args.front()) numeric_checked_.insert(&a);
     if (auto s = expr(a, ctx); !s) return s;
   }
+  // Again with the arguments admitted: their translations can tell more (mod(a, b) is a % b on SQLite), and
+  // admitting the rendered statement again must reach the same decision.
+  if (auto s = signature_types(f, ctx, location, /*arguments_admitted=*/true); !s) return s;
   if (auto s = function_types(f, ctx, location); !s) return s;
   if (f.filter) {
     if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
@@ -458,6 +464,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             int8_operands_.erase(&**n.left);
             int8_operands_.erase(&*n.right);
           }
+          // An untyped literal meeting a number is read as that number, or is PostgreSQL's error (branch_types.cpp).
+          if (auto s = untyped_operand(n, ctx, loc); !s) return s;
           // Comparisons are typed before the time translations replace them (a time with a number is an error).
           if (n.op == "=" || n.op == "<>" || n.op == "!=" || n.op == "<" || n.op == ">" || n.op == "<=" || n.op == ">=")
             if (auto s = operator_types(n, ctx, loc); !s) return s;
@@ -538,8 +546,13 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           numeric_scale_on_sqlite(e, ctx);  // `n` may die here
           return {};
-        } else if constexpr (std::is_same_v<T, ast::BoolOp> || std::is_same_v<T, ast::Coalesce>) {
+        } else if constexpr (std::is_same_v<T, ast::BoolOp>) {
           return exprs(n.args, ctx);
+        } else if constexpr (std::is_same_v<T, ast::Coalesce>) {
+          if (auto s = exprs(n.args, ctx); !s) return s;
+          std::vector<ast::Expr*> results;  // PostgreSQL's COALESCE type resolution (branch_types.cpp)
+          for (auto& a : n.args) results.push_back(&a);
+          return branch_results(results, ctx, "COALESCE", loc);
         } else if constexpr (std::is_same_v<T, ast::MinMax>) {
           if (auto s = construct(Construct::GreatestLeast, loc); !s) return s;
           if (auto s = exprs(n.args, ctx); !s) return s;
@@ -637,8 +650,12 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
               if (auto s = text_literal_as_number(**n.operand, *w.condition, ctx, loc); !s) return s;
             }
           }
-          if (n.otherwise) return expr(**n.otherwise, ctx);
-          return {};
+          if (n.otherwise)
+            if (auto s = expr(**n.otherwise, ctx); !s) return s;
+          std::vector<ast::Expr*> results;  // PostgreSQL's CASE type resolution (branch_types.cpp)
+          for (auto& w : n.whens) results.push_back(&*w.result);
+          if (n.otherwise) results.push_back(&**n.otherwise);
+          return branch_results(results, ctx, "CASE", loc);
         } else if constexpr (std::is_same_v<T, ast::Cast>) {
           const auto* row = capability::find_cast(n.type.name);
           if (!row)
@@ -659,6 +676,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
               spelling_use(*n.arg, SpellingUse::Number);
           }
           if (auto s = expr(*n.arg, ctx); !s) return s;
+          if (auto s = cast_types(n, ctx, loc); !s) return s;
           {
             bool replaced = false;
             if (auto s = time_cast_on_sqlite(e, ctx, replaced); !s) return s;

@@ -896,6 +896,29 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       else if (!null_output(*set->right, i))
         times[i] = common_time_column({times[i], right_time});
     }
+    // PostgreSQL's UNION type resolution refuses branches of different type categories; a date meeting a
+    // timestamptz is answered as the latter (branch_types.cpp).
+    {
+      auto lk = query_kinds(*set->left), rk = query_kinds(*set->right);
+      const auto lt = query_types(*set->left), rt = query_types(*set->right);
+      // A stored timestamp column passed on: its stored kind (query_kinds holds computed times only).
+      const auto ls = query_times(*set->left), rs = query_times(*set->right);
+      lk.resize(names.size());
+      rk.resize(names.size());
+      for (std::size_t i = 0; i < names.size() && dialect_ == Dialect::Sqlite; ++i) {
+        if (!lk[i] && i < ls.size() && ls[i]) lk[i] = stored_kind(*ls[i]);
+        if (!rk[i] && i < rs.size() && rs[i]) rk[i] = stored_kind(*rs[i]);
+      }
+      const char* what = set->kind == ast::SetOpKind::Union       ? "UNION"
+                         : set->kind == ast::SetOpKind::Intersect ? "INTERSECT"
+                                                                  : "EXCEPT";
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        const std::vector<Branch> branches = {
+            {i < lt.size() ? lt[i] : ValueType{}, i < lk.size() ? lk[i] : std::nullopt, nullptr},
+            {i < rt.size() ? rt[i] : ValueType{}, i < rk.size() ? rk[i] : std::nullopt, nullptr}};
+        if (auto st = branch_types(what, branches, q.location); !st) return st.error();
+      }
+    }
     // A computed time kind only when both branches give one of the same kind (or one is NULL).
     kinds = query_kinds(*set->left);
     const auto right_kinds = query_kinds(*set->right);

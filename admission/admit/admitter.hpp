@@ -41,6 +41,11 @@ struct SizeProblem {
 
 // The type one column, CASE or COALESCE holds when its values have these two (value_types.cpp).
 ValueType common_type(ValueType a, ValueType b);
+// PostgreSQL's int4in / int8in (signatures.cpp): the integer a text reads as, or nullopt (`range` set when
+// only the range fails).
+std::optional<std::int64_t> read_pg_integer(std::string_view s, bool int8, bool& range);
+// What a stored timestamp column holds (time_types.cpp): date, timestamp or timestamptz.
+pgtime::Kind stored_kind(const catalog::Column& c);
 
 // Per column, the widest of two lists of bounds (set-operation branches, VALUES rows).
 std::vector<SizeBound> widest_bounds(const std::vector<SizeBound>& a, const std::vector<SizeBound>& b);
@@ -284,6 +289,41 @@ class Admitter {
   Status operator_types(const ast::Operator& op, const ExprContext& ctx, int location);
   Status function_types(ast::FuncCall& f, const ExprContext& ctx, int location);
   Status like_types(const ast::Like& like, const ExprContext& ctx, int location);
+  // A call checked against PostgreSQL's argument signatures (signatures.cpp, capability/signatures.hpp):
+  // refused when a known argument type has no signature; an untyped literal where only an integer is
+  // taken is read as that integer (substr(x, '2') is substr(x, 2); 'a' is PostgreSQL's error). Before
+  // the arguments are admitted.
+  Status signature_types(ast::FuncCall& f, const ExprContext& ctx, int location, bool arguments_admitted = false);
+  // Values that meet in one column (CASE results, COALESCE arguments, set-operation and VALUES columns):
+  // PostgreSQL's "types ... cannot be matched", and on SQLite a date meeting a timestamptz (branch_types.cpp).
+  struct Branch {
+    ValueType type;
+    std::optional<pgtime::Kind> kind;
+    const ast::Expr* expr = nullptr;  // for the refusal's position and FIX; null for a set operation's column
+  };
+  Status branch_types(std::string_view construct, const std::vector<Branch>& branches, int location);
+  // An untyped literal that meets a number (an operand of = < + ..., a CASE / COALESCE branch): PostgreSQL
+  // reads it as that number's type, and its error when it is not one ('a' = id); SQLite would compare or
+  // compute with the text. Replaced by the number it reads as, or refused (branch_types.cpp).
+  Status untyped_as_number(ast::Expr& literal, const ValueType& number, std::string_view where, int location,
+                           bool refuse = true);
+  Status untyped_operand(ast::Operator& op, const ExprContext& ctx, int location);
+  Status untyped_branches(const std::vector<ast::Expr*>& results, const ExprContext& ctx, std::string_view construct,
+                          int location);
+  // branch_types, then untyped_branches, over CASE results or COALESCE arguments (admitted).
+  Status branch_results(const std::vector<ast::Expr*>& results, const ExprContext& ctx, std::string_view construct,
+                        int location) {
+    std::vector<Branch> branches;
+    for (const ast::Expr* r : results) branches.push_back(branch(*r, ctx));
+    if (auto s = branch_types(construct, branches, location); !s) return s;
+    return untyped_branches(results, ctx, construct, location);
+  }
+  Status cast_types(const ast::Cast& cast, const ExprContext& ctx, int location);  // branch_types.cpp
+  std::string shown_value(const ast::Expr& e);  // as printed for this backend, cut to 60 characters
+  Branch branch(const ast::Expr& e, const ExprContext& ctx) {
+    const ValueType t = value_type(e, ctx);
+    return {t, t.type == SqlType::Time ? time_kind(e, ctx) : std::nullopt, &e};
+  }
   std::map<const ast::Query*, std::vector<ValueType>> query_types_;  // output types of every admitted query
   std::vector<ValueType> select_types_;                              // the last select()'s items
   std::set<int> numeric_extracts_;           // locations of EXTRACT calls (numeric in PostgreSQL; date_part is float8)

@@ -30,6 +30,7 @@ enum class SqlType : std::uint8_t { Unknown, Untyped, Null, Boolean, Integer, Nu
 struct ValueType {
   SqlType type = SqlType::Unknown;
   int scale = -1;
+  bool int8 = false;  // an Integer known to be bigint (count(*), a bigint column or cast): not an int4 argument
   bool operator==(const ValueType&) const = default;
 };
 

@@ -93,6 +93,8 @@ bool zone_form(std::string_view z) {
          });
 }
 
+}  // namespace
+
 // What a stored timestamp column holds, from one stored value: dates, times with a UTC offset
 // (timestamptz), or wall-clock times without one (timestamp: Chinook's, Defog's).
 Kind stored_kind(const catalog::Column& c) {
@@ -100,8 +102,6 @@ Kind stored_kind(const catalog::Column& c) {
   if (t && !t->has_time) return Kind::Date;
   return t && !t->offset_minutes ? Kind::Timestamp : Kind::Timestamptz;
 }
-
-}  // namespace
 
 std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& ctx) {
   if (dialect_ != Dialect::Sqlite) return std::nullopt;
@@ -248,6 +248,13 @@ Status Admitter::time_operator_on_sqlite(ast::Expr& e, const ExprContext& ctx, b
                 "dialect:timestamp-plus-interval");
   if (op.op == "+" && kl == Kind::Interval && timestamp_like(kr))
     return done(call("pg_ts_add", {R, L, integer(1), kind_literal(*kr)}), "dialect:timestamp-plus-interval");
+  // date ± bigint: PostgreSQL has date ± integer only ("operator does not exist: date + bigint").
+  if ((op.op == "+" || op.op == "-") && ((kl == Kind::Date && !kr && value_type(R, ctx).int8) ||
+                                         (op.op == "+" && kr == Kind::Date && !kl && value_type(L, ctx).int8)))
+    return refuse("date " + op.op +
+                      " bigint: PostgreSQL has no such operator (\"operator does not exist\"); it adds "
+                      "days as an integer",
+                  "FIX: cast the number of days to integer, e.g. d " + op.op + " CAST(n AS integer).");
   if ((op.op == "+" || op.op == "-") && kl == Kind::Date && !kr && integer_valued(R, ctx) && number(R))
     return done(call("pg_date_add", {L, R, integer(op.op == "+" ? 1 : -1)}), "dialect:date-plus-integer");
   if (op.op == "+" && kr == Kind::Date && !kl && integer_valued(L, ctx) && number(L))

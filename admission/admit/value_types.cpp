@@ -72,8 +72,8 @@ int literal_scale(std::string_view text) {
 ValueType of_type_name(std::string_view name, const std::vector<std::int64_t>& modifiers) {
   const std::string n = lower(name);
   if (n == "bool" || n == "boolean") return {SqlType::Boolean};
-  if (n == "int2" || n == "int4" || n == "int8" || n == "integer" || n == "bigint" || n == "smallint")
-    return {SqlType::Integer};
+  if (n == "int8" || n == "bigint") return {SqlType::Integer, -1, true};
+  if (n == "int2" || n == "int4" || n == "integer" || n == "smallint") return {SqlType::Integer};
   if (n == "numeric" || n == "decimal")
     return {SqlType::Numeric, modifiers.size() == 2 ? static_cast<int>(modifiers[1]) : modifiers.size() == 1 ? 0 : -1};
   if (n == "float4" || n == "float8" || n == "real" || n == "double precision") return {SqlType::Float};
@@ -92,7 +92,7 @@ ValueType of_type_name(std::string_view name, const std::vector<std::int64_t>& m
 ValueType common_type(ValueType a, ValueType b) {
   if (a.type == SqlType::Null || a.type == SqlType::Untyped) return b.type == SqlType::Null ? a : b;
   if (b.type == SqlType::Null || b.type == SqlType::Untyped) return a;
-  if (a.type == b.type) return {a.type, a.scale == b.scale ? a.scale : -1};
+  if (a.type == b.type) return {a.type, a.scale == b.scale ? a.scale : -1, a.int8 || b.int8};
   if (number(a.type) && number(b.type)) {
     if (a.type == SqlType::Float || b.type == SqlType::Float) return {SqlType::Float};
     // integer with numeric: numeric; the integer's scale is 0.
@@ -111,7 +111,7 @@ ValueType column_type(const catalog::Column& c, Dialect d) {
 
   if (t == "bool" || t == "boolean") return {SqlType::Boolean};
   if (has(t, "interval") || has(t, "point")) return {};
-  if (has(t, "int")) return {SqlType::Integer};
+  if (has(t, "int")) return {SqlType::Integer, -1, has(t, "bigint") || t == "int8" || has(t, "bigserial")};
   if (has(t, "numeric") || has(t, "decimal")) {
     // NUMERIC(p, s) declares the scale (a SQLite file's values are read as that contract: PostgreSQL would
     // hold them rounded to it); NUMERIC(p) is whole.
@@ -148,7 +148,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
               // The grammar writes whole numbers beyond 32 bits as Numeric; PostgreSQL types those within
               // 64 bits bigint.
               if (ast::integer_value(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, n.text})))
-                return {SqlType::Integer};
+                return {SqlType::Integer, -1, true};
               return {SqlType::Numeric, literal_scale(n.text)};
             case ast::LiteralKind::String:
               return {SqlType::Untyped};
@@ -194,7 +194,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           if (n.op == "^")
             return a.type == SqlType::Float || b.type == SqlType::Float ? ValueType{SqlType::Float}
                                                                         : ValueType{SqlType::Numeric};
-          if (a.type == SqlType::Integer && b.type == SqlType::Integer) return {SqlType::Integer};
+          if (a.type == SqlType::Integer && b.type == SqlType::Integer) return {SqlType::Integer, -1, a.int8 || b.int8};
           if (a.type == SqlType::Float || b.type == SqlType::Float) return {SqlType::Float};
           const int sa = a.type == SqlType::Integer ? 0 : a.scale, sb = b.type == SqlType::Integer ? 0 : b.scale;
           if (sa < 0 || sb < 0) return {SqlType::Numeric};
@@ -255,7 +255,9 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           if (f == "regexp_count" || f == "pg_strpos" || f == "pg_regexp_count") return {SqlType::Integer};
           if (f == "regexp_like" || f == "pg_starts_with" || f == "pg_regex") return {SqlType::Boolean};
           if (kTextFamily.count(f)) return {SqlType::Text};
-          if (kInteger.count(f)) return {SqlType::Integer};
+          // count, row_number, rank and dense_rank are bigint; the text positions and lengths integer.
+          if (kInteger.count(f))
+            return {SqlType::Integer, -1, f == "count" || f == "row_number" || f == "rank" || f == "dense_rank"};
           if (kBoolean.count(f)) return {SqlType::Boolean};
           if (kText.count(f)) return {SqlType::Text};
           if (f == "pg_jsonb_array" || f == "pg_jsonb_get") return {SqlType::Json};  // x -> k on SQLite
@@ -292,7 +294,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           }
           if (f.starts_with("pg_") && f.ends_with("_int") && kStatistics.count(f.substr(0, f.size() - 4)))
             return {SqlType::Numeric};
-          if (f == "regr_count" || f == "pg_regr_count") return {SqlType::Integer};
+          if (f == "regr_count" || f == "pg_regr_count") return {SqlType::Integer, -1, true};
           static const std::set<std::string> kFloat8Aggregates = {
               "covar_pop", "covar_samp", "corr",     "regr_slope", "regr_intercept", "regr_r2",
               "regr_avgx", "regr_avgy",  "regr_sxx", "regr_syy",   "regr_sxy",       "percentile_cont"};
@@ -305,14 +307,24 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           if (f == "pg_mode" && n.args.size() == 2) return first;
           if (f == "pg_string_agg") return {SqlType::Text};
           if (f == "sum") {
-            if (first.type == SqlType::Integer) return {SqlType::Numeric, 0};  // sum(bigint) is numeric
-            if (first.type == SqlType::Boolean) return {SqlType::Integer};     // sum(cond::int4): bigint
+            if (first.type == SqlType::Integer) return {SqlType::Numeric, 0};         // sum(bigint) is numeric
+            if (first.type == SqlType::Boolean) return {SqlType::Integer, -1, true};  // sum(cond::int4): bigint
             return number(first.type) ? first : ValueType{};
           }
           if (f == "avg") {
             if (first.type == SqlType::Integer || first.type == SqlType::Numeric || first.type == SqlType::Boolean)
               return {SqlType::Numeric};  // avg(cond) is avg(cond::int4) on PostgreSQL
             return first.type == SqlType::Float ? first : ValueType{};
+          }
+          // mod(a, b): PostgreSQL's mod(int4, int4), mod(int8, int8), mod(numeric, numeric) (on SQLite a % b).
+          if (f == "mod" && n.args.size() == 2) {
+            const ValueType second = value_type(n.args[1], ctx);
+            if (first.type == SqlType::Integer && second.type == SqlType::Integer)
+              return {SqlType::Integer, -1, first.int8 || second.int8};
+            if (number(first.type) && number(second.type) && first.type != SqlType::Float &&
+                second.type != SqlType::Float)
+              return {SqlType::Numeric};
+            return {};
           }
           if (f == "round" || f == "trunc") {
             if (n.args.size() == 2) {

@@ -92,10 +92,15 @@ bool has(const std::string& s, const char* what) {
 const OpenFinding kOpenFindings[] = {
     {"open-1-analysis",
      "PostgreSQL refuses the statement while analysing it (no such operator or function for "
-     "these types: date + bigint, substr(text, bigint), min(boolean); CASE/COALESCE/UNION branch "
-     "types; casts from boolean; an aggregate of outer columns in a subquery), the SQLite gateway "
-     "answers: its admission does not type-check every operator and function as PostgreSQL does",
+     "types admission cannot tell: a SQLite TEXT column that is not curated, date(x), json_array_length(jsonb) "
+     "(SQLite's own function there); CASE/COALESCE/UNION branches of such types; an aggregate of outer columns "
+     "in a subquery, a column missing from GROUP BY), the SQLite gateway answers. Fixed in session 8 (each "
+     "fails this run if it comes back): substr/substring/left... with a bigint (PostgreSQL's argument "
+     "signatures, admission/capability/signatures.hpp), date +/- bigint, casts from boolean to a number",
      [](const std::string& kind, const std::string& e, const std::string&, const std::string&, const std::string&) {
+       if (has(e, "function substr(") || has(e, "function substring(") || has(e, "date + bigint") ||
+           has(e, "date - bigint") || has(e, "cannot cast type boolean to"))
+         return false;
        return kind == "answers" &&
               (has(e, "does not exist") || has(e, "cannot be matched") || has(e, "is not unique") ||
                has(e, "cannot cast type") || has(e, "could not determine polymorphic type") ||
@@ -146,22 +151,8 @@ const OpenFinding kOpenFindings[] = {
      [](const std::string& kind, const std::string&, const std::string&, const std::string& d, const std::string& sql) {
        return kind == "different" && (has(d, "900719925474099") || has(d, "e+18") || has(d, "e+19"));
      }},
-    {"open-9-set-operation-time-kinds",
-     "UNION / INTERSECT / EXCEPT of a date with a timestamptz: PostgreSQL "
-     "answers the date as a timestamptz ('2024-01-31T00:00:00Z'), the SQLite "
-     "gateway as the date's text",
-     [](const std::string& kind, const std::string&, const std::string&, const std::string& d, const std::string& sql) {
-       return kind == "different" &&
-              (has(sql, " UNION ") || has(sql, " INTERSECT ") || has(sql, " EXCEPT ") || has(sql, "COALESCE(")) &&
-              has(d, "T00:00:00Z");
-     }},
-    {"open-12-time-arithmetic-on-subquery",
-     "a scalar subquery that returns a date, minus an integer: "
-     "PostgreSQL answers a date, the SQLite gateway subtracts from the "
-     "date's text as a number (1969-12-31 - -3 = 1972)",
-     [](const std::string& kind, const std::string&, const std::string&, const std::string&, const std::string& sql) {
-       return kind == "different" && has(sql, "(SELECT min(date(") && has(sql, ") - ");
-     }},
+    // open-9 (UNION of a date and a timestamptz) and open-12 (a date subquery minus an integer) are fixed: branch
+    // types and signatures at admission (s8-types).
     // open-13 (->> of a JSON number beyond 2^63) and open-15 (nested JSON as text) are fixed: pg_jsonb_text
     // (s8-values); open-14 (x % a computed fraction) is fixed: % runs as pg_mod, exact on fractions (s8-runtime).
     {"harness-numeric-copy",

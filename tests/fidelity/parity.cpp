@@ -42,7 +42,10 @@ std::string quote_ident(const std::string& name) {
 // ---- PostgreSQL → SQLite copy
 
 std::string sqlite_type(const std::string& pg) {
-  if (pg == "integer" || pg == "bigint" || pg == "smallint") return "INTEGER";
+  // bigint declared as such (INTEGER affinity all the same): admission then knows a bigint from an integer
+  // as it does on PostgreSQL (substr(text, bigint) and date + bigint are PostgreSQL's errors).
+  if (pg == "bigint") return "BIGINT";
+  if (pg == "integer" || pg == "smallint") return "INTEGER";
   if (pg == "numeric" || pg == "double precision" || pg == "real") return "REAL";  // real: see float4 below
   if (pg == "boolean") return "BOOLEAN";
   if (pg == "date") return "DATE";

@@ -1,0 +1,290 @@
+// PostgreSQL's type resolution for values that meet in one column (issue #12, "Types at admission"):
+// CASE results, COALESCE arguments, the columns of UNION / INTERSECT / EXCEPT and of VALUES rows
+// (PostgreSQL's select_common_type). Values of different type categories cannot be matched
+// (text with integer, boolean with a number, jsonb with text, a time with a number): PostgreSQL's
+// error "CASE types text and integer cannot be matched", refused here on both backends where SQLite
+// would answer. An untyped literal or NULL joins any type; types admission cannot tell are skipped.
+//
+// A date meeting a timestamp or timestamptz becomes that type in PostgreSQL (the date's midnight); on
+// SQLite each branch would keep its own text, so the answer's text would differ (differential open-9):
+// refused there with the cast that makes them one type.
+#include <cctype>
+#include <map>
+
+#include "admission/admit/admitter.hpp"
+#include "admission/render/render.hpp"
+
+namespace qg::admit::detail {
+namespace {
+
+enum class Category : std::uint8_t { None, Boolean, Number, Text, Json, Point, TimeOfDay, Interval };
+
+Category category(const ValueType& t, std::optional<pgtime::Kind> kind) {
+  switch (t.type) {
+    case SqlType::Unknown:
+    case SqlType::Untyped:
+    case SqlType::Null:
+      return Category::None;
+    case SqlType::Boolean:
+      return Category::Boolean;
+    case SqlType::Integer:
+    case SqlType::Numeric:
+    case SqlType::Float:
+      return Category::Number;
+    case SqlType::Text:
+      return Category::Text;
+    case SqlType::Json:
+      return Category::Json;
+    case SqlType::Time:
+      if (!kind) return Category::None;  // a point in time or an interval: not told apart here
+      switch (*kind) {
+        case pgtime::Kind::Date:
+        case pgtime::Kind::Timestamp:
+        case pgtime::Kind::Timestamptz:
+          return Category::Point;
+        case pgtime::Kind::Time:
+          return Category::TimeOfDay;
+        case pgtime::Kind::Interval:
+          return Category::Interval;
+      }
+      return Category::None;
+  }
+  return Category::None;
+}
+
+std::string words(const ValueType& t, std::optional<pgtime::Kind> kind) {
+  switch (t.type) {
+    case SqlType::Boolean:
+      return "boolean";
+    case SqlType::Integer:
+      return t.int8 ? "bigint" : "integer";
+    case SqlType::Numeric:
+      return "numeric";
+    case SqlType::Float:
+      return "double precision";
+    case SqlType::Text:
+      return "text";
+    case SqlType::Json:
+      return "jsonb";
+    case SqlType::Time:
+      return kind ? std::string(pgtime::type_words(*kind)) : "timestamp";
+    default:
+      return "unknown";
+  }
+}
+
+}  // namespace
+
+Status Admitter::branch_types(std::string_view construct, const std::vector<Branch>& branches, int location) {
+  const Branch* first = nullptr;
+  Category first_category = Category::None;
+  for (const auto& b : branches) {
+    const Category c = category(b.type, b.kind);
+    if (c == Category::None) continue;
+    if (!first) {
+      first = &b;
+      first_category = c;
+      continue;
+    }
+    if (c == first_category) continue;
+    const std::string a = words(first->type, first->kind), z = words(b.type, b.kind);
+    std::string fix = "FIX: give every branch one type: CAST the " + z + " one, e.g. CAST(" +
+                      (b.expr ? shown_value(*b.expr) : std::string("x")) + " AS " + a + ")";
+    if (c == Category::Text || first_category == Category::Text) {
+      const Branch& other = c == Category::Text ? *first : b;
+      fix = "FIX: give every branch one type: CAST(" + (other.expr ? shown_value(*other.expr) : std::string("x")) +
+            " AS text)";
+    }
+    if (c == Category::Json || first_category == Category::Json)
+      fix = "FIX: read the JSON value as text with x ->> 'key' (or CAST(x AS text)) so every branch is text";
+    return make_error(ErrorCode::ValidationUnsupported,
+                      std::string(construct) + " types " + a + " and " + z +
+                          " cannot be matched in PostgreSQL; SQLite would answer each value by its own type",
+                      fix + ".", pos(b.expr && b.expr->location >= 0 ? b.expr->location : location));
+  }
+  if (dialect_ != Dialect::Sqlite || first_category != Category::Point) return {};
+  // Points in time of different kinds: PostgreSQL answers the common type (timestamptz over timestamp over
+  // date); SQLite would print each branch's own text.
+  std::optional<pgtime::Kind> common;
+  bool mixed = false;
+  for (const auto& b : branches) {
+    if (category(b.type, b.kind) != Category::Point) continue;
+    if (common && *common != *b.kind) mixed = true;
+    if (!common || *b.kind == pgtime::Kind::Timestamptz ||
+        (*b.kind == pgtime::Kind::Timestamp && *common == pgtime::Kind::Date))
+      common = b.kind;
+  }
+  if (!mixed) return {};
+  const Branch* narrow = nullptr;
+  for (const auto& b : branches)
+    if (category(b.type, b.kind) == Category::Point && *b.kind != *common) {
+      narrow = &b;
+      break;
+    }
+  const std::string to(pgtime::kind_name(*common));
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    std::string(construct) + " of a " + words(narrow->type, narrow->kind) + " and a " +
+                        words(ValueType{SqlType::Time}, common) + ": PostgreSQL answers every value as a " +
+                        words(ValueType{SqlType::Time}, common) + "; on SQLite each would keep its own text",
+                    "FIX: cast the " + words(narrow->type, narrow->kind) + " to the common type, e.g. CAST(" +
+                        (narrow->expr ? shown_value(*narrow->expr) : std::string("x")) + " AS " + to + ").",
+                    pos(narrow->expr && narrow->expr->location >= 0 ? narrow->expr->location : location));
+}
+
+namespace {
+
+// PostgreSQL's numeric_in / float8in for a plain decimal number: spaces, a sign, digits with at most one
+// point (at least one digit), an optional exponent, spaces. The number as a literal's text ("-1.5e3"), or
+// nullopt (NaN, Infinity and anything else: SQLite has no such values, or PostgreSQL's error).
+std::optional<std::string> read_pg_decimal(std::string_view s) {
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  std::string out;
+  std::size_t i = 0;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    if (s[i] == '-') out += '-';
+    ++i;
+  }
+  std::size_t digits = 0;
+  bool point = false;
+  for (; i < s.size(); ++i) {
+    if (std::isdigit(static_cast<unsigned char>(s[i]))) {
+      ++digits;
+    } else if (s[i] == '.' && !point) {
+      point = true;
+    } else {
+      break;
+    }
+    out += s[i];
+  }
+  if (digits == 0) return std::nullopt;
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    out += 'e';
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) out += s[i++];
+    std::size_t exponent = 0;
+    for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i, ++exponent) out += s[i];
+    if (exponent == 0 || exponent > 3) return std::nullopt;  // beyond 1e999: not a plain number either engine holds
+  }
+  if (i != s.size()) return std::nullopt;
+  if (out.front() == '.' || (out.front() == '-' && out.size() > 1 && out[1] == '.'))
+    out.insert(out.front() == '-' ? 1 : 0, "0");  // .5 → 0.5 (as the grammar writes it)
+  return out;
+}
+
+}  // namespace
+
+Status Admitter::untyped_as_number(ast::Expr& e, const ValueType& number, std::string_view where, int location,
+                                   bool refuse) {
+  auto* lit = std::get_if<ast::Literal>(&e.node);
+  if (!lit || lit->kind != ast::LiteralKind::String) return {};
+  if (number.type != SqlType::Integer && number.type != SqlType::Numeric && number.type != SqlType::Float) return {};
+  const std::string written = lit->text;
+  const std::string type = number.type == SqlType::Integer   ? (number.int8 ? "bigint" : "integer")
+                           : number.type == SqlType::Numeric ? "numeric"
+                                                             : "double precision";
+  const int at = e.location >= 0 ? e.location : location;
+  std::optional<ast::Literal> read;
+  std::string why;
+  if (number.type == SqlType::Integer) {
+    bool range = false;
+    // An integer of unknown width reads as far as a bigint does.
+    if (const auto v = read_pg_integer(written, true, range))
+      read = ast::Literal{ast::LiteralKind::Integer, std::to_string(*v)};
+    else
+      why = range ? "value \"" + written.substr(0, 40) + "\" is out of range for type " + type
+                  : "invalid input syntax for type " + type + ": \"" + written.substr(0, 40) + "\"";
+  } else if (const auto d = read_pg_decimal(written)) {
+    read = ast::Literal{ast::LiteralKind::Numeric, *d};
+    if (const auto v = ast::integer_value(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, *d})))
+      // A whole number stays a float where it meets one (SQLite's REAL 0.0, not the integer 0).
+      read = number.type == SqlType::Float ? ast::Literal{ast::LiteralKind::Numeric, std::to_string(*v) + ".0"}
+                                           : ast::Literal{ast::LiteralKind::Integer, std::to_string(*v)};
+  } else {
+    std::string word;
+    for (char c : written)
+      if (!std::isspace(static_cast<unsigned char>(c)) && c != '+' && c != '-')
+        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (word == "nan" || word == "infinity" || (word == "inf" && number.type == SqlType::Float)) {
+      if (dialect_ == Dialect::Postgres) return {};  // PostgreSQL's own value
+      return make_error(ErrorCode::CapabilityNotOnSqlite,
+                        "the text '" + written.substr(0, 40) + "' is " + type +
+                            "'s NaN or Infinity in PostgreSQL; SQLite has no such value",
+                        "FIX: on SQLite, compare with a finite bound such as 1e308 instead of Infinity, and test IS "
+                        "NULL instead of NaN.",
+                        pos(at));
+    }
+    why = "invalid input syntax for type " + type + ": \"" + written.substr(0, 40) + "\"";
+  }
+  if (!read && !refuse && !read_pg_decimal(written)) return {};  // no number at all: the caller's own refusal
+  if (!read)
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "the text '" + written.substr(0, 40) + "' meets a value of type " + type + " in " +
+                          std::string(where) + ": PostgreSQL reads it as " + type + " and fails (\"" + why +
+                          "\"); SQLite would compare or compute with the text",
+                      "FIX: write the number bare, without quotes (e.g. 42), or compare texts: CAST(x AS text) = '" +
+                          written.substr(0, 40) + "'.",
+                      pos(at));
+  e = ast::make_expr(std::move(*read), e.location);
+  note_rewrite("types:untyped-literal");
+  return {};
+}
+
+Status Admitter::untyped_operand(ast::Operator& op, const ExprContext& ctx, int location) {
+  if (!op.left) return {};
+  static const std::set<std::string> kNumberOperators = {
+      "=", "<>", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/", "%"};
+  if (!kNumberOperators.count(op.op)) return {};
+  ast::Expr& l = **op.left;
+  ast::Expr& r = *op.right;
+  const ValueType lt = value_type(l, ctx), rt = value_type(r, ctx);
+  const std::string where = "x " + op.op + " '...'";
+  // Arithmetic with a text that is no number at all: text_arithmetic's refusal (SQLite), PostgreSQL's own error.
+  const bool comparison = op.op != "+" && op.op != "-" && op.op != "*" && op.op != "/" && op.op != "%";
+  if (lt.type == SqlType::Untyped && rt.type != SqlType::Untyped)
+    return untyped_as_number(l, rt, where, location, comparison);
+  if (rt.type == SqlType::Untyped && lt.type != SqlType::Untyped)
+    return untyped_as_number(r, lt, where, location, comparison);
+  return {};
+}
+
+Status Admitter::untyped_branches(const std::vector<ast::Expr*>& results, const ExprContext& ctx,
+                                  std::string_view construct, int location) {
+  // The branches' common type when it is a number (every typed branch a number: branch_types passed).
+  ValueType common{SqlType::Null};
+  for (const ast::Expr* r : results) {
+    const ValueType t = value_type(*r, ctx);
+    if (t.type != SqlType::Untyped) common = common_type(common, t);
+  }
+  if (common.type != SqlType::Integer && common.type != SqlType::Numeric && common.type != SqlType::Float) return {};
+  for (ast::Expr* r : results)
+    if (auto s = untyped_as_number(*r, common, construct, location); !s) return s;
+  return {};
+}
+
+Status Admitter::cast_types(const ast::Cast& cast, const ExprContext& ctx, int location) {
+  // PostgreSQL casts a boolean to integer (int4) and text only: "cannot cast type boolean to numeric".
+  static const std::map<std::string, std::string> kNotFromBoolean = {{"int2", "smallint"},
+                                                                     {"int8", "bigint"},
+                                                                     {"float4", "real"},
+                                                                     {"float8", "double precision"},
+                                                                     {"numeric", "numeric"}};
+  const auto to = kNotFromBoolean.find(cast.type.name);
+  if (to == kNotFromBoolean.end() || value_type(*cast.arg, ctx).type != SqlType::Boolean) return {};
+  const std::string what = shown_value(*cast.arg);
+  return make_error(ErrorCode::ValidationUnsupported,
+                    "CAST(" + what + " AS " + to->second + "): PostgreSQL has no cast from boolean to " + to->second +
+                        " (\"cannot cast type boolean to " + to->second + "\"); SQLite would answer 1 or 0",
+                    "FIX: turn the condition into a number first: CAST(CASE WHEN " + what + " THEN 1 ELSE 0 END AS " +
+                        to->second + ").",
+                    pos(location));
+}
+
+std::string Admitter::shown_value(const ast::Expr& e) {
+  auto text = render::render_expr(e, dialect_);
+  if (!text || text->find("pg_") != std::string::npos) return "x";  // a SQLite translation: not what was written
+  return text->size() > 60 ? text->substr(0, 57) + "..." : *text;
+}
+
+}  // namespace qg::admit::detail

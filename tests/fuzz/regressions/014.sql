@@ -1,0 +1,1 @@
+SELECT substr(name, 'a', 2) FROM spans
