@@ -443,6 +443,13 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           if (auto s = add_relation(level, std::move(r), loc); !s) return s;
           show_all();
           return {};
+        } else if constexpr (std::is_same_v<T, ast::JsonRows>) {
+          Relation r;
+          if (auto s = json_rows_table(n, level, ctes, r, loc); !s) return s;
+          if (auto s = apply_alias(r, n.alias); !s) return s;
+          if (auto s = add_relation(level, std::move(r), loc); !s) return s;
+          show_all();
+          return {};
         } else if constexpr (std::is_same_v<T, ast::ValuesTable>) {
           if (auto s = construct(capability::Construct::ValuesInFrom, loc); !s) return s;
           ExprContext ctx{level.parent, ctes, nullptr};
@@ -480,6 +487,14 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             if (auto s = construct(capability::Construct::RightJoin, loc); !s) return s;
           if (n.kind == ast::JoinKind::Full)
             if (auto s = construct(capability::Construct::FullJoin, loc); !s) return s;
+          // PostgreSQL: a RIGHT or FULL join cannot read its left side in a row source on its right.
+          if ((n.kind == ast::JoinKind::Right || n.kind == ast::JoinKind::Full) &&
+              std::holds_alternative<ast::JsonRows>(n.right->node))
+            return make_error(ErrorCode::ValidationUnsupported,
+                              "a jsonb row source on the right of a RIGHT or FULL JOIN",
+                              "FIX: write it as FROM t LEFT JOIN LATERAL jsonb_each(t.col) AS e ON true, or "
+                              "FROM t, jsonb_each(t.col) AS e.",
+                              pos(loc));
           const std::size_t before = level.relations.size();
           std::vector<StarColumn> left, right;
           if (auto s = from_item(*n.left, level, ctes, left); !s) return s;
@@ -1103,6 +1118,7 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
                         int max_expression_growth, const config::HiddenColumns* hidden,
                         const std::vector<ParamSpec>* params) {
   detail::Admitter admitter(catalog, sql, max_expression_growth, hidden, params);
+  admitter.note_json_rows(query);
   auto names = admitter.query(query, nullptr, nullptr);
   if (!names) {
     Error refused = std::move(names).error();

@@ -34,6 +34,10 @@ bool register_number_functions(sqlite3* db, int flags);
 // pg_jsonb_exists(doc, key): PostgreSQL's jsonb ? key (sqlite_json.cpp). Called by register_functions.
 bool register_json_functions(sqlite3* db, int flags);
 
+// pg_json_rows(doc, function): the argument json_each walks for jsonb_each and its kin in FROM
+// (sqlite_json_rows.cpp); also builds json_each before the authorizer exists. Called by register_functions.
+bool register_json_rows(sqlite3* db, int flags);
+
 // PostgreSQL's text functions and regular expressions (sqlite_text.cpp): pg_concat, pg_concat_ws,
 // pg_left, pg_right, pg_split_part, pg_strpos, pg_initcap, pg_reverse, pg_starts_with, pg_regex,
 // pg_regexp_replace, pg_regexp_count, pg_regexp_substr. Called by register_functions.
