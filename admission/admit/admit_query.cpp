@@ -717,6 +717,25 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
         // SQLite reads ORDER BY name as an output column only when that name is an alias (AS), else as
         // the FROM column: CAST(id AS text) gets its PostgreSQL name as an alias so that it is sorted by.
         if (!found.empty()) continue;  // refused already: the output columns may not be admitted
+        // json_each (a jsonb row source on SQLite) has columns named id, key, value, ...: SQLite would find
+        // two of that name; the output's position names the one PostgreSQL sorts by (json_rows.cpp).
+        // Then sorted as an ordinal, below.
+        const bool by_position =
+            dialect_ == Dialect::Sqlite && json_rows_in_statement_ && json_each_column(ref->column);
+        if (by_position) {
+          const int at = item.expr->location;
+          *item.expr = ast::make_expr(ast::Literal{ast::LiteralKind::Integer, std::to_string(hits.front() + 1)}, at);
+          note_rewrite("dialect:json-rows-order");
+        }
+      }
+    }
+    if (std::holds_alternative<ast::ColumnRef>(item.expr->node)) {
+      const auto* ref = std::get_if<ast::ColumnRef>(&item.expr->node);
+      std::vector<std::size_t> hits;
+      if (!ref->star && ref->table.empty() && !is_system_column(ref->column))
+        for (std::size_t i = 0; i < names.size(); ++i)
+          if (same(names[i], ref->column)) hits.push_back(i);
+      if (!hits.empty()) {
         auto& target = s.items[hits.front()];
         if (dialect_ == Dialect::Sqlite && target.alias.empty() &&
             !std::holds_alternative<ast::ColumnRef>(target.expr.node)) {

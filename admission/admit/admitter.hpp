@@ -39,6 +39,9 @@ struct SizeProblem {
   std::string fix;
 };
 
+// A name json_each has as a column (json_rows.cpp): next to a jsonb row source on SQLite, a bare one is ambiguous.
+bool json_each_column(std::string_view name);
+
 // The type one column, CASE or COALESCE holds when its values have these two (value_types.cpp).
 ValueType common_type(ValueType a, ValueType b);
 

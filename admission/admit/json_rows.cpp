@@ -39,6 +39,8 @@ namespace {
 constexpr std::array<std::string_view, 10> kJsonEachColumns = {"key",    "value",   "type", "atom", "id",
                                                                "parent", "fullkey", "path", "json", "root"};
 
+}  // namespace
+
 // SQLite compares names without regard to ASCII case.
 bool json_each_column(std::string_view name) {
   return std::any_of(kJsonEachColumns.begin(), kJsonEachColumns.end(), [&](std::string_view c) {
@@ -47,6 +49,8 @@ bool json_each_column(std::string_view name) {
            });
   });
 }
+
+namespace {
 
 // A JSON column, or an arrow chain -> 'k' / -> 0 on one, as written.
 bool json_column_or_arrow(const ast::Expr& e) {
