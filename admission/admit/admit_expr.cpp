@@ -360,6 +360,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           if (!*relation) return {};
           if (!fix.qualifier.empty()) n.table = fix.qualifier;
+          if (auto s = json_rows_reference(n, **relation, loc); !s) return s;
           const ast::ColumnRef ref = n;  // `n` dies if the node is replaced
           return substitute_virtual(e, **relation, ref, ctx);
         } else if constexpr (std::is_same_v<T, ast::Literal>) {

@@ -453,6 +453,13 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           if (auto s = add_relation(level, std::move(r), loc); !s) return s;
           show_all();
           return {};
+        } else if constexpr (std::is_same_v<T, ast::JsonRows>) {
+          Relation r;
+          if (auto s = json_rows_table(n, level, ctes, r, loc); !s) return s;
+          if (auto s = apply_alias(r, n.alias); !s) return s;
+          if (auto s = add_relation(level, std::move(r), loc); !s) return s;
+          show_all();
+          return {};
         } else if constexpr (std::is_same_v<T, ast::ValuesTable>) {
           if (auto s = construct(capability::Construct::ValuesInFrom, loc); !s) return s;
           ExprContext ctx{level.parent, ctes, nullptr};
@@ -490,6 +497,14 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             if (auto s = construct(capability::Construct::RightJoin, loc); !s) return s;
           if (n.kind == ast::JoinKind::Full)
             if (auto s = construct(capability::Construct::FullJoin, loc); !s) return s;
+          // PostgreSQL: a RIGHT or FULL join cannot read its left side in a row source on its right.
+          if ((n.kind == ast::JoinKind::Right || n.kind == ast::JoinKind::Full) &&
+              std::holds_alternative<ast::JsonRows>(n.right->node))
+            return make_error(ErrorCode::ValidationUnsupported,
+                              "a jsonb row source on the right of a RIGHT or FULL JOIN",
+                              "FIX: write it as FROM t LEFT JOIN LATERAL jsonb_each(t.col) AS e ON true, or "
+                              "FROM t, jsonb_each(t.col) AS e.",
+                              pos(loc));
           const std::size_t before = level.relations.size();
           std::vector<StarColumn> left, right;
           if (auto s = from_item(*n.left, level, ctes, left); !s) return s;
@@ -712,6 +727,25 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
         // SQLite reads ORDER BY name as an output column only when that name is an alias (AS), else as
         // the FROM column: CAST(id AS text) gets its PostgreSQL name as an alias so that it is sorted by.
         if (!found.empty()) continue;  // refused already: the output columns may not be admitted
+        // json_each (a jsonb row source on SQLite) has columns named id, key, value, ...: SQLite would find
+        // two of that name; the output's position names the one PostgreSQL sorts by (json_rows.cpp).
+        // Then sorted as an ordinal, below.
+        const bool by_position =
+            dialect_ == Dialect::Sqlite && json_rows_in_statement_ && json_each_column(ref->column);
+        if (by_position) {
+          const int at = item.expr->location;
+          *item.expr = ast::make_expr(ast::Literal{ast::LiteralKind::Integer, std::to_string(hits.front() + 1)}, at);
+          note_rewrite("dialect:json-rows-order");
+        }
+      }
+    }
+    if (std::holds_alternative<ast::ColumnRef>(item.expr->node)) {
+      const auto* ref = std::get_if<ast::ColumnRef>(&item.expr->node);
+      std::vector<std::size_t> hits;
+      if (!ref->star && ref->table.empty() && !is_system_column(ref->column))
+        for (std::size_t i = 0; i < names.size(); ++i)
+          if (same(names[i], ref->column)) hits.push_back(i);
+      if (!hits.empty()) {
         auto& target = s.items[hits.front()];
         if (dialect_ == Dialect::Sqlite && target.alias.empty() &&
             !std::holds_alternative<ast::ColumnRef>(target.expr.node)) {
@@ -1149,6 +1183,7 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
                         int max_expression_growth, const config::HiddenColumns* hidden,
                         const std::vector<ParamSpec>* params) {
   detail::Admitter admitter(catalog, sql, max_expression_growth, hidden, params);
+  admitter.note_json_rows(query);
   auto names = admitter.query(query, nullptr, nullptr);
   if (!names) {
     Error refused = std::move(names).error();

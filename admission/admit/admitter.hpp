@@ -39,6 +39,9 @@ struct SizeProblem {
   std::string fix;
 };
 
+// A name json_each has as a column (json_rows.cpp): next to a jsonb row source on SQLite, a bare one is ambiguous.
+bool json_each_column(std::string_view name);
+
 // The type one column, CASE or COALESCE holds when its values have these two (value_types.cpp).
 ValueType common_type(ValueType a, ValueType b);
 // PostgreSQL's int4in / int8in (signatures.cpp): the integer a text reads as, or nullopt (`range` set when
@@ -238,7 +241,18 @@ class Admitter {
   // generate_series(start, stop, interval) in a select list on SQLite (series_on_sqlite.cpp): the
   // query is rewritten around a pg_series FROM item, admitted by series_table_on_sqlite.
   Status series_select_on_sqlite(ast::Query& q);
+
+ public:
+  // Whether `q` has a jsonb_* row source anywhere (json_rows.cpp); set before admission.
+  void note_json_rows(const ast::Query& q);
+
+ private:
   Status series_table_on_sqlite(ast::SeriesTable& t, const Scope& level, const CteEnv* ctes, Relation& r, int location);
+  // jsonb_each / jsonb_object_keys / ... in FROM (json_rows.cpp): the row source admitted, and on SQLite every
+  // reference to its columns (or to a column named like one of json_each's) qualified and pointed at json_each's.
+  Status json_rows_table(ast::JsonRows& t, const Scope& level, const CteEnv* ctes, Relation& r, int location);
+  Status json_rows_reference(ast::ColumnRef& ref, const Relation& relation, int location);
+  bool json_rows_in_statement_ = false;
   void time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);
   std::vector<std::optional<pgtime::Kind>> select_kinds(const ast::Select& s, const ExprContext& ctx);
   int query_depth_ = 0;

@@ -1066,6 +1066,9 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
                                          std::is_same_v<F, ast::SeriesTable>) {
                       if (n.alias) inner.names.push_back(n.alias->name);
                       inner.sources.push_back(nullptr);
+                    } else if constexpr (std::is_same_v<F, ast::JsonRows>) {
+                      inner.names.push_back(n.alias ? n.alias->name : n.function);
+                      inner.sources.push_back(nullptr);
                     } else if constexpr (std::is_same_v<F, ast::Join>) {
                       items.push_back(&*n.left);
                       items.push_back(&*n.right);
@@ -1083,7 +1086,7 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
                       outer_refs(*n.query, inner);
                     } else if constexpr (std::is_same_v<F, ast::ValuesTable>) {
                       for (const auto& row : n.rows) each(row);
-                    } else if constexpr (std::is_same_v<F, ast::SeriesTable>) {
+                    } else if constexpr (std::is_same_v<F, ast::SeriesTable> || std::is_same_v<F, ast::JsonRows>) {
                       each(n.args);
                     } else if constexpr (std::is_same_v<F, ast::Join>) {
                       if (n.on) expr_refs(**n.on, inner, true);

@@ -94,6 +94,8 @@ struct Relation {
   // Names the source returned more than once (renamed apart so a star can read
   // each by position); a reference by such a name is ambiguous.
   std::vector<std::string> ambiguous;
+  // A jsonb_* row source on SQLite (json_rows.cpp): per column, the column of json_each it reads. Empty otherwise.
+  std::vector<std::string> engine_columns;
   const catalog::Table* table = nullptr;   // set for allowlisted base tables
   std::vector<std::string> using_columns;  // columns merged by a USING join to the left of this relation
 };

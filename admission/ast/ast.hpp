@@ -29,6 +29,9 @@ struct ColumnRef {
   // Written by the operator in the configuration (a virtual column's expression),
   // never by a caller: it may read columns hidden from the caller.
   bool configured = false;
+  // SQLite only, set by admission: the column of json_each(...) a jsonb_* FROM
+  // item's column reads (admission/admit/json_rows.cpp); printed instead of `column`.
+  std::string engine_column;
   bool operator==(const ColumnRef&) const = default;
 };
 
@@ -297,6 +300,21 @@ struct SeriesTable {
   bool operator==(const SeriesTable&) const = default;
 };
 
+// jsonb_each / jsonb_each_text / jsonb_object_keys / jsonb_array_elements /
+// jsonb_array_elements_text as a FROM item (admission/admit/json_rows.cpp):
+// one argument, a jsonb column or an arrow of one; implicitly LATERAL (the
+// argument may name FROM items to its left). Printed for PostgreSQL as written,
+// for SQLite as json_each(pg_json_rows(arg, 'function')) AS alias
+// (executors/sqlite/sqlite_json_rows.cpp), its columns renamed by admission.
+struct JsonRows {
+  std::string function;  // one of the five jsonb_* names, lower case
+  std::vector<Expr> args;
+  std::optional<Alias> alias;
+  // Set by admission on SQLite (its references then read json_each's columns): printed for SQLite only then.
+  bool on_sqlite = false;
+  bool operator==(const JsonRows&) const = default;
+};
+
 enum class JoinKind : std::uint8_t { Inner, Left, Right, Full, Cross };
 
 struct Join {
@@ -309,7 +327,7 @@ struct Join {
 };
 
 struct FromItem {
-  std::variant<TableRef, DerivedTable, ValuesTable, Join, SeriesTable> node;
+  std::variant<TableRef, DerivedTable, ValuesTable, Join, SeriesTable, JsonRows> node;
   int location = -1;
   friend bool operator==(const FromItem& a, const FromItem& b) { return a.node == b.node; }
 };

@@ -99,6 +99,8 @@ class TreeWalk {
               for (auto& e : row) expr(e);
           } else if constexpr (std::is_same_v<T, SeriesTable>) {
             for (auto& e : n.args) expr(e);
+          } else if constexpr (std::is_same_v<T, JsonRows>) {
+            for (auto& e : n.args) expr(e);
           } else if constexpr (std::is_same_v<T, Join>) {
             from(*n.left);
             from(*n.right);

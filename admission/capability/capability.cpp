@@ -1,7 +1,9 @@
 #include "admission/capability/capability.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cassert>
+#include <iterator>
 #include <vector>
 
 namespace qg::capability {
@@ -138,18 +140,20 @@ constexpr std::string_view kNeverBlob =
 constexpr std::string_view kNeverRepeat =
     "FIX: write the text out as a literal and cut it: substr('##########', 1, n).";
 
+// jsonb_each / jsonb_object_keys / jsonb_array_elements (and _text) are admitted as row sources in FROM
+// (ast::JsonRows, admit/json_rows.cpp), never as select-list calls: the refusal names the FROM form.
 constexpr std::string_view kSetKeysSqlite =
-    "FIX: querygate admits no set-returning functions. On SQLite, read a key you know with x ->> 'key' (NULL when "
-    "absent), e.g. count(*) FILTER (WHERE x ->> 'key' IS NOT NULL).";
-constexpr std::string_view kSetKeysPg =
-    "FIX: querygate admits no set-returning functions. On PostgreSQL, read a key you know with x ->> 'key', test "
-    "one with x ? 'key', e.g. count(*) FILTER (WHERE x ? 'key').";
+    "FIX: call it in FROM, as a row source: SELECT k, count(*) FROM spans, jsonb_object_keys(attributes) AS k GROUP "
+    "BY k, or SELECT e.key, e.value FROM spans s, jsonb_each_text(s.attributes) AS e; to read a key you know, write "
+    "x ->> 'key'.";
+constexpr std::string_view kSetKeysPg = kSetKeysSqlite;
 constexpr std::string_view kSetElementsSqlite =
-    "FIX: querygate admits no set-returning functions. On SQLite, count elements with json_array_length(x), read "
-    "one with x ->> 0 (x ->> -1 is the last).";
-constexpr std::string_view kSetElementsPg =
-    "FIX: querygate admits no set-returning functions. On PostgreSQL, count elements with jsonb_array_length(x), "
-    "read one with x ->> 0 (x ->> -1 is the last).";
+    "FIX: call it in FROM, as a row source: SELECT e.value FROM t, jsonb_array_elements_text(t.col -> 'list') AS e; "
+    "count elements with json_array_length(x) (jsonb_array_length on PostgreSQL), read one with x ->> 0.";
+constexpr std::string_view kSetElementsPg = kSetElementsSqlite;
+constexpr std::string_view kUnnest =
+    "FIX: for a JSON array, read its elements in FROM with jsonb_array_elements_text(t.col -> 'list') AS e; count "
+    "them with json_array_length(x) (jsonb_array_length on PostgreSQL).";
 
 constexpr FunctionCapability both(std::string_view n, FunctionKind k, Returns r, Growth g) {
   return {n, k, r, g, admit(), admit()};
@@ -450,6 +454,10 @@ constexpr FunctionCapability kFunctions[] = {
     // The table-valued function a select-list generate_series calendar becomes on SQLite (admit/series_on_sqlite.cpp).
     sqlite_only("pg_series", Scalar, Text, Growth::Rows,
                 "FIX: on PostgreSQL, write generate_series(start, stop, INTERVAL '1 month')."),
+    // The argument json_each walks for jsonb_each and its kin in FROM on SQLite (admit/json_rows.cpp,
+    // executors/sqlite/sqlite_json_rows.cpp): PostgreSQL's error for the wrong JSON kind, else the elements.
+    sqlite_only("pg_json_rows", Scalar, Text, Growth::Double,
+                "FIX: on PostgreSQL, write jsonb_each(x) (or jsonb_object_keys, jsonb_array_elements, ...) in FROM."),
     // PostgreSQL's checked cast to a number type on SQLite (executors/sqlite/sqlite_numbers.cpp): admission wraps
     // the argument of CAST(x AS integer/numeric/float...) when x may be text.
     sqlite_only("pg_number", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS integer)."),
@@ -507,7 +515,7 @@ constexpr FunctionCapability kFunctions[] = {
     neither("jsonb_array_elements_text", SetReturning, Text, kSetElementsSqlite, kSetElementsPg),
     neither("json_array_elements", SetReturning, Text, kSetElementsSqlite, kSetElementsPg),
     neither("json_array_elements_text", SetReturning, Text, kSetElementsSqlite, kSetElementsPg),
-    neither("unnest", SetReturning, Text, kSetElementsSqlite, kSetElementsPg),
+    neither("unnest", SetReturning, Text, kUnnest, kUnnest),
     // ---- never: engine state, files, sleeps, locks, sequences, generators, dynamic SQL
     never("load_extension", kNeverFiles),
     never("readfile", kNeverFiles),
@@ -656,6 +664,12 @@ constexpr std::array kSqliteEngineFunctions{
 constexpr std::array kPostgresEngineFunctions{
     EngineFunction{"like_escape", "LIKE ... ESCAPE with a pattern that is not a constant"},
     EngineFunction{"similar_to_escape", "SIMILAR TO with a pattern that is not a constant"},
+    // The row sources in FROM (admit/json_rows.cpp): a Function Scan names them.
+    EngineFunction{"jsonb_each", "jsonb_each(x) AS e in FROM"},
+    EngineFunction{"jsonb_each_text", "jsonb_each_text(x) AS e in FROM"},
+    EngineFunction{"jsonb_object_keys", "jsonb_object_keys(x) AS k in FROM"},
+    EngineFunction{"jsonb_array_elements", "jsonb_array_elements(x) AS e in FROM"},
+    EngineFunction{"jsonb_array_elements_text", "jsonb_array_elements_text(x) AS e in FROM"},
 };
 
 }  // namespace
@@ -731,6 +745,12 @@ std::set<std::string> sqlite_authorizer_functions() {
     if (row.sqlite.verdict == Verdict::Admit) out.emplace(row.name);
   for (const auto& f : kSqliteEngineFunctions) out.emplace(f.name);
   return out;
+}
+
+bool row_source_in_from(std::string_view name) {
+  static constexpr std::string_view kRowSources[] = {"jsonb_each", "jsonb_each_text", "jsonb_object_keys",
+                                                     "jsonb_array_elements", "jsonb_array_elements_text"};
+  return std::find(std::begin(kRowSources), std::end(kRowSources), name) != std::end(kRowSources);
 }
 
 std::vector<std::string> admitted_function_names(Dialect d) {

@@ -205,4 +205,9 @@ std::set<std::string> postgres_plan_functions();
 // Names of functions admitted on `d` (for "did you mean" suggestions).
 std::vector<std::string> admitted_function_names(Dialect d);
 
+// The set-returning functions admitted as row sources in FROM on both backends (jsonb_each, jsonb_each_text,
+// jsonb_object_keys, jsonb_array_elements, jsonb_array_elements_text: ast::JsonRows, admit/json_rows.cpp);
+// their rows above stay refused as calls anywhere else.
+bool row_source_in_from(std::string_view name);
+
 }  // namespace qg::capability

@@ -1,8 +1,12 @@
 // FROM items: tables, derived tables, VALUES, joins. Functions in FROM are
-// refused here (they are where a past allowlist let pg_read_file through).
+// refused here (they are where a past allowlist let pg_read_file through),
+// except the jsonb row sources (jsonb_each, ...: ast::JsonRows).
+#include <algorithm>
 #include <cctype>
 #include <functional>
+#include <iterator>
 
+#include "admission/capability/capability.hpp"
 #include "admission/convert/convert_internal.hpp"
 
 namespace qg::convert::detail {
@@ -11,6 +15,54 @@ std::optional<int> pos(int location) {
   return location >= 0 ? std::optional<int>(location) : std::nullopt;
 }
 }  // namespace
+
+// jsonb_each(x) AS e, jsonb_object_keys(x) AS k, ... (admission/admit/json_rows.cpp admits them): one plain
+// call of one of these functions, without WITH ORDINALITY, ROWS FROM or a column definition list. nullopt:
+// not such a call (refused as any function in FROM).
+std::optional<Result<ast::FromItem>> Converter::json_rows(object o, int loc) {
+  auto functions = list_field(o, "functions");
+  if (!functions || functions->size() != 1) return std::nullopt;
+  auto pair = as_node((*functions).at(0));
+  if (!pair || pair->kind != "List") return std::nullopt;
+  auto items = list_field(pair->fields, "items");
+  if (!items || items->size() != 2) return std::nullopt;
+  auto call_node = as_node(items->at(0));
+  if (!call_node || call_node->kind != "FuncCall") return std::nullopt;
+  if (auto coldefs = as_node(items->at(1)); coldefs) return std::nullopt;  // a column definition list
+  auto funcname = list_field(call_node->fields, "funcname");
+  if (!funcname || funcname->size() != 1) return std::nullopt;  // schema-qualified: another function
+  auto name_node = as_node(funcname->at(0));
+  if (!name_node || name_node->kind != "String") return std::nullopt;
+  std::string name(string_field(name_node->fields, "sval"));
+  const bool jsonb = capability::row_source_in_from(name);
+  const bool json = !jsonb && name.starts_with("json_") && capability::row_source_in_from("jsonb" + name.substr(4));
+  if (!jsonb && !json) return std::nullopt;
+  auto call = expr(items->at(0));
+  if (!call) return Result<ast::FromItem>(std::move(call).error());
+  auto* f = std::get_if<ast::FuncCall>(&call->node);
+  if (!f) return std::nullopt;
+  // Only what PostgreSQL's jsonb functions mean the same on both backends: a plain call, a plain alias.
+  if (bool_field(o, "ordinality") || bool_field(o, "is_rowsfrom") || list_field(o, "coldeflist"))
+    return Result<ast::FromItem>(make_error(
+        ErrorCode::ValidationUnsupported, name + "(...) WITH ORDINALITY, ROWS FROM or a column list",
+        "FIX: write " + name + "(x) AS alias, and number the rows with row_number() OVER () if needed.", pos(loc)));
+  if (f->star || f->distinct || f->over || f->filter || !f->order_by.empty() || !f->within_group.empty())
+    return std::nullopt;
+  if (json)
+    return Result<ast::FromItem>(make_error(
+        ErrorCode::ValidationFunctionNotAllowed,
+        name +
+            "() in FROM is not admitted: querygate admits the jsonb_* row sources (the JSON columns here are "
+            "jsonb, and PostgreSQL has no " +
+            name + "(jsonb))",
+        "FIX: write jsonb" + name.substr(4) + "(x), e.g. SELECT k FROM spans, jsonb" + name.substr(4) +
+            "(attributes) AS k.",
+        pos(loc)));
+  auto a = alias(o);
+  if (!a) return Result<ast::FromItem>(std::move(a).error());
+  return Result<ast::FromItem>(
+      ast::FromItem{ast::JsonRows{std::move(name), std::move(f->args), std::move(a).value()}, loc});
+}
 
 Result<ast::FromItem> Converter::from_item(element e) {
   DepthGuard guard(*this);
@@ -142,6 +194,7 @@ Result<ast::FromItem> Converter::from_item(element e) {
           ErrorCode::ParseSqliteSpelling, "FROM " + word + " reads as the session keyword " + word + ", not a table",
           "FIX: if " + word + " is a table, double-quote its name: FROM \"" + word + "\".", pos(first_location(e)));
     }
+    if (auto rows = json_rows(o, loc)) return std::move(*rows);
     // `loc` already points at the first function it calls (the node has no location of its own).
     return make_error(ErrorCode::ValidationFunctionNotAllowed, "a function call in FROM is not admitted",
                       "FIX: read from an allowlisted table (see GET /v1/schema) and call functions in the select list "

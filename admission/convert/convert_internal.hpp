@@ -54,6 +54,7 @@ class Converter {
   Result<ast::Expr> expr(element e);
   Result<std::vector<ast::Expr>> expr_list(object o, std::string_view key);
   Result<ast::FromItem> from_item(element e);
+  std::optional<Result<ast::FromItem>> json_rows(object o, int loc);
   Result<ast::SortItem> sort_item(element e);
   Result<std::vector<ast::SortItem>> sort_list(object o, std::string_view key);
   Result<ast::WindowSpec> window_spec(object window_def);

@@ -103,7 +103,7 @@ struct ExprPrinter {
       p.word(".");
     }
     if (c.star) return p.word("*");
-    p.identifier(c.column);
+    p.identifier(p.sqlite() && !c.engine_column.empty() ? c.engine_column : c.column);
   }
 
   void operator()(const ast::Literal& l) const {

@@ -104,6 +104,30 @@ struct FromPrinter {
     alias(p, t.alias);
   }
 
+  // jsonb_each(x) AS e and its kin (admission/admit/json_rows.cpp). PostgreSQL:
+  // as written (a function in FROM is implicitly LATERAL). SQLite: json_each
+  // over pg_json_rows(x, 'function') (executors/sqlite/sqlite_json_rows.cpp),
+  // which fails where PostgreSQL's function does and hands json_each the
+  // elements with PostgreSQL's text; references read its key / value columns.
+  void operator()(const ast::JsonRows& t) const {
+    if (t.args.size() != 1 || t.function.empty()) return p.fail("a JSON row source without its one argument");
+    if (p.sqlite()) {
+      if (!t.on_sqlite) return p.fail("a JSON row source admission did not translate for SQLite");
+      p.word("json_each(pg_json_rows(");
+      p.expr(t.args.front());
+      p.word(", ");
+      p.string_literal(t.function);
+      p.word(")) AS ");
+      p.identifier(t.alias ? t.alias->name : t.function);
+      return;
+    }
+    p.identifier(t.function);
+    p.word("(");
+    p.expr(t.args.front());
+    p.word(")");
+    alias(p, t.alias);
+  }
+
   // SQLite names the columns of VALUES column1..N and cannot rename them in
   // the alias, so the renaming moves into a SELECT around the VALUES; the
   // FROM item has the same columns, names and rows as `(VALUES ...) AS v(id, name)`.

@@ -100,6 +100,12 @@ void select(Printer& p, const ast::Select& s) {
     p.word(" ");
     p.list(s.items, [&](const ast::SelectItem& item) {
       p.expr(item.expr);
+      // A jsonb_* FROM item's column read from json_each on SQLite keeps the name PostgreSQL gives it.
+      if (const auto* c = std::get_if<ast::ColumnRef>(&item.expr.node);
+          item.alias.empty() && c && p.sqlite() && !c->engine_column.empty() && c->engine_column != c->column) {
+        p.word(" AS ");
+        p.identifier(c->column);
+      }
       if (item.alias.empty()) return;
       p.word(" AS ");
       p.identifier(item.alias);

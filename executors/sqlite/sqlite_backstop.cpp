@@ -75,6 +75,10 @@ int decide(Backstop& state, int action, std::string_view a1, std::string_view a2
       if (policy.allows_table(a1)) return policy.allows_column(a1, a2) ? SQLITE_OK : SQLITE_IGNORE;
       // pg_series, querygate's generate_series (sqlite_series.cpp): it reads no table, only its arguments.
       if (lower(a1) == "pg_series" && policy.allows_function("pg_series")) return SQLITE_OK;
+      // json_each, the jsonb row sources' engine (sqlite_json_rows.cpp): it reads only its argument.
+      // Not json_tree, not pragma_* (their schema was never declared, so they cannot be built either).
+      // (Also a count-only read, a2 = "": never left to confirm_reads, which does not see virtual tables.)
+      if (lower(a1) == "json_each") return policy.allows_function("pg_json_rows") ? SQLITE_OK : SQLITE_DENY;
       // A FROM item none of whose columns is used: a1 = its name, a2 = "",
       // a3 = the schema written (null when unqualified). A table or a
       // materialized CTE; confirm_reads() tells them apart after the prepare.

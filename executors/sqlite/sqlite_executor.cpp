@@ -309,7 +309,12 @@ class SqliteExecutor final : public Executor {
     // building one on first use declares its schema (a write the authorizer
     // denies) and pg_series alone is built before the authorizer is installed
     // (SqliteExecutorTest.OnlyPgSeriesIsAVirtualTableEvenWhenVirtualTablesAreOn).
-    const unsigned vtabs = sql.find("pg_series(") == std::string::npos ? SQLITE_PREPARE_NO_VTAB : 0;
+    // Likewise a statement admission wrote a jsonb row source into (json_each(pg_json_rows(...)),
+    // admission/admit/json_rows.cpp): json_each is built before the authorizer too (sqlite_json_rows.cpp),
+    // and the authorizer lets it, alone besides pg_series, be read.
+    const bool own_vtab =
+        sql.find("pg_series(") != std::string::npos || sql.find("json_each(pg_json_rows(") != std::string::npos;
+    const unsigned vtabs = own_vtab ? 0 : SQLITE_PREPARE_NO_VTAB;
     const int rc =
         sqlite3_prepare_v3(conn.db.get(), sql.c_str(), static_cast<int>(sql.size()) + 1, vtabs | flags, &raw, &tail);
     StmtHandle stmt(raw);

@@ -332,6 +332,7 @@ bool register_functions(sqlite3* db) {
          register_math(db, flags) && register_time_functions(db, flags) && register_time_constructors(db, flags) &&
          register_series(db) && register_number_functions(db, flags) && register_json_functions(db, flags) &&
          register_value_functions(db, flags) &&
+         register_json_rows(db, flags) &&
          register_text_functions(db, flags) && register_aggregate_functions(db, flags);
 }
 

@@ -38,6 +38,9 @@ bool register_json_functions(sqlite3* db, int flags);
 // pg_float8_text(x), pg_bool_text(x): a float8 or boolean as PostgreSQL writes it into text (sqlite_values.cpp).
 // Called by register_functions.
 bool register_value_functions(sqlite3* db, int flags);
+// pg_json_rows(doc, function): the argument json_each walks for jsonb_each and its kin in FROM
+// (sqlite_json_rows.cpp); also builds json_each before the authorizer exists. Called by register_functions.
+bool register_json_rows(sqlite3* db, int flags);
 
 // PostgreSQL's text functions and regular expressions (sqlite_text.cpp): pg_concat, pg_concat_ws,
 // pg_left, pg_right, pg_split_part, pg_strpos, pg_initcap, pg_reverse, pg_starts_with, pg_regex,

@@ -120,6 +120,8 @@ TEST(AdmissionCorpusTest, SqliteRenderingIsAFixedPoint) {
     // A generate_series calendar runs as pg_series(...) in FROM (admit/series_on_sqlite.cpp), a FROM function
     // only admission writes and a caller's text may not: not a fixed point (the pipeline re-checks the tree).
     if (first->sql.find("pg_series(") != std::string::npos) continue;
+    // Likewise a jsonb row source runs as json_each(pg_json_rows(...)) (admit/json_rows.cpp).
+    if (first->sql.find("json_each(pg_json_rows(") != std::string::npos) continue;
     auto second = admit_statement(first->sql, catalog, limits, std::nullopt);
     ASSERT_TRUE(second) << c.sql << "\n  rendered: " << first->sql << "\n  refused: " << second.error().message;
     EXPECT_EQ(second->sql, first->sql) << c.sql;

@@ -424,6 +424,46 @@ TEST_F(SqliteExecutorTest, OnlyPgSeriesIsAVirtualTableEvenWhenVirtualTablesAreOn
   }
 }
 
+// The jsonb row sources (admission/admit/json_rows.cpp) run as json_each(pg_json_rows(...)): json_each was
+// built before the authorizer (sqlite_json_rows.cpp) and is the one more virtual table it lets be read.
+// json_tree and pragma_* stay denied in such a statement; without pg_json_rows allowed, json_each is too.
+TEST_F(SqliteExecutorTest, JsonEachServesOnlyTheJsonbRowSources) {
+  options_.allowed_functions.insert("json_each");
+  options_.allowed_functions.insert("json_tree");
+  options_.allowed_functions.insert("pg_json_rows");
+  auto ex = open();
+  ASSERT_TRUE(ex);
+  const auto ok = ex->run(
+      "SELECT e.key, e.value FROM json_each(pg_json_rows('{\"b\": 2, \"aa\": [1, {\"y\":1,\"x\":null}]}', "
+      "'jsonb_each')) AS e",
+      within(5s));
+  ASSERT_TRUE(ok.has_value()) << ok.error().message;
+  ASSERT_EQ(ok->rows.size(), 2u);
+  for (const char* sql :
+       {"SELECT count(*) FROM json_tree('[1,2]') WHERE 'json_each(pg_json_rows(' <> ''",
+        "SELECT count(*) FROM pragma_table_info('secrets') WHERE 'json_each(pg_json_rows(' <> ''",
+        "SELECT name FROM pragma_table_info('secrets') WHERE 'json_each(pg_json_rows(' <> ''",
+        "SELECT count(*) FROM items, pragma_table_info('secrets') WHERE 'json_each(pg_json_rows(' <> ''",
+        "SELECT count(*) FROM json_each(pg_json_rows('[1]', 'jsonb_array_elements')), json_tree('[1,2]')"}) {
+    const auto r = ex->run(sql, within(5s));
+    ASSERT_FALSE(r.has_value()) << sql;
+    EXPECT_EQ(r.error().code, ErrorCode::BackendDenied) << sql << ": " << r.error().message;
+  }
+  // A statement without the row source's spelling has no virtual tables at all.
+  const Error plain = run_error(*ex, "SELECT count(*) FROM json_each('[1,2]')");
+  EXPECT_NE(plain.message.find("no such table"), std::string::npos) << plain.message;
+}
+
+TEST_F(SqliteExecutorTest, JsonEachIsDeniedWithoutPgJsonRows) {
+  options_.allowed_functions.insert("json_each");
+  options_.allowed_functions.insert("pg_series");
+  auto ex = open();
+  ASSERT_TRUE(ex);
+  const auto r = ex->run("SELECT count(*) FROM json_each('[1,2]') WHERE 'json_each(pg_json_rows(' <> ''", within(5s));
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code, ErrorCode::BackendDenied) << r.error().message;
+}
+
 TEST_F(SqliteExecutorTest, VirtualTableInTheAllowlistIsAStartUpError) {
   {
     sqlite3* db = nullptr;
