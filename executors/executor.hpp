@@ -91,6 +91,9 @@ struct RunOptions {
   // numeric (a Decimal: `scale` digits after the point, else the double's
   // shortest exact text), so float_digits never rounds them. Empty: none.
   std::vector<int> numeric_scales;
+  // Output columns admission typed jsonb (admit::OutputColumn::json): an engine storing JSON as text answers
+  // them in jsonb's output form, as PostgreSQL prints jsonb. Empty: none.
+  std::vector<bool> json_columns;
   // Values of the statement's parameters (AdmittedStatement::param_names, in
   // that order): params[n - 1] is bound to `$n` (PostgreSQL) / `?n` (SQLite).
   // Bound as data, never printed into the SQL. int64, double, text, bool or

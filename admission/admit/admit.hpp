@@ -64,6 +64,9 @@ struct OutputColumn {
   // shortest exact text), never rounded to float_digits (issue #12).
   bool numeric = false;
   int numeric_scale = -1;
+  // PostgreSQL types the value jsonb (a JSON column passed on, x -> 'k'): an engine that stores JSON as text
+  // (SQLite) answers it in jsonb's output form (keys shorter first, then bytewise; '{"a": 1}').
+  bool json = false;
 };
 
 // A time window the outermost WHERE puts on a timestamp column of a table

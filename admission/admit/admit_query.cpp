@@ -1207,6 +1207,7 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
     out.columns[i].boolean = types[i].type == detail::SqlType::Boolean;
     out.columns[i].numeric = types[i].type == detail::SqlType::Numeric;
     out.columns[i].numeric_scale = out.columns[i].numeric ? types[i].scale : -1;
+    out.columns[i].json = types[i].type == detail::SqlType::Json;
   }
   const auto times = admitter.output_times(query);
   for (std::size_t i = 0; i < times.size() && i < out.columns.size(); ++i)

@@ -798,10 +798,12 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
       return {};
     }
   }
-  // A boolean or float8 as text: PostgreSQL's true/false and float8out (text_of_values.cpp).
+  // A boolean, float8 or jsonb as text: PostgreSQL's true/false, float8out and jsonb's output form
+  // (text_of_values.cpp).
   if ((to == "text" || to == "varchar") && cast.type.modifiers.empty()) {
     const SqlType from = value_type(*cast.arg, ctx).type;
-    if (from == SqlType::Boolean || from == SqlType::Float) return value_as_text_on_sqlite(*cast.arg, ctx, location);
+    if (from == SqlType::Boolean || from == SqlType::Float || from == SqlType::Json)
+      return value_as_text_on_sqlite(*cast.arg, ctx, location);
   }
   if ((to == "text" || to == "varchar" || to == "bpchar") && value_type(*cast.arg, ctx).type == SqlType::Boolean)
     return make_error(ErrorCode::CapabilityNotOnSqlite,

@@ -510,7 +510,7 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
     for (std::size_t i = 1; i < parts.size(); ++i) out = op("||", std::move(out), std::move(parts[i]));
     return done(std::move(out), "dialect:strftime");
   }
-  if (name == "printf" || name == "format") {
+  if (name == "printf") {
     // %s of text or a whole number, %d of a whole number, %%: the text joined with ||
     // (SQLite prints NULL as an empty text, as PostgreSQL's format() does).
     const auto* format = f.args.empty() ? nullptr : string_literal(f.args[0]);

@@ -5,6 +5,7 @@
 //   a boolean            → pg_bool_text(x)        'true' / 'false'   (SQLite: 1 / 0)
 //   a float8             → pg_float8_text(x)      float8out: 1e-300, 0.30000000000000004, 3   (SQLite: 1.0e-300, 3.0)
 //   a numeric, scale s   → pg_numeric_text(x, s)  '2.50', '-3'        (SQLite: 2.5, -3.0)
+//   a jsonb value        → pg_jsonb_out(x)        jsonb's output form: keys shorter first, {"a": 1}
 //
 // (the functions: executors/sqlite/sqlite_values.cpp, sqlite_numbers.cpp). A numeric
 // whose scale admission cannot tell (avg of integers, 1 / 3.0: PostgreSQL prints
@@ -35,6 +36,8 @@ Status Admitter::value_as_text_on_sqlite(ast::Expr& value, const ExprContext& ct
     function = "pg_float8_text";
   else if (t.type == SqlType::Numeric && t.scale >= 0)
     function = "pg_numeric_text";
+  else if (t.type == SqlType::Json)
+    function = "pg_jsonb_out";
   else if (t.type == SqlType::Numeric) {
     auto text = render::render_expr(value, Dialect::Postgres);
     const std::string what = !text ? "x" : text->size() > 60 ? text->substr(0, 57) + "..." : *text;
@@ -56,6 +59,7 @@ Status Admitter::value_as_text_on_sqlite(ast::Expr& value, const ExprContext& ct
   value = ast::make_expr(std::move(printed), at);
   note_rewrite(function == "pg_bool_text"     ? "dialect:boolean-as-text"
                : function == "pg_float8_text" ? "dialect:float-as-text"
+               : function == "pg_jsonb_out"   ? "dialect:jsonb-as-text"
                                               : "dialect:numeric-as-text");
   return {};
 }

@@ -468,8 +468,8 @@ Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
       if (*k == Kind::Interval)
         return refuse(name + "() of an interval is not translated on SQLite (intervals do not sort as text)",
                       "FIX: take the " + name + " of the seconds: " + name +
-                          "(date_part('epoch', x)), or ORDER BY "
-                          "x LIMIT 1.");
+                          "(date_part('epoch', x)), or ORDER BY date_part('epoch', x)" +
+                          (name == "max" ? " DESC" : "") + " LIMIT 1.");
       ast::Expr arg = std::move(f.args[0]);
       const int arg_loc = arg.location;
       f.args[0] = call("pg_time_key", {std::move(arg), kind_literal(*k)}, arg_loc);

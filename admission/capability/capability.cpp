@@ -80,15 +80,19 @@ constexpr std::array kConstructs{
     ConstructCapability{Construct::IsDistinctFrom, "IS [NOT] DISTINCT FROM", admit(), admit(),
                         printed::kNothing},  // SQLite >= 3.39
     ConstructCapability{Construct::SetOpIntersectAll, "INTERSECT ALL / EXCEPT ALL",
-                        refuse("FIX: on SQLite, write INTERSECT or EXCEPT (without ALL), or join the two queries."),
+                        refuse("FIX: on SQLite, INTERSECT / EXCEPT without ALL drop repeated rows (another answer "
+                               "when rows repeat); to keep the counts, count each value on both sides (SELECT v, "
+                               "count(*) AS n ... GROUP BY v) and join the two counts on v."),
                         admit(), printed::kSetOpAll},
     // SQLite's multi-argument max()/min() return NULL when any argument is NULL; GREATEST/LEAST skip NULLs:
     // on SQLite pg_greatest / pg_least of numbers or of texts (admit/numbers_on_sqlite.cpp).
     ConstructCapability{Construct::GreatestLeast, "GREATEST / LEAST", rewrite("dialect:greatest-least"), admit(),
                         printed::kGreatestLeast},
     ConstructCapability{Construct::QuantifiedSubquery, "x op ANY / ALL (subquery)",
-                        refuse("FIX: on SQLite, compare with an aggregate: x > (SELECT max(y) FROM ...) for > ALL, "
-                               "x IN (SELECT y FROM ...) for = ANY."),
+                        refuse("FIX: on SQLite, write x = ANY (SELECT y FROM t ...) as x IN (SELECT y FROM t ...); in "
+                               "WHERE, x > ALL (SELECT y FROM t ...) as NOT EXISTS (SELECT 1 FROM t WHERE ... AND (y "
+                               "IS NULL OR x IS NULL OR y >= x)) (NULLs and an empty subquery as PostgreSQL reads "
+                               "them; not max(y), which differs on both)."),
                         admit(), printed::kQuantified},
     ConstructCapability{Construct::RelationColumnAliases, "column aliases on a FROM item, AS x(a, b)",
                         refuse("FIX: on SQLite, name the columns inside the subquery (SELECT col AS a ...) or alias "
@@ -364,7 +368,11 @@ constexpr FunctionCapability kFunctions[] = {
     // requires a literal format whose widths and precisions are at most 1000 (Growth::Printf).
     // PostgreSQL's format() has the same widths and no such cap, so it stays refused there.
     pg_rewrite("printf", Scalar, Text, Growth::Printf, "dialect:printf"),
-    pg_rewrite("format", Scalar, Text, Growth::Printf, "dialect:printf"),
+    // format() is PostgreSQL's own (its %s prints a boolean as t, a float8 as float8out does, %d is an error);
+    // on SQLite the name is printf's, which prints them otherwise (outside tester s8, H5).
+    pg_only("format", Scalar, Text, Growth::Printf,
+            "FIX: on SQLite, join the parts with ||: 'a: ' || x (CAST(x AS text) for a number); the SQLite function "
+            "of that name is printf, which prints booleans and numbers otherwise."),
     // CHAR is a type name in the PostgreSQL grammar: the function is reachable only as "char"(n).
     sqlite_only("char", Scalar, Text, Growth::CodePoint, "FIX: on PostgreSQL, write chr(n)."),
     pg_only("chr", Scalar, Text, Growth::Fixed,

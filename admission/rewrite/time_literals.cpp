@@ -247,12 +247,29 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
   }
   // A column that stores times without an offset holds naive times: a naive
   // literal is compared as written, like the data. A literal WITH an offset
-  // names an instant; the engine would drop the offset (PostgreSQL's timestamp
-  // input ignores it) and silently compare the wrong time, so it is converted
-  // to UTC in the stored format below (times here are UTC: see the preamble).
+  // names an instant, but PostgreSQL's timestamp (without time zone) input
+  // drops the offset: converting it would answer another question than
+  // PostgreSQL's, comparing it as PostgreSQL does would drop what the caller
+  // wrote. Refused, with both readings (outside tester s8, H8).
   if (!sample.empty()) {
     auto stored = parse_iso_time(sample);
     if (stored && stored->has_time && !stored->offset_minutes && !t->offset_minutes) return out;
+    if (stored && stored->has_time && !stored->offset_minutes && t->offset_minutes && *t->offset_minutes != 0) {
+      IsoTime clock = *t;
+      clock.offset_minutes = 0;  // the clock time as written, shifted by nothing
+      const auto format = detect_text_format(sample);
+      const std::string as_utc = format ? format_utc(*t, *format) : std::string();
+      const std::string as_written = format ? format_utc(clock, *format) : std::string();
+      return make_error(ErrorCode::ValidationTimestampLiteral,
+                        "'" + std::string(literal) + "' has a UTC offset, but " + std::string(column) +
+                            " holds times without one (timestamp without time zone): PostgreSQL drops the offset "
+                            "and compares the clock time as written",
+                        as_utc.empty() ? "FIX: write the time without the offset, as the column holds it."
+                                       : "FIX: write the time without the offset, as the column holds it: '" + as_utc +
+                                             "' for the instant you wrote, read in UTC, or '" + as_written +
+                                             "' for the clock time as written.",
+                        location >= 0 ? std::optional<int>(location) : std::nullopt);
+    }
   }
   if (t->has_time && !t->offset_minutes) {
     std::string fixed(literal);

@@ -15,6 +15,7 @@
 #include "executors/sqlite/answer_format.hpp"
 #include "executors/sqlite/sqlite_catalog.hpp"
 #include "executors/sqlite/sqlite_connection.hpp"
+#include "executors/sqlite/sqlite_json.hpp"
 #include "executors/sqlite/sqlite_pool.hpp"
 
 namespace qg::exec {
@@ -340,6 +341,7 @@ class SqliteExecutor final : public Executor {
     bool boolean = false;
     bool timestamp = false;  // the column is a timestamp, or admission says the value passes one on
     int numeric_scale = -2;  // admission typed it numeric (RunOptions::numeric_scales); -2: not numeric
+    bool json = false;       // admission typed it jsonb (RunOptions::json_columns)
   };
   std::vector<Origin> origins(sqlite3_stmt* stmt) const {
     std::vector<Origin> out(static_cast<std::size_t>(sqlite3_column_count(stmt)));
@@ -409,6 +411,8 @@ class SqliteExecutor final : public Executor {
       if (options.timestamp_columns[i]) origin[i].timestamp = true;
     for (std::size_t i = 0; i < origin.size() && i < options.numeric_scales.size(); ++i)
       origin[i].numeric_scale = options.numeric_scales[i];
+    for (std::size_t i = 0; i < origin.size() && i < options.json_columns.size(); ++i)
+      origin[i].json = options.json_columns[i];
     std::vector<std::string> storage(static_cast<std::size_t>(n));
     std::vector<std::string> samples(static_cast<std::size_t>(n));  // a timestamp column's first stored text
     while (max_rows <= 0 || static_cast<std::int64_t>(out.rows.size()) < max_rows) {
@@ -425,6 +429,10 @@ class SqliteExecutor final : public Executor {
             if (samples[static_cast<std::size_t>(i)].empty()) samples[static_cast<std::size_t>(i)] = *text;
             if (auto pg = sqlite::pg_timestamp_text(*text)) v = std::move(*pg);
           }
+        } else if (o.json) {
+          // jsonb's output form (sqlite_json.hpp); text that is not JSON (PostgreSQL could not hold it) as stored.
+          if (const auto* text = std::get_if<std::string>(&v))
+            if (auto doc = sqlite::json_out::parse(*text)) v = sqlite::json_out::jsonb_text(*doc);
         } else if (o.boolean) {
           if (const auto* x = std::get_if<std::int64_t>(&v); x && (*x == 0 || *x == 1)) v = *x == 1;
         } else if (o.numeric_scale > -2) {
@@ -447,6 +455,10 @@ class SqliteExecutor final : public Executor {
       const auto& o = origin[static_cast<std::size_t>(i)];
       if (o.boolean) {
         out.columns[i].type = "boolean";
+        continue;
+      }
+      if (o.json) {
+        out.columns[i].type = "jsonb";
         continue;
       }
       if (o.numeric_scale > -2 && !o.timestamp) {

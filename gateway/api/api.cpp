@@ -612,6 +612,7 @@ std::optional<HttpResponse> Api::run_query(QueryJob& job, bool first_slice) {
       options.boolean_columns.push_back(c.boolean);
       options.timestamp_columns.push_back(c.timestamp);
       options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
+      options.json_columns.push_back(c.json);
     }
     exec::RunStats stats;
     options.stats = &stats;

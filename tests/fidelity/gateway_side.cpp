@@ -104,6 +104,7 @@ GatewayRun GatewaySide::run(qg::exec::Executor& executor, const std::string& sql
     options.boolean_columns.push_back(c.boolean);
     options.timestamp_columns.push_back(c.timestamp);
     options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
+    options.json_columns.push_back(c.json);
   }
   auto rows = executor.run(statement->sql, options);
   if (!rows) {

@@ -321,7 +321,7 @@ TEST(DemoConfigPostgresTest, TheInternalTestsProjectIsUnreachableOnPostgres) {
   for (const auto& sql : kStatements) {
     SCOPED_TRACE(sql);
     auto r = http(gateway.port(), "POST", "/v1/query", sql_body(sql));
-    ASSERT_EQ(r.status, 200) << r.body;
+    ASSERT_EQ(r.status, 200) << r.body << gateway.log();
     EXPECT_EQ(rows_of(json::parse(r.body)), oracle.rows(sql));
   }
   auto hidden = http(gateway.port(), "POST", "/v1/tools/cost_by_model", R"({"project": "internal-tests"})");

@@ -449,7 +449,7 @@ TEST_F(DialectParityTest, SqliteSpellingsAnswerAlikeOnBothBackends) {
       {"SELECT id, unixepoch(start_time), datetime(1767225600, 'unixepoch') FROM e ORDER BY id",
        "SELECT id, trunc(date_part('epoch', start_time))::bigint, '2026-01-01 00:00:00' FROM e ORDER BY id",
        "dialect:unixepoch"},
-      {"SELECT id, printf('%s-%d%%', name, n), format('%s', NULL) FROM e ORDER BY id",
+      {"SELECT id, printf('%s-%d%%', name, n), printf('%s', NULL) FROM e ORDER BY id",
        "SELECT id, name || '-' || n || '%', '' FROM e ORDER BY id", "dialect:printf"},
       {"SELECT id FROM e WHERE n >= 4 ORDER BY id LIMIT 1, 2",
        "SELECT id FROM e WHERE n >= 4 ORDER BY id LIMIT 2 OFFSET 1", "dialect:limit-comma"},

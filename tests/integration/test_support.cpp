@@ -148,6 +148,9 @@ GatewayProcess::GatewayProcess(const std::filesystem::path& config_file) {
   // configs in one folder never share a log: each must read its own
   // "listening on" line, not the other's port.
   log_file_ = config_file.parent_path() / (config_file.stem().string() + ".log");
+  // Emptied before the fork: an earlier gateway's log left there would otherwise show its
+  // "listening on" line (a dead port) to the wait below, before the child truncates it.
+  std::ofstream(log_file_, std::ios::trunc).close();
   pid_ = fork();
   if (pid_ == 0) {
     const int fd = open(log_file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

