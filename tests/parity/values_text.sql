@@ -78,7 +78,13 @@ SELECT (id > 3) || id AS t FROM projects;
 -- id: val-021
 SELECT id, attributes -> 'llm.model_name' AS m FROM spans WHERE kind = 'LLM' ORDER BY id LIMIT 3;
 
+-- id: val-101
 -- A jsonb column answered as a value is in jsonb's output form on SQLite too (keys shorter first; lead, s8:
--- SQLite answered its stored key order).
+-- SQLite answered its stored key order), and so is its text.
+SELECT id, attributes FROM spans WHERE id <= 40 ORDER BY id;
+
+-- id: val-103
+SELECT id, CAST(attributes AS text) AS t FROM spans WHERE id <= 40 ORDER BY id;
+
 -- id: val-102
 SELECT s.* FROM spans AS s WHERE s.id IN (3, 7) ORDER BY s.id;
