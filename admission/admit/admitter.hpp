@@ -149,6 +149,7 @@ class Admitter {
   // CASE on floor() that rounds as PostgreSQL does.
   void float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   void numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numeric_scale_on_sqlite.cpp
+  void exact_division(ast::Operator& o, const ExprContext& ctx);
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);
   // A boolean, float8 or numeric written into text (|| and CAST(x AS text)) as PostgreSQL writes it, on SQLite

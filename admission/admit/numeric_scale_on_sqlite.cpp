@@ -11,7 +11,8 @@
 // pg_numeric (executors/sqlite/sqlite_numbers.cpp, also CAST(x AS numeric(p, s)))
 // fails the statement where the rounding needs more than the 15 significant
 // digits a double holds, so a sum beyond them is an error, not other digits.
-// Division keeps the double: PostgreSQL chooses its scale from the values.
+// Division keeps the double (PostgreSQL chooses its scale from the values), but
+// a whole numeric divided by a whole number divides as doubles (exact_division).
 // (sum(x) / n of an INTEGER column stays SQLite's integer division: INTEGER
 // is PostgreSQL's int4, whose sum is a bigint, divided as integers.)
 // Its direct argument is not rounded again when the printed statement is
@@ -48,9 +49,27 @@ bool plain(const ast::Expr& e) {
 
 }  // namespace
 
+// a / b where one side is a whole numeric (sum(bigint), CAST(x AS numeric)) and the other a whole number:
+// PostgreSQL divides as numerics (sum(id) / 2 is 10.5 for a bigint id), SQLite would divide its two integers
+// as integers (10). The numeric side passes through pg_numeric(x, 1000, 0), which answers a double (an integer
+// past 2^53 fails the statement), so SQLite divides as doubles (outside tester s8, H1).
+void Admitter::exact_division(ast::Operator& o, const ExprContext& ctx) {
+  const ValueType l = value_type(**o.left, ctx), r = value_type(*o.right, ctx);
+  const auto whole = [](ValueType t) {
+    return t.type == SqlType::Integer || (t.type == SqlType::Numeric && t.scale == 0);
+  };
+  if (!whole(l) || !whole(r) || (l.type == SqlType::Integer && r.type == SqlType::Integer)) return;
+  ast::Expr& side = l.type == SqlType::Numeric ? **o.left : *o.right;
+  if (const auto* f = std::get_if<ast::FuncCall>(&side.node); f && f->name == "pg_numeric") return;
+  if (numeric_checked_.contains(&side) || !plain(side)) return;
+  side = numeric_of(std::move(side), 0);
+  note_rewrite("dialect:numeric-division");
+}
+
 void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   if (dialect_ != Dialect::Sqlite || numeric_checked_.contains(&e)) return;
-  if (const auto* o = std::get_if<ast::Operator>(&e.node)) {
+  if (auto* o = std::get_if<ast::Operator>(&e.node)) {
+    if (o->left && o->op == "/") return exact_division(*o, ctx);
     if (!o->left || (o->op != "+" && o->op != "-" && o->op != "*")) return;
   } else if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
     if (f->name != "sum" || f->args.size() != 1 || f->star) return;

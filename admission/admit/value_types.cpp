@@ -307,7 +307,9 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           if (f == "pg_mode" && n.args.size() == 2) return first;
           if (f == "pg_string_agg") return {SqlType::Text};
           if (f == "sum") {
-            if (first.type == SqlType::Integer) return {SqlType::Numeric, 0};         // sum(bigint) is numeric
+            // sum(bigint) is numeric, sum(integer) / sum(smallint) a bigint (a SQLite INTEGER column is integer).
+            if (first.type == SqlType::Integer)
+              return first.int8 ? ValueType{SqlType::Numeric, 0} : ValueType{SqlType::Integer, -1, true};
             if (first.type == SqlType::Boolean) return {SqlType::Integer, -1, true};  // sum(cond::int4): bigint
             return number(first.type) ? first : ValueType{};
           }
