@@ -206,3 +206,9 @@ SELECT sum(total) = 2328.60 AS a, sum(total) AS s, sum(total * 2) - sum(total) A
 
 -- id: num-063
 SELECT genreid, sum(unitprice * 2) AS s FROM track GROUP BY genreid HAVING sum(unitprice) > 100 ORDER BY genreid;
+
+-- database: demo
+
+-- id: num-064
+-- NULLIF(a, b) compares a = b: a quoted number meets a number as in a comparison (outside tester s8, H6).
+SELECT nullif(1, '1') AS a, nullif(id, '2') AS b FROM projects ORDER BY id;
