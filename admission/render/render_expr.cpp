@@ -448,6 +448,11 @@ void Printer::operand(const ast::Expr& e) {
   if (const auto* o = std::get_if<ast::Operator>(&e.node);
       o && sqlite() && o->op == "->" && o->left && json_key_of_path(*o->right))
     return expr(e);
+  // x % y and x / y print as pg_mod(x, y) / pg_div(x, y) on SQLite (division_checked), calls as well: no
+  // parentheses, or the printed statement, admitted again, would print without them (not a fixed point).
+  if (const auto* o = std::get_if<ast::Operator>(&e.node);
+      o && sqlite() && o->left && (o->op == "%" || (o->op == "/" && division_checked(*o->right))))
+    return expr(e);
   word("(");
   expr(e);
   word(")");

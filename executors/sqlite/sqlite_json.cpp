@@ -196,7 +196,7 @@ struct Reader {
           if (!key || !eat(':')) return std::nullopt;
           auto member = value();
           if (!member) return std::nullopt;
-          v.object.emplace_back(std::move(*key), std::move(*member));
+          v.object.push_back(Member{std::move(*key), std::move(*member)});
         } while (eat(','));
         if (!eat('}')) return std::nullopt;
       }
@@ -205,7 +205,7 @@ struct Reader {
         if (a.first.size() != b.first.size()) return a.first.size() < b.first.size();
         return a.first < b.first;
       });
-      std::vector<std::pair<std::string, Value>> kept;
+      std::vector<Member> kept;
       for (auto& member : v.object) {
         if (!kept.empty() && kept.back().first == member.first)
           kept.back() = std::move(member);

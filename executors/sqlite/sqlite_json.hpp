@@ -11,11 +11,20 @@ namespace qg::exec::sqlite::json_out {
 
 enum class Kind { Null, True, False, Number, String, Array, Object };
 
+struct Member;
+
 struct Value {
   Kind kind = Kind::Null;
   std::string text;  // a string's characters; a number as numeric prints it
   std::vector<Value> array;
-  std::vector<std::pair<std::string, Value>> object;  // jsonb's key order, each key once
+  std::vector<Member> object;  // jsonb's key order, each key once
+};
+
+// An object's member. A struct of its own, not std::pair: a pair of an incomplete Value is ill-formed
+// (clang refuses it; the fuzz build is clang's).
+struct Member {
+  std::string first;  // the key
+  Value second;
 };
 
 // A JSON number as PostgreSQL's numeric prints it: no exponent, the scale written
