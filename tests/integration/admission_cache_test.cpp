@@ -130,7 +130,11 @@ void check(const fs::path& cached_config, const fs::path& uncached_config, const
       sent += 2;
       ASSERT_NE(miss.status, 0) << line.where << ": " << sql;
       EXPECT_EQ(miss.status, none.status) << line.where << ": " << sql;
-      const bool clock = reads_clock(sql);
+      // Rows that may differ run to run: a clock's, or the first rows of an unordered answer cut by LIMIT (which
+      // rows PostgreSQL returns first depends on its parallel workers: basics.tsv's > ALL statement flaked).
+      const bool truncated_unordered =
+          sql.find("ORDER BY") == std::string::npos && none.body.find("\"truncated\":true") != std::string::npos;
+      const bool clock = reads_clock(sql) || truncated_unordered;
       EXPECT_EQ(comparable(miss.body, clock), comparable(none.body, clock)) << line.where << ": " << sql;
       EXPECT_EQ(hit.status, none.status) << line.where << ": " << sql;
       EXPECT_EQ(comparable(hit.body, clock), comparable(none.body, clock)) << line.where << ": " << sql;
