@@ -49,6 +49,9 @@ ValueType common_type(ValueType a, ValueType b);
 std::optional<std::int64_t> read_pg_integer(std::string_view s, bool int8, bool& range);
 // What a stored timestamp column holds (time_types.cpp): date, timestamp or timestamptz.
 pgtime::Kind stored_kind(const catalog::Column& c);
+// PostgreSQL's name of a value's type for messages ("bigint", "timestamp with time zone"; "unknown" when
+// admission cannot tell), the time kind naming a time.
+std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind);
 
 // Per column, the widest of two lists of bounds (set-operation branches, VALUES rows).
 std::vector<SizeBound> widest_bounds(const std::vector<SizeBound>& a, const std::vector<SizeBound>& b);

@@ -52,27 +52,6 @@ Category category(const ValueType& t, std::optional<pgtime::Kind> kind) {
   return Category::None;
 }
 
-std::string words(const ValueType& t, std::optional<pgtime::Kind> kind) {
-  switch (t.type) {
-    case SqlType::Boolean:
-      return "boolean";
-    case SqlType::Integer:
-      return t.int8 ? "bigint" : "integer";
-    case SqlType::Numeric:
-      return "numeric";
-    case SqlType::Float:
-      return "double precision";
-    case SqlType::Text:
-      return "text";
-    case SqlType::Json:
-      return "jsonb";
-    case SqlType::Time:
-      return kind ? std::string(pgtime::type_words(*kind)) : "timestamp";
-    default:
-      return "unknown";
-  }
-}
-
 }  // namespace
 
 Status Admitter::branch_types(std::string_view construct, const std::vector<Branch>& branches, int location) {
@@ -87,7 +66,7 @@ Status Admitter::branch_types(std::string_view construct, const std::vector<Bran
       continue;
     }
     if (c == first_category) continue;
-    const std::string a = words(first->type, first->kind), z = words(b.type, b.kind);
+    const std::string a = sql_type_words(first->type, first->kind), z = sql_type_words(b.type, b.kind);
     std::string fix = "FIX: give every branch one type: CAST the " + z + " one, e.g. CAST(" +
                       (b.expr ? shown_value(*b.expr) : std::string("x")) + " AS " + a + ")";
     if (c == Category::Text || first_category == Category::Text) {
@@ -123,10 +102,10 @@ Status Admitter::branch_types(std::string_view construct, const std::vector<Bran
     }
   const std::string to(pgtime::kind_name(*common));
   return make_error(ErrorCode::CapabilityNotOnSqlite,
-                    std::string(construct) + " of a " + words(narrow->type, narrow->kind) + " and a " +
-                        words(ValueType{SqlType::Time}, common) + ": PostgreSQL answers every value as a " +
-                        words(ValueType{SqlType::Time}, common) + "; on SQLite each would keep its own text",
-                    "FIX: cast the " + words(narrow->type, narrow->kind) + " to the common type, e.g. CAST(" +
+                    std::string(construct) + " of a " + sql_type_words(narrow->type, narrow->kind) + " and a " +
+                        sql_type_words(ValueType{SqlType::Time}, common) + ": PostgreSQL answers every value as a " +
+                        sql_type_words(ValueType{SqlType::Time}, common) + "; on SQLite each would keep its own text",
+                    "FIX: cast the " + sql_type_words(narrow->type, narrow->kind) + " to the common type, e.g. CAST(" +
                         (narrow->expr ? shown_value(*narrow->expr) : std::string("x")) + " AS " + to + ").",
                     pos(narrow->expr && narrow->expr->location >= 0 ? narrow->expr->location : location));
 }

@@ -73,30 +73,6 @@ bool reaches(const ValueType& v, std::optional<pgtime::Kind> kind, ArgType p) {
   return std::any_of(from.begin(), from.end(), [&](ArgType t) { return capability::implicit_cast(t, p); });
 }
 
-std::string type_words(const ValueType& v, std::optional<pgtime::Kind> kind) {
-  switch (v.type) {
-    case SqlType::Unknown:
-    case SqlType::Untyped:
-    case SqlType::Null:
-      return "unknown";
-    case SqlType::Boolean:
-      return "boolean";
-    case SqlType::Integer:
-      return v.int8 ? "bigint" : "integer";
-    case SqlType::Numeric:
-      return "numeric";
-    case SqlType::Float:
-      return "double precision";
-    case SqlType::Text:
-      return "text";
-    case SqlType::Json:
-      return "jsonb";
-    case SqlType::Time:
-      return kind ? std::string(pgtime::type_words(*kind)) : "timestamp";
-  }
-  return "unknown";
-}
-
 // The argument's type is the parameter's itself (no cast needed).
 bool exact(const ValueType& v, ArgType p) {
   switch (v.type) {
@@ -131,6 +107,30 @@ std::string shown(const ast::Expr& e, Dialect d) {
 }
 
 }  // namespace
+
+std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind) {
+  switch (v.type) {
+    case SqlType::Unknown:
+    case SqlType::Untyped:
+    case SqlType::Null:
+      return "unknown";
+    case SqlType::Boolean:
+      return "boolean";
+    case SqlType::Integer:
+      return v.int8 ? "bigint" : "integer";
+    case SqlType::Numeric:
+      return "numeric";
+    case SqlType::Float:
+      return "double precision";
+    case SqlType::Text:
+      return "text";
+    case SqlType::Json:
+      return "jsonb";
+    case SqlType::Time:
+      return kind ? std::string(pgtime::type_words(*kind)) : "timestamp";
+  }
+  return "unknown";
+}
 
 // PostgreSQL's int4in / int8in (15): optional spaces, an optional sign, decimal digits, optional spaces, within
 // the type's range. The value's digits, without sign or spaces, or nullopt; `range` is set when only the range fails.
@@ -193,7 +193,7 @@ Status Admitter::signature_types(ast::FuncCall& f, const ExprContext& ctx, int l
 
   auto call_words = [&] {
     std::string out = f.name + "(";
-    for (std::size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + type_words(types[i], kinds[i]);
+    for (std::size_t i = 0; i < types.size(); ++i) out += (i ? ", " : "") + sql_type_words(types[i], kinds[i]);
     return out + ")";
   };
   auto signature_words = [&](const std::vector<ArgType>& s) {

@@ -331,9 +331,8 @@ bool register_functions(sqlite3* db) {
          sqlite3_create_function(db, "pg_single", 1, flags, nullptr, nullptr, single_step, single_final) == SQLITE_OK &&
          register_math(db, flags) && register_time_functions(db, flags) && register_time_constructors(db, flags) &&
          register_series(db) && register_number_functions(db, flags) && register_json_functions(db, flags) &&
-         register_value_functions(db, flags) &&
-         register_json_rows(db, flags) &&
-         register_text_functions(db, flags) && register_aggregate_functions(db, flags);
+         register_value_functions(db, flags) && register_json_rows(db, flags) && register_text_functions(db, flags) &&
+         register_aggregate_functions(db, flags);
 }
 
 }  // namespace qg::exec::sqlite

@@ -224,7 +224,7 @@ constexpr Signature kSignatures[] = {
     {"pg_make_date", "nnn"},
     {"pg_iv_sum", "x"},
     {"pg_iv_avg", "x"},
-    {"pg_series", "xxxl"},  // a table-valued function: as a scalar call, the engine's error
+    {"pg_series", "xxxl"},   // a table-valued function: as a scalar call, the engine's error
     {"pg_json_rows", "Jl"},  // json_each's argument for jsonb_each & co.; '-' names no function: the engine's error
     {"pg_number", "xl"},
     {"pg_int8", "m"},       // integer arithmetic's overflow check (a double there is "bigint out of range")

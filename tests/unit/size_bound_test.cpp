@@ -58,9 +58,9 @@ TEST(SizeBoundTest, PrintfWidthsAndPrecisionsAreBounded) {
   for (const std::string& sql : std::vector<std::string>{
            "SELECT printf('%2000d', 1)", "SELECT printf('%.1001f', cost_usd) FROM spans",
            "SELECT printf('%*s', 5000, name) FROM spans", "SELECT printf('%-*s', -5000, name) FROM spans",
-           "SELECT printf('%.*c', id, 'x') FROM spans",                  // * from a column
-           "SELECT printf(name, 1) FROM spans",                          // the format from a column
-           "SELECT printf('%' || '.*c', 1000000000, 'x')",               // a format that is not a literal
+           "SELECT printf('%.*c', id, 'x') FROM spans",     // * from a column
+           "SELECT printf(name, 1) FROM spans",             // the format from a column
+           "SELECT printf('%' || '.*c', 1000000000, 'x')",  // a format that is not a literal
            "SELECT printf('%99999999999999999999d', 1)",
            "SELECT group_concat(printf('%1000c', 'x'), '') FROM spans",  // the row count multiplies it
        }) {
