@@ -138,6 +138,28 @@ std::size_t compound_terms(const ast::SetOp& set) {
   return left_terms + 1;
 }
 
+// PostgreSQL refuses VALUES rows of different lengths; SQLite fails at run time (or, for the last row of a
+// VALUES it reads as a compound SELECT, answers something else), and the SQLite renderer relies on the first
+// row's width. The first row that differs is named, with its position.
+Status same_width(const std::vector<std::vector<ast::Expr>>& rows, int location) {
+  if (rows.empty()) return {};
+  const std::size_t width = rows.front().size();
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i].size() == width) continue;
+    const int at = rows[i].empty() ? location : rows[i].front().location;
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "VALUES lists must all be the same length: row 1 has " + std::to_string(width) +
+                          (width == 1 ? " value" : " values") + ", row " + std::to_string(i + 1) + " has " +
+                          std::to_string(rows[i].size()),
+                      "FIX: give every row of the VALUES list " + std::to_string(width) +
+                          (width == 1 ? " value" : " values") +
+                          " (write NULL for a missing one), or check for a "
+                          "misplaced parenthesis or comma.",
+                      pos(at >= 0 ? at : location));
+  }
+  return {};
+}
+
 }  // namespace
 
 Status Admitter::add_relation(Scope& level, Relation r, int location) {
@@ -462,6 +484,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           return {};
         } else if constexpr (std::is_same_v<T, ast::ValuesTable>) {
           if (auto s = construct(capability::Construct::ValuesInFrom, loc); !s) return s;
+          if (auto s = same_width(n.rows, loc); !s) return s;
           ExprContext ctx{level.parent, ctes, nullptr};
           for (auto& row : n.rows)
             if (auto s = exprs(row, ctx); !s) return s;
@@ -976,6 +999,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {
     auto& values = std::get<ast::Values>(q.body);
+    if (auto st =
+            same_width(values.rows,
+                       values.rows.empty() || values.rows.front().empty() ? -1 : values.rows.front().front().location);
+        !st)
+      return st.error();
     ExprContext ctx{outer, visible, nullptr};
     for (auto& row : values.rows)
       if (auto st = exprs(row, ctx); !st) return st.error();

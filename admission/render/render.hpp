@@ -36,7 +36,8 @@ std::string render_type(const ast::TypeName& type, Dialect dialect);
 
 // SQLite: x / y prints as pg_div(x, y) and x % y as pg_mod(x, y) (executors/sqlite/sqlite_numbers.cpp:
 // SQLite's own division with PostgreSQL's "division by zero" where SQLite answers NULL; % exact on fractions),
-// except x / y with a divisor that is a literal other than 0 (-2, 0.5) (division_checked is false for it).
+// except x / y with a divisor that is a literal other than 0 and the integer -1 (-2, 0.5) (division_checked is
+// false for it; INT64_MIN / -1 is PostgreSQL's "bigint out of range").
 bool division_checked(const ast::Expr& divisor);
 
 // Constructs the AST can hold but some dialect has no spelling for. One list,

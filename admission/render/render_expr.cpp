@@ -464,11 +464,19 @@ namespace qg::render {
 
 bool division_checked(const ast::Expr& divisor) {
   const ast::Expr* d = &divisor;
-  if (const auto* neg = std::get_if<ast::Operator>(&d->node); neg && !neg->left && (neg->op == "-" || neg->op == "+"))
-    d = &*neg->right;
+  bool negated = false;
+  if (const auto* sign = std::get_if<ast::Operator>(&d->node);
+      sign && !sign->left && (sign->op == "-" || sign->op == "+")) {
+    negated = sign->op == "-";
+    d = &*sign->right;
+  }
   if (const auto* l = std::get_if<ast::Literal>(&d->node);
-      l && (l->kind == ast::LiteralKind::Integer || l->kind == ast::LiteralKind::Numeric))
-    return std::strtod(l->text.c_str(), nullptr) == 0;
+      l && (l->kind == ast::LiteralKind::Integer || l->kind == ast::LiteralKind::Numeric)) {
+    double v = std::strtod(l->text.c_str(), nullptr);
+    if (negated) v = -v;
+    // 0: division by zero; an integer -1: the int64 overflow of INT64_MIN / -1 (both PostgreSQL's errors).
+    return v == 0 || (l->kind == ast::LiteralKind::Integer && v == -1);
+  }
   return true;
 }
 
