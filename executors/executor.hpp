@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "admission/admit/admit.hpp"
 #include "admission/catalog/catalog.hpp"
 #include "common/result.hpp"
 
@@ -77,23 +78,13 @@ struct RunOptions {
   // it for the log). It fixes the shape of the printed SQL for this database,
   // so PostgreSQL's plan gate caches its verdicts by it. Empty: computed here.
   std::string shape;
-  // Output columns admission typed boolean (admit::OutputColumn::boolean). An
-  // engine without a boolean type answers their 0/1 as booleans, as
-  // PostgreSQL does (issue #12, one answer format). Empty: none.
-  std::vector<bool> boolean_columns;
-  // Output columns admission found to pass a stored timestamp on
-  // (admit::OutputColumn::timestamp): an engine storing timestamps as text
-  // answers them as PostgreSQL prints timestamps. Empty: none.
-  std::vector<bool> timestamp_columns;
-  // Output columns admission typed numeric (admit::OutputColumn::numeric), with
-  // the scale PostgreSQL gives them (-1: not fixed); -2: not numeric. An engine
-  // that computes them as doubles (SQLite) answers them as PostgreSQL prints the
-  // numeric (a Decimal: `scale` digits after the point, else the double's
-  // shortest exact text), so float_digits never rounds them. Empty: none.
-  std::vector<int> numeric_scales;
-  // Output columns admission typed jsonb (admit::OutputColumn::json): an engine storing JSON as text answers
-  // them in jsonb's output form, as PostgreSQL prints jsonb. Empty: none.
-  std::vector<bool> json_columns;
+  // Admission's output columns of the statement, in order (names PostgreSQL gives them and the types it gives
+  // their values: admit::OutputColumn). An engine that names and types its answer its own way (SQLite) answers
+  // as PostgreSQL would (issue #12, one answer format): PostgreSQL's column names ("?column?", "lower", "case"
+  // for SQLite's "1 + 1", "lower(name)", "CASE WHEN ..."), booleans for 0/1, timestamps as PostgreSQL prints
+  // them, numerics as PostgreSQL prints the numeric (never rounded to float_digits), jsonb in its output form.
+  // Null: none (the engine's own names and types). Must outlive the run.
+  const std::vector<admit::OutputColumn>* columns = nullptr;
   // Values of the statement's parameters (AdmittedStatement::param_names, in
   // that order): params[n - 1] is bound to `$n` (PostgreSQL) / `?n` (SQLite).
   // Bound as data, never printed into the SQL. int64, double, text, bool or

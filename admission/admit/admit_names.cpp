@@ -42,7 +42,7 @@ std::string figure_name(const ast::Expr& e) {
         if constexpr (std::is_same_v<T, ast::ColumnRef>)
           return n.column;
         else if constexpr (std::is_same_v<T, ast::FuncCall>)
-          return n.name;
+          return n.name == "trim" ? "btrim" : n.name;  // TRIM(x) is btrim(x) in PostgreSQL (convert_expr.cpp)
         else if constexpr (std::is_same_v<T, ast::Cast>) {
           std::string inner = figure_name(*n.arg);
           return inner == "?column?" ? n.type.name : inner;

@@ -302,7 +302,7 @@ Result<ast::Expr> Converter::func_call(object o, int loc) {
   if (sql_syntax && parts.size() == 2 && parts[0] == "pg_catalog") {
     // Keyword forms with a plain-call equivalent that means the same on both engines:
     // TRIM([BOTH] c FROM x) is btrim(x, c), printed back as trim(x, c); TRIM(LEADING/TRAILING ...) is
-    // ltrim/rtrim; SUBSTRING(x FROM n FOR m) with whole-number positions is substr(x, n, m).
+    // ltrim/rtrim; SUBSTRING(x FROM n FOR m) with whole-number positions is substring(x, n, m).
     auto args = expr_list(o, "args");
     if (!args) return std::move(args).error();
     auto integer_literal = [](const ast::Expr& e) {
@@ -316,7 +316,7 @@ Result<ast::Expr> Converter::func_call(object o, int loc) {
       plain = parts[1];
     else if (parts[1] == "substring" && args->size() >= 2 &&
              std::all_of(args->begin() + 1, args->end(), integer_literal))
-      plain = "substr";
+      plain = "substring";  // the plain call PostgreSQL names the column after
     if (!plain.empty()) {
       ast::FuncCall f;
       f.name = std::move(plain);

@@ -340,8 +340,8 @@ class SqliteExecutor final : public Executor {
     const catalog::Column* column = nullptr;
     bool boolean = false;
     bool timestamp = false;  // the column is a timestamp, or admission says the value passes one on
-    int numeric_scale = -2;  // admission typed it numeric (RunOptions::numeric_scales); -2: not numeric
-    bool json = false;       // admission typed it jsonb (RunOptions::json_columns)
+    int numeric_scale = -2;  // admission typed it numeric (RunOptions::columns); -2: not numeric
+    bool json = false;       // admission typed it jsonb (RunOptions::columns)
   };
   std::vector<Origin> origins(sqlite3_stmt* stmt) const {
     std::vector<Origin> out(static_cast<std::size_t>(sqlite3_column_count(stmt)));
@@ -405,14 +405,18 @@ class SqliteExecutor final : public Executor {
     out.columns = column_meta(stmt);
     const int n = static_cast<int>(out.columns.size());
     auto origin = origins(stmt);
-    for (std::size_t i = 0; i < origin.size() && i < options.boolean_columns.size(); ++i)
-      if (options.boolean_columns[i]) origin[i].boolean = true;
-    for (std::size_t i = 0; i < origin.size() && i < options.timestamp_columns.size(); ++i)
-      if (options.timestamp_columns[i]) origin[i].timestamp = true;
-    for (std::size_t i = 0; i < origin.size() && i < options.numeric_scales.size(); ++i)
-      origin[i].numeric_scale = options.numeric_scales[i];
-    for (std::size_t i = 0; i < origin.size() && i < options.json_columns.size(); ++i)
-      origin[i].json = options.json_columns[i];
+    if (options.columns != nullptr) {
+      const auto& typed = *options.columns;
+      for (std::size_t i = 0; i < origin.size() && i < typed.size(); ++i) {
+        if (typed[i].boolean) origin[i].boolean = true;
+        if (typed[i].timestamp) origin[i].timestamp = true;
+        origin[i].numeric_scale = typed[i].numeric ? typed[i].numeric_scale : -2;
+        origin[i].json = typed[i].json;
+      }
+      // PostgreSQL's names: SQLite names an unaliased expression after its text ("lower(name)").
+      if (typed.size() == out.columns.size())
+        for (std::size_t i = 0; i < typed.size(); ++i) out.columns[i].name = typed[i].name;
+    }
     std::vector<std::string> storage(static_cast<std::size_t>(n));
     std::vector<std::string> samples(static_cast<std::size_t>(n));  // a timestamp column's first stored text
     while (max_rows <= 0 || static_cast<std::int64_t>(out.rows.size()) < max_rows) {

@@ -601,6 +601,10 @@ std::optional<HttpResponse> Api::run_query(QueryJob& job, bool first_slice) {
       return error_response(columns.error().code == ErrorCode::LimitDeadline ? deadline_refusal(job, columns.error())
                                                                              : columns.error());
     rows.columns = std::move(columns).value();
+    // PostgreSQL's names, as a run answers them (RunOptions::columns): SQLite names an expression by its text.
+    const auto& named = statement->admission.columns;
+    if (job.served->catalog.dialect == Dialect::Sqlite && named.size() == rows.columns.size())
+      for (std::size_t i = 0; i < named.size(); ++i) rows.columns[i].name = named[i].name;
   } else {
     exec::RunOptions options;
     options.deadline = ctx.deadline;  // what is left of the request's one deadline
@@ -608,12 +612,7 @@ std::optional<HttpResponse> Api::run_query(QueryJob& job, bool first_slice) {
     options.shape = job.record->fingerprint;    // computed above for the log: no second parse
     options.params = std::move(bound).value();  // bound by index, as data
     options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
-    for (const auto& c : statement->admission.columns) {
-      options.boolean_columns.push_back(c.boolean);
-      options.timestamp_columns.push_back(c.timestamp);
-      options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
-      options.json_columns.push_back(c.json);
-    }
+    options.columns = &statement->admission.columns;
     exec::RunStats stats;
     options.stats = &stats;
     if (first_slice) options.slice_steps = kSliceSteps;

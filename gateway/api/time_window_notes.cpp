@@ -30,10 +30,7 @@ std::optional<std::vector<std::optional<std::int64_t>>> times_of(const std::stri
   options.cancelled = ctx.cancelled;
   options.params = std::move(bound).value();
   options.max_rows = 1;
-  for (const auto& c : statement->admission.columns) {
-    options.boolean_columns.push_back(c.boolean);
-    options.timestamp_columns.push_back(c.timestamp);
-  }
+  options.columns = &statement->admission.columns;
   auto rows = ctx.engine.run(statement->sql, options);
   if (!rows || rows->rows.size() != 1) return std::nullopt;
   std::vector<std::optional<std::int64_t>> out;

@@ -100,12 +100,7 @@ GatewayRun GatewaySide::run(qg::exec::Executor& executor, const std::string& sql
   qg::exec::RunOptions options;
   options.deadline = qg::exec::Clock::now() + kDeadline;
   options.max_rows = statement->limit.detect_truncation ? statement->limit.row_cap + 1 : statement->limit.row_cap;
-  for (const auto& c : statement->admission.columns) {
-    options.boolean_columns.push_back(c.boolean);
-    options.timestamp_columns.push_back(c.timestamp);
-    options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
-    options.json_columns.push_back(c.json);
-  }
+  options.columns = &statement->admission.columns;
   auto rows = executor.run(statement->sql, options);
   if (!rows) {
     out.engine_error = rows.error();

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <boost/algorithm/string/predicate.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -151,8 +152,10 @@ std::string numeric_type_mismatch(const qg::exec::Rows& gateway, const qg::exec:
   return "";
 }
 
+// `names_strict`: the statement sent is the truth's own, so the envelope names its columns as PostgreSQL does
+// (one answer format; letter case aside: a database's own column spelling, Chinook's CustomerId, is its data).
 SideResult judge(const GatewayRun& run, const qg::exec::Rows& truth, const std::string& truth_sql,
-                 bool float4_data = false, bool numeric_strict = false) {
+                 bool float4_data = false, bool numeric_strict = false, bool names_strict = false) {
   SideResult out;
   if (run.refusal) {
     out.cls = run.refusal->fix.empty() ? Class::RefusedNoFix : Class::Refused;
@@ -184,6 +187,13 @@ SideResult judge(const GatewayRun& run, const qg::exec::Rows& truth, const std::
   }
   if (cmp.same && numeric_strict)
     if (auto why = numeric_type_mismatch(run.rows, truth); !why.empty()) cmp = {false, why};
+  if (cmp.same && names_strict)
+    for (std::size_t c = 0; c < truth.columns.size() && c < run.rows.columns.size(); ++c)
+      if (!boost::iequals(run.rows.columns[c].name, truth.columns[c].name)) {
+        cmp = {false, "column " + std::to_string(c + 1) + " is named " + run.rows.columns[c].name +
+                          ", PostgreSQL names it " + truth.columns[c].name};
+        break;
+      }
   if (cmp.same && !run.truncated) return out;
   if (float4_data && !run.truncated) {
     GatewayRun rounded;
@@ -547,8 +557,9 @@ int run_parity(const ParityOptions& options) {
     // Where the truth is the statement itself (a SQLite spelling's truth is another expression, whose
     // type may differ where the value is the same).
     const bool strict = e.corpus != "defog" && e.truth == e.sql;
-    r.sqlite = judge(gateway.run(*s->sqlite, e.sql), *truth, e.truth, s->float4_data, strict);
-    r.postgres = judge(gateway.run(*s->postgres, e.sql), *truth, e.truth, false, strict);
+    const bool same_sql = e.truth == e.sql;
+    r.sqlite = judge(gateway.run(*s->sqlite, e.sql), *truth, e.truth, s->float4_data, strict, same_sql);
+    r.postgres = judge(gateway.run(*s->postgres, e.sql), *truth, e.truth, false, strict, same_sql);
     records.push_back(std::move(r));
   }
   const auto elapsed =

@@ -19,12 +19,7 @@ exec::Rows run(const std::string& sql) {
   if (!statement) return {};
   exec::RunOptions options;
   options.deadline = exec::Clock::now() + std::chrono::seconds(10);
-  for (const auto& c : statement->admission.columns) {
-    options.boolean_columns.push_back(c.boolean);
-    options.timestamp_columns.push_back(c.timestamp);
-    options.numeric_scales.push_back(c.numeric ? c.numeric_scale : -2);
-    options.json_columns.push_back(c.json);
-  }
+  options.columns = &statement->admission.columns;
   auto rows = demo.sqlite().run(statement->sql, options);
   EXPECT_TRUE(rows.has_value()) << sql << ": " << (rows ? "" : rows.error().message);
   return rows ? std::move(rows).value() : exec::Rows{};
