@@ -140,8 +140,10 @@ std::optional<std::string> pg_type_of(const std::string& table, const std::strin
   for (const auto& t : kTypedText)
     if (t.table == table && t.column == column)
       return sqlite_type == "TEXT" ? std::optional(std::string(t.type)) : std::nullopt;
-  // SQLite's INTEGER is 64 bits and REAL an IEEE double.
-  if (sqlite_type == "INTEGER") return "bigint";
+  // A SQLite INTEGER column is PostgreSQL's integer as admission reads it (admission/admit/value_types.cpp,
+  // column_type; GET /v1/schema names it so): sum(id) is bigint and sum(id) / count(*) divides whole numbers
+  // on both backends, as one statement must answer the same on either. REAL is an IEEE double.
+  if (sqlite_type == "INTEGER") return "integer";
   if (sqlite_type == "REAL") return "double precision";
   if (sqlite_type == "TEXT") return "text";
   return std::nullopt;
@@ -228,7 +230,7 @@ bool rowid_alias(const Table& t) {
   for (const auto& c : t.columns)
     if (c.pk_position > 0) {
       ++in_key;
-      integer = c.pg_type == "bigint";  // only INTEGER maps to bigint
+      integer = c.pg_type == "integer";  // only INTEGER maps to integer
     }
   return in_key == 1 && integer;
 }
