@@ -64,6 +64,14 @@ Civil civil(std::int64_t micros) {
   return c;
 }
 
+// A time of day's clock: 00:00:00 to 24:00:00, which PostgreSQL's time holds (TIME '24:00' is not midnight, it is
+// the end of the day: printed 24:00:00, its hour 24, greater than 23:59:59).
+Civil clock_of(std::int64_t micros) {
+  Civil c = civil(micros);
+  if (micros == kMicrosPerDay) c.hour = 24;
+  return c;
+}
+
 int days_in_month(int y, int m) {
   return static_cast<int>(
       static_cast<unsigned>((date::year{y} / date::month{static_cast<unsigned>(m)} / date::last).day()));
@@ -512,7 +520,7 @@ bool format(const Value& v, std::string& out, std::string& error, bool text_form
   }
   char buf[64];
   if (v.kind == Kind::Time) {
-    const Civil c = civil(v.micros);
+    const Civil c = clock_of(v.micros);
     std::snprintf(buf, sizeof buf, "%02d:%02d:%02d", c.hour, c.minute, c.second);
     out = buf + fraction(c.fsec);
     return true;
@@ -824,7 +832,7 @@ bool extract(std::string_view field, const Value& v, Number& out, std::string& e
     if (iv.micros % kMicrosPerSecond == 0) return integer(secs_from_day_month + iv.micros / kMicrosPerSecond);
     return real(static_cast<double>(secs_from_day_month) + static_cast<double>(iv.micros) / 1e6);
   }
-  const Civil c = civil(v.micros);
+  const Civil c = v.kind == Kind::Time ? clock_of(v.micros) : civil(v.micros);
   if (v.kind == Kind::Time) {
     if (f == "microseconds") return integer(c.second * 1'000'000LL + c.fsec);
     if (f == "milliseconds") return real(c.second * 1000.0 + c.fsec / 1000.0);

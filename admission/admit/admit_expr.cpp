@@ -261,7 +261,7 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
       dialect_ == Dialect::Sqlite && (f.name.starts_with("json") || f.name.starts_with("pg_jsonb_"));
   for (auto& a : f.args) {
     if (reads_json_text) json_text_allowed_ = &a;
-    if (f.name == "pg_int8" || f.name == "pg_float8") int8_checked_ = &a;
+    if (f.name == "pg_int8" || f.name == "pg_float8" || f.name == "pg_int4" || f.name == "pg_int2") int8_checked_ = &a;
     if (f.name == "pg_numeric" && &a == &f.args.front()) numeric_checked_.insert(&a);
     if (auto s = expr(a, ctx); !s) return s;
   }
@@ -331,6 +331,7 @@ Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
 Status boolean_concat_on_sqlite(const ast::Expr& condition, int location);
 bool mod_as_operator_on_sqlite(ast::Expr& e, Dialect dialect);
 bool holds_extract(const ast::Expr& e);
+int int_width(const ast::Expr& e);
 
 Status Admitter::sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx) {
   for (auto& i : items) {
@@ -477,7 +478,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             for (ast::Expr* side : {&**n.left, &*n.right}) {
               const auto* inner = std::get_if<ast::Operator>(&side->node);
               if (inner && inner->left && (inner->op == "+" || inner->op == "-" || inner->op == "*") &&
-                  value_type(*side, ctx).type == SqlType::Integer)
+                  value_type(*side, ctx).type == SqlType::Integer && int_width(*side) == 0)
                 wrap_int8(*side);
             }
           {
@@ -533,6 +534,12 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = text_literal_as_number(*n.right, **n.left, ctx, loc); !s) return s;
             if (auto s = boolean_text_on_sqlite(**n.left, *n.right, ctx, loc); !s) return s;
             if (auto s = boolean_text_on_sqlite(*n.right, **n.left, ctx, loc); !s) return s;
+          }
+          {
+            // Certainly int4 / int2 (2147483647 + 1, length(x) * 1000): PostgreSQL's 32-bit (16-bit) overflow.
+            bool handled = false;
+            if (auto s = int4_arithmetic_on_sqlite(e, int8_checked, handled); !s) return s;
+            if (handled) return {};  // `n` may have died; an integer
           }
           // Integer + - * on SQLite: an int64 overflow becomes a double there, PostgreSQL's error there
           // ("bigint out of range"): the result passes through pg_int8, which raises it (wrap_int8: once per

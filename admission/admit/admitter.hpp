@@ -164,6 +164,10 @@ class Admitter {
   // integer type is rounded (true when done), CAST(x AS numeric(p, s)) rounds and checks the precision,
   // trunc(x, n) keeps n decimals (on PostgreSQL: of the numeric, as round(x, n)), GREATEST / LEAST skip NULLs.
   bool integer_cast_rounds_on_sqlite(ast::Cast& cast, const ExprContext& ctx);
+  // Integer (int4) and smallint + - * / % on SQLite (numbers_on_sqlite.cpp): constant arithmetic computed and
+  // PostgreSQL's "integer out of range" refused; other such arithmetic wrapped in pg_int4 / pg_int2 unless
+  // `checked` (already their argument). `handled`: `e` was such arithmetic (no pg_int8 check).
+  Status int4_arithmetic_on_sqlite(ast::Expr& e, bool checked, bool& handled);
   Status numeric_typmod_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   void trunc_digits(ast::Expr& e, const ExprContext& ctx);
   Status greatest_least_on_sqlite(ast::Expr& e, const ExprContext& ctx);
@@ -345,7 +349,7 @@ class Admitter {
   std::map<const ast::Query*, std::vector<ValueType>> query_types_;  // output types of every admitted query
   std::vector<ValueType> select_types_;                              // the last select()'s items
   std::set<int> numeric_extracts_;           // locations of EXTRACT calls (numeric in PostgreSQL; date_part is float8)
-  const ast::Expr* int8_checked_ = nullptr;  // the argument of a pg_int8 call being admitted (re-check)
+  const ast::Expr* int8_checked_ = nullptr;  // the argument of a pg_int8 / pg_int4 call being admitted (re-check)
   // The value arguments of pg_numeric calls admitted (numeric_scale_on_sqlite.cpp: not rounded again). A set:
   // calls nest (pg_numeric(pg_numeric(x, 10, 2) * 2, 1000, 2)).
   std::set<const ast::Expr*> numeric_checked_;

@@ -693,7 +693,7 @@ bool Admitter::integer_valued(const ast::Expr& e, const ExprContext& ctx) {
           static constexpr std::string_view kInteger[] = {"count", "length",     "row_number",
                                                           "rank",  "dense_rank", "ntile"};
           static constexpr std::string_view kWhole[] = {"round", "trunc", "floor", "ceil", "ceiling"};
-          static constexpr std::string_view kSame[] = {"sum", "min", "max", "abs", "pg_int8"};
+          static constexpr std::string_view kSame[] = {"sum", "min", "max", "abs", "pg_int8", "pg_int4", "pg_int2"};
           if (std::find(std::begin(kInteger), std::end(kInteger), n.name) != std::end(kInteger)) return true;
           if (n.args.size() == 1 && std::find(std::begin(kWhole), std::end(kWhole), n.name) != std::end(kWhole))
             return true;

@@ -14,7 +14,11 @@
 //
 // The replacements are querygate's own functions, admitted on SQLite as they
 // stand, so admitting the printed statement again changes nothing.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -175,6 +179,221 @@ bool holds_extract(const ast::Expr& e) {
   bool found = f && (f->name == "pg_extract" || f->name == "extract" || f->name == "date_part");
   ast::for_each_child(e, [&](const ast::Expr& child) { found = found || holds_extract(child); });
   return found;
+}
+
+// ---------- integer (int4) and smallint (int2) overflow on SQLite ----------
+//
+// SQLite computes every integer in 64 bits: 2147483647 + 1 is 2147483648 there, PostgreSQL's error
+// "integer out of range" (int4), "smallint out of range" (int2). A SQLite INTEGER column may hold a
+// PostgreSQL integer or bigint, so arithmetic whose int4-ness comes from a column's declared type is read
+// as bigint (pg_int8, admit_expr.cpp). Where PostgreSQL's type is certainly int4 or int2 (an integer
+// literal within 32 bits, a cast to integer / smallint, a text length or position, and + - * / % of
+// those, int_width below), its overflow is an error on SQLite too:
+//   - constant arithmetic (literals and casts of literals only) is computed here, node by node as
+//     PostgreSQL's planner folds it, and PostgreSQL's error is a refusal at admission with a FIX;
+//   - any other such + - * / and prefix - passes through pg_int4(x) / pg_int2(x) (sqlite_numbers.cpp), one
+//     per node: an int4 chain's intermediate value can overflow and come back into range (x + 2147483647 - 1),
+//     which PostgreSQL fails. A chain too long to wrap node by node nests past the depth limit once translated
+//     and is refused with the flattening FIX (pipeline.cpp, check_sqlite_depth).
+// Mixed int4 / int8 operands are int8 in PostgreSQL: the pg_int8 check, as before.
+namespace {
+
+bool is_int4_name(std::string_view t) {
+  return t == "int4" || t == "int" || t == "integer";
+}
+bool is_int2_name(std::string_view t) {
+  return t == "int2" || t == "smallint";
+}
+
+bool fits(std::int64_t v, int width) {
+  if (width == 2) return v >= -32768 && v <= 32767;
+  if (width == 4) return v >= -2147483648LL && v <= 2147483647LL;
+  return true;
+}
+
+// A whole-number literal's value (the grammar writes those beyond 32 bits as Numeric).
+std::optional<std::int64_t> literal_integer(const ast::Literal& l) {
+  if (l.kind != ast::LiteralKind::Integer && l.kind != ast::LiteralKind::Numeric) return std::nullopt;
+  return ast::integer_value(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, l.text}));
+}
+
+// PostgreSQL's int4 functions (value_types.cpp's kInteger, less the bigint ones) whose value is never negative.
+bool nonnegative_int4_function(std::string_view f) {
+  static constexpr std::string_view kNames[] = {"length",       "char_length",    "character_length", "octet_length",
+                                                "bit_length",   "strpos",         "position",         "pg_strpos",
+                                                "regexp_count", "pg_regexp_count"};
+  return std::find(std::begin(kNames), std::end(kNames), f) != std::end(kNames);
+}
+
+const ast::Expr& cast_source(const ast::Cast& c) {
+  // CAST(x AS integer) of a number is CAST(pg_number(x, 'int4', ...) AS integer) once admitted on SQLite.
+  const auto* f = std::get_if<ast::FuncCall>(&c.arg->node);
+  return f && f->name == "pg_number" && !f->args.empty() ? f->args.front() : *c.arg;
+}
+
+bool null_literal(const ast::Expr& e) {
+  const auto* l = std::get_if<ast::Literal>(&e.node);
+  return l && l->kind == ast::LiteralKind::Null;
+}
+
+}  // namespace
+
+// 4: PostgreSQL's type of `e` is certainly integer (int4); 2: smallint; 0: bigint, another type, or not known
+// (a SQLite INTEGER column).
+int int_width(const ast::Expr& e) {
+  if (const auto* l = std::get_if<ast::Literal>(&e.node)) {
+    const auto v = literal_integer(*l);
+    return v && fits(*v, 4) ? 4 : 0;
+  }
+  if (const auto* c = std::get_if<ast::Cast>(&e.node)) {
+    if (is_int4_name(c->type.name)) return 4;
+    if (is_int2_name(c->type.name)) return 2;
+    return 0;
+  }
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+    if (f->star || f->over || f->filter || f->distinct) return 0;
+    if (f->name == "pg_int4") return 4;
+    if (f->name == "pg_int2") return 2;
+    if ((f->name == "pg_div" || f->name == "pg_mod") && f->args.size() == 2) {  // x / y, x % y as SQLite runs them
+      const int l = null_literal(f->args[0]) ? -1 : int_width(f->args[0]);
+      const int r = null_literal(f->args[1]) ? -1 : int_width(f->args[1]);
+      return l == 0 || r == 0 || (l < 0 && r < 0) ? 0 : std::max(l, r);
+    }
+    return nonnegative_int4_function(f->name) || f->name == "ntile" ? 4 : 0;
+  }
+  if (const auto* o = std::get_if<ast::Operator>(&e.node)) {
+    if (o->op != "+" && o->op != "-" && o->op != "*" && o->op != "/" && o->op != "%") return 0;
+    if (!o->left) return o->op == "-" || o->op == "+" ? int_width(*o->right) : 0;
+    // NULL takes the other operand's type.
+    const int l = null_literal(**o->left) ? -1 : int_width(**o->left);
+    const int r = null_literal(*o->right) ? -1 : int_width(*o->right);
+    if (l == 0 || r == 0 || (l < 0 && r < 0)) return 0;
+    return std::max(l, r);
+  }
+  return 0;
+}
+
+namespace {
+
+// A constant integer expression computed as PostgreSQL's planner folds it (bottom up: an error anywhere
+// below is the statement's error, also under NULL * ...).
+struct Folded {
+  bool constant = false;
+  bool null = false;
+  std::int64_t value = 0;
+  int width = 0;      // 2, 4 or 8 (a bigint literal: only as a cast's argument)
+  std::string error;  // PostgreSQL's error, when constant
+};
+
+const char* range_error(int width) {
+  return width == 2 ? "smallint out of range" : "integer out of range";
+}
+
+Folded fold(const ast::Expr& e) {
+  Folded out;
+  if (const auto* l = std::get_if<ast::Literal>(&e.node)) {
+    if (l->kind == ast::LiteralKind::Null) {
+      out.constant = out.null = true;
+      return out;
+    }
+    const auto v = literal_integer(*l);
+    if (!v) return out;
+    out.constant = true;
+    out.value = *v;
+    out.width = fits(*v, 4) ? 4 : 8;
+    return out;
+  }
+  if (const auto* c = std::get_if<ast::Cast>(&e.node)) {
+    const int to = is_int4_name(c->type.name) ? 4 : is_int2_name(c->type.name) ? 2 : 0;
+    if (!to) return out;
+    out = fold(cast_source(*c));
+    if (!out.constant || !out.error.empty()) return out;
+    if (!out.null && !fits(out.value, to)) out.error = range_error(to);
+    out.width = to;
+    return out;
+  }
+  const auto* o = std::get_if<ast::Operator>(&e.node);
+  if (!o || (o->op != "+" && o->op != "-" && o->op != "*" && o->op != "/" && o->op != "%")) return out;
+  if (!o->left) {
+    if (o->op != "-" && o->op != "+") return out;
+    out = fold(*o->right);
+    if (!out.constant || !out.error.empty() || out.null) return out;
+    if (o->op == "+") return out;
+    if (out.width == 8) return Folded{};
+    out.value = -out.value;
+    if (!fits(out.value, out.width)) out.error = range_error(out.width);
+    return out;
+  }
+  const Folded a = fold(**o->left);
+  if (!a.constant) return a;
+  const Folded b = fold(*o->right);
+  if (!b.constant) return b;
+  if (!a.error.empty()) return a;
+  if (!b.error.empty()) return b;
+  out.constant = true;
+  out.width = std::max(a.width, b.width);
+  if (out.width == 8 || out.width == 0) return Folded{};
+  if (a.null || b.null) {
+    out.null = true;
+    return out;
+  }
+  const std::int64_t x = a.value, y = b.value;  // within 32 bits: no 64-bit overflow below
+  if (o->op == "+")
+    out.value = x + y;
+  else if (o->op == "-")
+    out.value = x - y;
+  else if (o->op == "*")
+    out.value = x * y;
+  else if (y == 0)
+    return Folded{};  // x / 0: its own refusal (arithmetic_on_sqlite) or pg_div's error
+  else if (o->op == "/")
+    out.value = x / y;  // truncated toward zero, as PostgreSQL's
+  else
+    out.value = y == -1 ? 0 : x % y;  // PostgreSQL's int4mod: x % -1 is 0, never an overflow
+  if (!fits(out.value, out.width)) out.error = range_error(out.width);
+  return out;
+}
+
+}  // namespace
+
+Status Admitter::int4_arithmetic_on_sqlite(ast::Expr& e, bool checked, bool& handled) {
+  handled = false;
+  if (dialect_ != Dialect::Sqlite) return {};
+  const auto* o = std::get_if<ast::Operator>(&e.node);
+  if (!o || (o->op != "+" && o->op != "-" && o->op != "*" && o->op != "/" && o->op != "%")) return {};
+  if (!o->left && o->op != "-") return {};
+  const int width = int_width(e);
+  if (width == 0) return {};
+  handled = true;
+  const Folded f = fold(e);
+  if (f.constant && !f.error.empty()) {
+    const std::string type = width == 2 ? "smallint" : "integer";
+    return make_error(ErrorCode::ValidationUnsupported,
+                      shown_value(e) + " is PostgreSQL's error \"" + f.error + "\": " + type +
+                          " arithmetic overflows past " + (width == 2 ? "32767" : "2147483647") +
+                          " (SQLite would answer the 64-bit value)",
+                      "FIX: compute in bigint: cast an operand, e.g. 2147483647::bigint + 1 (or numeric, e.g. "
+                      "2147483647::numeric * 1000, past 9223372036854775807).",
+                      pos(e.location));
+  }
+  if (f.constant || checked || o->op == "%") return {};  // % never overflows (PostgreSQL: x % -1 is 0)
+  if (!o->left) {
+    // -length(x) is never out of range: only -(-2147483648) is.
+    const auto* g = std::get_if<ast::FuncCall>(&o->right->node);
+    if (g && nonnegative_int4_function(g->name)) return {};
+  }
+  if (o->op == "/") {
+    // Only -2147483648 / -1 overflows: a constant divisor other than -1 cannot.
+    const Folded d = fold(*o->right);
+    if (d.constant && d.error.empty() && (d.null || d.value != -1)) return {};
+  }
+  const int loc = e.location;
+  ast::FuncCall wrapped;
+  wrapped.name = width == 2 ? "pg_int2" : "pg_int4";
+  wrapped.args.push_back(std::move(e));
+  e = ast::make_expr(std::move(wrapped), loc);
+  note_rewrite(width == 2 ? "dialect:int2-overflow" : "dialect:int4-overflow");
+  return {};
 }
 
 }  // namespace qg::admit::detail

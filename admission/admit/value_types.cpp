@@ -244,9 +244,9 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
                                                       "pg_date_add", "pg_timezone", "timezone",      "to_timestamp",
                                                       "pg_from_key", "to_date",     "make_date",     "pg_to_timestamp",
                                                       "pg_to_time",  "pg_make_date"};
-          static const std::set<std::string> kPassOn = {"min",         "max",        "lag",       "lead",
-                                                        "first_value", "last_value", "nth_value", "abs",
-                                                        "any_value",   "pg_int8",    "pg_single", "pg_float8"};
+          static const std::set<std::string> kPassOn = {
+              "min", "max",       "lag",     "lead",      "first_value", "last_value", "nth_value",
+              "abs", "any_value", "pg_int8", "pg_single", "pg_float8",   "pg_int4",    "pg_int2"};
           // PostgreSQL 15's regular-expression functions, and the functions PostgreSQL's text functions become
           // on SQLite (admit/text_on_sqlite.cpp, executors/sqlite/sqlite_text.cpp).
           static const std::set<std::string> kTextFamily = {

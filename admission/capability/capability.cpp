@@ -449,6 +449,12 @@ constexpr FunctionCapability kFunctions[] = {
         "pg_int8", Scalar, Number, Growth::Fixed,
         "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT id * 2 FROM spans (bigint overflow is its "
         "error there)."),
+    sqlite_only("pg_int4", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT length(name) * 1000 FROM spans (integer "
+                "overflow is its error there)."),
+    sqlite_only("pg_int2", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT 2::smallint * 3::smallint (smallint "
+                "overflow is its error there)."),
     sqlite_only("pg_float8", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT cost_usd * 2 FROM spans (float overflow "
                 "is its error there)."),

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <random>
@@ -270,6 +271,29 @@ void pg_int8(sqlite3_context* ctx, int, sqlite3_value** argv) {
   sqlite3_result_value(ctx, argv[0]);
 }
 
+// pg_int4(x) / pg_int2(x): the value of integer (smallint) arithmetic PostgreSQL types int4 (int2), which
+// admission wrapped node by node (admit/numbers_on_sqlite.cpp). SQLite computes it in 64 bits (2147483647 + 1 is
+// 2147483648 there); PostgreSQL raises "integer out of range" ("smallint out of range"), as here. NULL passes.
+template <std::int64_t kMin, std::int64_t kMax>
+void pg_int_checked(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  constexpr const char* kError = kMax == 32767 ? "smallint out of range" : "integer out of range";
+  switch (sqlite3_value_type(argv[0])) {
+    case SQLITE_INTEGER: {
+      const sqlite3_int64 v = sqlite3_value_int64(argv[0]);
+      if (v < kMin || v > kMax) return sqlite3_result_error(ctx, kError, -1);
+      return sqlite3_result_int64(ctx, v);
+    }
+    case SQLITE_FLOAT: {  // an int64 overflow below: out of range as well
+      const double v = sqlite3_value_double(argv[0]);
+      if (!(v >= static_cast<double>(kMin) && v <= static_cast<double>(kMax)) || v != std::trunc(v))
+        return sqlite3_result_error(ctx, kError, -1);
+      return sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(v));
+    }
+    default:
+      return sqlite3_result_value(ctx, argv[0]);
+  }
+}
+
 // pg_single(x): a scalar subquery's one row (issue #12). PostgreSQL fails a scalar subquery that returns
 // more than one row; SQLite answers the first. Admission reads such a subquery through this aggregate
 // (admission/admit/scalar_subquery.cpp): no row gives NULL, one row its value, a second row PostgreSQL's error.
@@ -328,6 +352,10 @@ bool register_functions(sqlite3* db) {
          sqlite3_create_function(db, "upper", 1, flags, nullptr, map_case<towupper_l>, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "lower", 1, flags, nullptr, map_case<towlower_l>, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_int8", 1, flags, nullptr, pg_int8, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_int4", 1, flags, nullptr, pg_int_checked<-2147483648LL, 2147483647LL>, nullptr,
+                                 nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_int2", 1, flags, nullptr, pg_int_checked<-32768, 32767>, nullptr, nullptr) ==
+             SQLITE_OK &&
          sqlite3_create_function(db, "pg_single", 1, flags, nullptr, nullptr, single_step, single_final) == SQLITE_OK &&
          register_math(db, flags) && register_time_functions(db, flags) && register_time_constructors(db, flags) &&
          register_series(db) && register_number_functions(db, flags) && register_json_functions(db, flags) &&

@@ -228,6 +228,8 @@ constexpr Signature kSignatures[] = {
     {"pg_json_rows", "Jl"},  // json_each's argument for jsonb_each & co.; '-' names no function: the engine's error
     {"pg_number", "xl"},
     {"pg_int8", "m"},       // integer arithmetic's overflow check (a double there is "bigint out of range")
+    {"pg_int4", "m"},       // int4 arithmetic's overflow check ("integer out of range")
+    {"pg_int2", "m"},       // int2 arithmetic's overflow check ("smallint out of range")
     {"pg_single", "x"},     // a scalar subquery's one row (a second row is the engine's error)
     {"pg_numeric", "mnn"},  // CAST(x AS numeric(p, s)) on SQLite
     {"pg_trunc", "mn"},

@@ -696,5 +696,144 @@ TEST_F(WrongAnswersTest, RoundOfAFloatRoundsHalvesToEvenAsPostgresDoes) {
   EXPECT_BOTH_ANSWER_AS_POSTGRES_NUMBERS("SELECT round(2.5), round(-2.5), round(CAST(0.5 AS numeric))");
 }
 
+// What PostgreSQL answers, or its error (the oracle's exception text), for the SQLite gateway's comparisons.
+struct OracleAnswer {
+  bool failed = false;
+  std::string error;
+  Table rows;
+};
+
+// integer (int4) and smallint overflow: SQLite computes every integer in 64 bits (2147483647 + 1 is 2147483648
+// there); PostgreSQL raises "integer out of range" / "smallint out of range" where its type is certainly int4 /
+// int2 (literals, casts, text lengths and positions, and + - * / of those). Each statement answers as PostgreSQL
+// does on the SQLite gateway, or fails where PostgreSQL fails (constants: refused at admission, with a FIX
+// naming the bigint cast; the rest: pg_int4 / pg_int2, PostgreSQL's message). Mixed with bigint: bigint.
+TEST_F(WrongAnswersTest, IntegerOverflowIsPostgresErrorOnSqlite) {
+  QG_BOTH_GATEWAYS();
+  const char* statements[] = {
+      "SELECT 2147483647 + 1",
+      "SELECT 2147483647 + 1 - 1",
+      "SELECT -2147483647 - 1",
+      "SELECT -2147483647 - 2",
+      "SELECT 123456789 * 1000",
+      "SELECT 2147483647::int * 2",
+      "SELECT -2147483648::int * -1",
+      "SELECT (-2147483648)::int * -1",
+      "SELECT (-2147483647 - 1) / -1",
+      "SELECT (-2147483647 - 1) % -1",
+      "SELECT 32767::smallint + 1::smallint",
+      "SELECT 32767::smallint + 1",
+      "SELECT 200::smallint * 200::smallint",
+      "SELECT -(-2147483647 - 1)",
+      "SELECT 2147483647::bigint + 1",
+      "SELECT 2147483647 + 1::bigint",
+      "SELECT 2147483647 + 1.5",
+      "SELECT NULL + 2147483647",
+      "SELECT NULL * 2147483647 * 2",
+      "SELECT 2147483647 + NULL::int",
+      "SELECT 2147483648::int",
+      "SELECT 65536 * 32768",
+      "SELECT 46341 * 46341",
+      "SELECT 46340 * 46340, 7 / 2, -7 / 2, 1 + 2 * 3",
+      "SELECT (2147483647 + 1)::bigint",
+      "SELECT 2147483647 + '1'",
+      "SELECT count(*) FROM spans WHERE length(name) * 1000000000 > 0",
+      "SELECT count(*) FROM spans WHERE length(name) * 1000 > 20000",
+      "SELECT max(length(name) * 100000000) FROM spans",
+      "SELECT max(length(name) * 10000000) FROM spans",
+      "SELECT sum(id::int * 1000000) FROM spans",
+      "SELECT sum(id::int * 10) FROM spans",
+      "SELECT max(id::int * 2147483647) FROM spans WHERE id < 3",
+      "SELECT max(length(name) + 2147483647 - 100) FROM spans",
+      "SELECT max(length(name) + 2147483600) FROM spans",
+      "SELECT max(id::int + 2147483647 - 100) FROM spans WHERE id < 50",
+      "SELECT max(length(name)::smallint * 10000::smallint) FROM spans",
+      "SELECT max(length(name)::smallint * 100::smallint) FROM spans",
+      "SELECT max(strpos(name, 'a') * 1000000000) FROM spans",
+      "SELECT max(char_length(name) * 1000000000) FROM spans",
+      "SELECT max(position('a' IN name) * 1000000000) FROM spans",
+      "SELECT max(-(id::int)) FROM spans",
+      "SELECT count(*) FROM spans WHERE id::int * 100000000 > 5",
+      "SELECT max(id::int / -1) FROM spans",
+      "SELECT max((id::int - 2147483647 - 1) / -1) FROM spans WHERE id = 1",
+      "SELECT max((id::int - 2147483647 - 2) / -1) FROM spans WHERE id = 1",
+      "SELECT max(id * 2147483647) FROM spans",
+      "SELECT max(length(name)::bigint * 1000000000) FROM spans",
+      "SELECT max(length(name) * 1000000000::bigint) FROM spans",
+      "SELECT max(CASE WHEN id > 0 THEN length(name) * 1000 END) FROM spans",
+      "SELECT max(CASE WHEN id > 0 THEN length(name) * 1000000000 END) FROM spans",
+      "SELECT max(length(name) * 1000 + id) FROM spans",
+      "SELECT id, length(name) * 3 - 1 AS n FROM spans ORDER BY id LIMIT 5",
+      "SELECT max(length(name) * 1000) / 7, min(length(name) % 4) FROM spans",
+  };
+  for (const char* sql : statements) {
+    OracleAnswer want;
+    try {
+      want.rows = oracle(sql);
+    } catch (const std::exception& e) {
+      want.failed = true;
+      want.error = e.what();
+    }
+    const auto lite = ask(*sqlite_, sql);
+    if (want.failed) {
+      EXPECT_NE(lite.status, 200) << sql << "\nPostgreSQL: " << want.error << "\nSQLite: " << lite.body;
+      // PostgreSQL's own words, at admission (a FIX) or from the engine.
+      const bool range = want.error.find("out of range") != std::string::npos;
+      if (range) EXPECT_NE(lite.body.find("out of range"), std::string::npos) << sql << "\n" << lite.body;
+    } else {
+      ASSERT_EQ(lite.status, 200) << sql << "\n" << lite.body;
+      EXPECT_EQ(rows(lite), want.rows) << sql;
+    }
+  }
+  // A constant's overflow is refused at admission, with the bigint cast as the FIX.
+  const auto folded = ask(*sqlite_, "SELECT 2147483647 + 1");
+  EXPECT_EQ(folded.status, 422) << folded.body;
+  EXPECT_EQ(code_of(folded), "validation:unsupported") << folded.body;
+  EXPECT_NE(fix_of(folded).find("::bigint"), std::string::npos) << folded.body;
+}
+
+// TIME '24:00' is the end of the day in PostgreSQL (printed 24:00:00, its hour 24, after 23:59:59), not midnight.
+TEST_F(WrongAnswersTest, TimeTwentyFourIsTheEndOfTheDay) {
+  QG_BOTH_GATEWAYS();
+  const char* statements[] = {
+      "SELECT TIME '24:00'",
+      "SELECT TIME '24:00:00', CAST('24:00' AS time), '24:00'::time",
+      "SELECT CAST(TIME '24:00' AS text), TIME '24:00' || ''",
+      "SELECT TIME '24:00' > TIME '23:59:59', TIME '24:00' = TIME '00:00', TIME '24:00' = '24:00:00'",
+      "SELECT EXTRACT(hour FROM TIME '24:00'), EXTRACT(minute FROM TIME '24:00')",
+      "SELECT TIME '24:00' - TIME '00:00'",
+      "SELECT DATE '2024-01-01' + TIME '24:00'",
+      "SELECT CAST(TIMESTAMP '2024-01-01 24:00' AS text)",
+      "SELECT TIME '23:59:59.9999999'",
+      "SELECT TIME '24:00:01'",
+      "SELECT TIME '24:01'",
+      "SELECT max(t), min(t) FROM (VALUES (TIME '24:00'), (TIME '12:00')) v(t)",
+      "SELECT t FROM (VALUES (TIME '24:00'), (TIME '12:00'), (TIME '00:00')) v(t) ORDER BY t",
+      "SELECT count(*) FROM spans WHERE CAST(start_time AS time) < TIME '24:00'",
+  };
+  for (const char* sql : statements) {
+    OracleAnswer want;
+    try {
+      want.rows = oracle(sql);
+    } catch (const std::exception& e) {
+      want.failed = true;
+      want.error = e.what();
+    }
+    const auto lite = ask(*sqlite_, sql);
+    if (want.failed) {
+      EXPECT_NE(lite.status, 200) << sql << "\nPostgreSQL: " << want.error << "\nSQLite: " << lite.body;
+    } else if (lite.status == 422) {
+      // A refusal with a FIX is allowed; never a different answer.
+      EXPECT_NE(fix_of(lite).find("FIX"), std::string::npos) << sql << "\n" << lite.body;
+    } else {
+      ASSERT_EQ(lite.status, 200) << sql << "\n" << lite.body;
+      EXPECT_EQ(rows(lite), want.rows) << sql;
+    }
+  }
+  const auto lite = ask(*sqlite_, "SELECT TIME '24:00'");
+  ASSERT_EQ(lite.status, 200) << lite.body;
+  EXPECT_EQ(rows(lite), (Table{{"24:00:00"}}));
+}
+
 }  // namespace
 }  // namespace qg::testing
