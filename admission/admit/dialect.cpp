@@ -613,7 +613,8 @@ void Admitter::float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     const auto* c = std::holds_alternative<ast::ColumnRef>(x.node) ? base_column(x, ctx) : nullptr;
     return c && !c->timestamp && affinity(c->type) == Affinity::Real;
   };
-  if (!floating(f->args.front())) return;
+  // (Or typed so through a derived table, CTE or VALUES column: value_types.cpp.)
+  if (!floating(f->args.front()) && value_type(f->args.front(), ctx).type != SqlType::Float) return;
   // f = floor(x), d = x - f (exact): below .5 down, above up, at .5 to the even one of f and f + 1.
   const ast::Expr x = f->args.front();
   const ast::Expr fl = call("floor", {x});
