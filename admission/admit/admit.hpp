@@ -67,6 +67,10 @@ struct OutputColumn {
   // PostgreSQL types the value jsonb (a JSON column passed on, x -> 'k'): an engine that stores JSON as text
   // (SQLite) answers it in jsonb's output form (keys shorter first, then bytewise; '{"a": 1}').
   bool json = false;
+  // PostgreSQL's name of the value's type where admission knows it ("integer", "bigint", "numeric", "text",
+  // "double precision", "boolean", "jsonb"; empty: not known, times included): an engine that types its
+  // answer by storage class (SQLite: every integer a 64-bit one) names the column so.
+  std::string type;
 };
 
 // A time window the outermost WHERE puts on a timestamp column of a table
@@ -96,6 +100,11 @@ struct Admission {
 // node (a comparison, IS [NOT] NULL, EXISTS, IN, LIKE, AND/OR/NOT, a boolean
 // literal or cast); false when that cannot be told.
 bool boolean_valued(const ast::Expr& e);
+
+// PostgreSQL's name of a catalog column's type, as admission reads it: on PostgreSQL its declared type; on
+// SQLite the type its declaration (by affinity), `timestamp: true` and JSON columns give it ("integer",
+// "text", "double precision", "numeric(10,2)", "timestamp with time zone", "jsonb"). GET /v1/schema shows it.
+std::string postgres_type_name(const catalog::Column& c, Dialect d);
 
 // Checks `query` against the capability table and the catalog, rewriting it in
 // place where a construct has one obvious meaning. `sql` is the caller's text,

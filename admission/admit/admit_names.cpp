@@ -2,6 +2,7 @@
 // that happen where a name resolves (virtual columns, timestamp literals).
 #include <array>
 #include <cctype>
+#include <utility>
 
 #include "admission/admit/admitter.hpp"
 #include "admission/ast/walk.hpp"
@@ -32,44 +33,54 @@ bool is_system_column(std::string_view name) {
   return std::find(kSystemColumns.begin(), kSystemColumns.end(), lower) != kSystemColumns.end();
 }
 
-// What the engine will call an unaliased select item (PostgreSQL's rules; they
+// What the engine will call an unaliased select item (PostgreSQL's rules, FigureColname; they
 // also hold on SQLite for plain column references, which is what matters when
-// an outer query refers to a derived table's columns).
-std::string figure_name(const ast::Expr& e) {
+// an outer query refers to a derived table's columns). With the strength of
+// the name, as PostgreSQL weighs it: 0 none (?column?), 1 a cast's type name
+// (a cast of a cast is named after the outer type), 2 a name of its own.
+namespace {
+
+std::pair<std::string, int> figure(const ast::Expr& e) {
   return std::visit(
-      [&](const auto& n) -> std::string {
+      [&](const auto& n) -> std::pair<std::string, int> {
         using T = std::decay_t<decltype(n)>;
         if constexpr (std::is_same_v<T, ast::ColumnRef>)
-          return n.column;
+          return {n.column, 2};
         else if constexpr (std::is_same_v<T, ast::FuncCall>)
-          return n.name == "trim" ? "btrim" : n.name;  // TRIM(x) is btrim(x) in PostgreSQL (convert_expr.cpp)
+          return {n.name == "trim" ? "btrim" : n.name, 2};  // TRIM(x) is btrim(x) in PostgreSQL (convert_expr.cpp)
         else if constexpr (std::is_same_v<T, ast::Cast>) {
-          std::string inner = figure_name(*n.arg);
-          return inner == "?column?" ? n.type.name : inner;
+          auto inner = figure(*n.arg);
+          return inner.second <= 1 ? std::pair<std::string, int>{n.type.name, 1} : inner;
         } else if constexpr (std::is_same_v<T, ast::Case>)
-          return "case";
+          return {"case", 2};
         else if constexpr (std::is_same_v<T, ast::Coalesce>)
-          return "coalesce";
+          return {"coalesce", 2};
         else if constexpr (std::is_same_v<T, ast::NullIf>)
-          return "nullif";
+          return {"nullif", 2};
         else if constexpr (std::is_same_v<T, ast::MinMax>)
-          return n.greatest ? "greatest" : "least";
+          return {n.greatest ? "greatest" : "least", 2};
         else if constexpr (std::is_same_v<T, ast::SubLink>) {
-          if (n.kind == ast::SubLinkKind::Exists) return "exists";
-          if (n.kind != ast::SubLinkKind::Scalar) return "?column?";
+          if (n.kind == ast::SubLinkKind::Exists) return {"exists", 2};
+          if (n.kind != ast::SubLinkKind::Scalar) return {"?column?", 0};
           // PostgreSQL names a scalar subquery after its own (first) output column.
           const ast::Query* q = &*n.query;
           while (const auto* set = std::get_if<ast::SetOp>(&q->body)) q = &*set->left;
           const auto* select = std::get_if<ast::Select>(&q->body);
-          if (select == nullptr || select->items.empty()) return "?column?";
+          if (select == nullptr || select->items.empty()) return {"?column?", 0};
           const auto& first = select->items.front();
-          if (!first.alias.empty()) return first.alias;
-          const std::string inner = figure_name(first.expr);
-          return inner.empty() ? "?column?" : inner;  // a star: named after expansion, not here
+          if (!first.alias.empty()) return {first.alias, 2};
+          const std::string inner = figure(first.expr).first;
+          return {inner.empty() ? "?column?" : inner, 2};  // a star: named after expansion, not here
         } else
-          return "?column?";
+          return {"?column?", 0};
       },
       e.node);
+}
+
+}  // namespace
+
+std::string figure_name(const ast::Expr& e) {
+  return figure(e).first;
 }
 
 Error Admitter::unknown_column(const ast::ColumnRef& ref, int location, const ExprContext& ctx) const {

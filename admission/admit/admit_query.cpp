@@ -1236,10 +1236,28 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
     out.columns[i].numeric = types[i].type == detail::SqlType::Numeric;
     out.columns[i].numeric_scale = out.columns[i].numeric ? types[i].scale : -1;
     out.columns[i].json = types[i].type == detail::SqlType::Json;
+    switch (types[i].type) {
+      case detail::SqlType::Boolean:
+      case detail::SqlType::Integer:
+      case detail::SqlType::Numeric:
+      case detail::SqlType::Float:
+      case detail::SqlType::Text:
+      case detail::SqlType::Json:
+        out.columns[i].type = detail::sql_type_words(types[i], std::nullopt);
+        break;
+      case detail::SqlType::Unknown:
+      case detail::SqlType::Untyped:
+      case detail::SqlType::Null:
+      case detail::SqlType::Time:  // the engine names a time after its stored text (answer_format.cpp)
+        break;
+    }
   }
   const auto times = admitter.output_times(query);
   for (std::size_t i = 0; i < times.size() && i < out.columns.size(); ++i)
     out.columns[i].timestamp = times[i] != nullptr;
+  const auto kinds = admitter.output_kinds(query);
+  for (std::size_t i = 0; i < kinds.size() && i < out.columns.size(); ++i)
+    if (kinds[i] && !out.columns[i].timestamp) out.columns[i].type = pgtime::type_words(*kinds[i]);
   // The leftmost base table of the outermost SELECT (CTE names are not base tables).
   if (const auto* select = std::get_if<ast::Select>(&query.body); select && !select->from.empty()) {
     const ast::FromItem* item = &select->from.front();

@@ -368,6 +368,8 @@ class Admitter {
 
  public:
   std::vector<ValueType> output_types(const ast::Query& q) const { return query_types(q); }
+  // The time kinds of its computed time outputs (date_trunc(...), x::date, a - b), per column; nullopt: not one.
+  std::vector<std::optional<pgtime::Kind>> output_kinds(const ast::Query& q) const { return query_kinds(q); }
 
  private:
   // Grouping that SQLite reads differently from the grammar (precedence.cpp).

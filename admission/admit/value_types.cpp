@@ -252,7 +252,8 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           static const std::set<std::string> kTextFamily = {
               "regexp_substr", "pg_concat",  "pg_concat_ws", "pg_left",           "pg_right",
               "pg_split_part", "pg_initcap", "pg_reverse",   "pg_regexp_replace", "pg_regexp_substr"};
-          if (f == "regexp_count" || f == "pg_strpos" || f == "pg_regexp_count") return {SqlType::Integer};
+          if (f == "regexp_count" || f == "pg_strpos" || f == "pg_regexp_count" || f == "pg_date_diff")
+            return {SqlType::Integer};  // (pg_date_diff: date - date, an integer number of days)
           if (f == "regexp_like" || f == "pg_starts_with" || f == "pg_regex") return {SqlType::Boolean};
           if (kTextFamily.count(f)) return {SqlType::Text};
           // count, row_number, rank and dense_rank are bigint; the text positions and lengths integer.
@@ -572,3 +573,21 @@ Status Admitter::like_types(const ast::Like& like, const ExprContext& ctx, int l
 }
 
 }  // namespace qg::admit::detail
+
+namespace qg::admit {
+
+std::string postgres_type_name(const catalog::Column& c, Dialect d) {
+  if (d == Dialect::Postgres) return c.type;
+  const detail::ValueType t = detail::column_type(c, d);
+  const std::string words = detail::sql_type_words(
+      t, t.type == detail::SqlType::Time ? std::optional<pgtime::Kind>(detail::stored_kind(c)) : std::nullopt);
+  if (t.type == detail::SqlType::Numeric && t.scale >= 0) {
+    // NUMERIC(p, s) as declared (the scale is what admission computes with).
+    const auto open = c.type.find('(');
+    if (open != std::string::npos) return "numeric" + c.type.substr(open);
+  }
+  // What admission cannot type (SQLite's BLOB, an undeclared column) keeps the file's own word.
+  return words == "unknown" ? c.type : words;
+}
+
+}  // namespace qg::admit

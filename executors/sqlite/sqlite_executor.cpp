@@ -342,6 +342,7 @@ class SqliteExecutor final : public Executor {
     bool timestamp = false;  // the column is a timestamp, or admission says the value passes one on
     int numeric_scale = -2;  // admission typed it numeric (RunOptions::columns); -2: not numeric
     bool json = false;       // admission typed it jsonb (RunOptions::columns)
+    std::string type;        // PostgreSQL's name of its type, from admission (RunOptions::columns); empty: unknown
   };
   std::vector<Origin> origins(sqlite3_stmt* stmt) const {
     std::vector<Origin> out(static_cast<std::size_t>(sqlite3_column_count(stmt)));
@@ -413,9 +414,13 @@ class SqliteExecutor final : public Executor {
         origin[i].numeric_scale = typed[i].numeric ? typed[i].numeric_scale : -2;
         origin[i].json = typed[i].json;
       }
-      // PostgreSQL's names: SQLite names an unaliased expression after its text ("lower(name)").
+      // PostgreSQL's names: SQLite names an unaliased expression after its text ("lower(name)"); and
+      // PostgreSQL's types where admission knows them (1 + 1 is an integer, count(*) a bigint).
       if (typed.size() == out.columns.size())
-        for (std::size_t i = 0; i < typed.size(); ++i) out.columns[i].name = typed[i].name;
+        for (std::size_t i = 0; i < typed.size(); ++i) {
+          out.columns[i].name = typed[i].name;
+          origin[i].type = typed[i].type;
+        }
     }
     std::vector<std::string> storage(static_cast<std::size_t>(n));
     std::vector<std::string> samples(static_cast<std::size_t>(n));  // a timestamp column's first stored text
@@ -467,6 +472,10 @@ class SqliteExecutor final : public Executor {
       }
       if (o.numeric_scale > -2 && !o.timestamp) {
         out.columns[i].type = "numeric";
+        continue;
+      }
+      if (!o.type.empty() && !o.timestamp) {
+        out.columns[i].type = o.type;
         continue;
       }
       out.columns[i].type =

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "admission/admit/admit.hpp"
 #include "admission/ast/walk.hpp"
 #include "admission/capability/capability.hpp"
 #include "admission/render/render.hpp"
@@ -84,8 +85,9 @@ void preamble(std::string& out, const std::string& name, const catalog::Catalog&
   out +=
       "-- Write PostgreSQL SQL, whatever the engine: querygate's SQL is PostgreSQL's grammar and meaning on every "
       "backend; what this engine cannot answer exactly as PostgreSQL would is refused with a FIX. Strings in "
-      "'single quotes'; \"double quotes\" name columns and tables. Column types below are the engine's; results "
-      "name PostgreSQL's types. Functions and operators admitted here: GET /v1/schema?database=" +
+      "'single quotes'; \"double quotes\" name columns and tables. Column types below are PostgreSQL's, as "
+      "querygate reads this engine's columns; results name the same types. Functions and operators admitted here: GET "
+      "/v1/schema?database=" +
       name + "&detail=functions.\n";
   out += "-- Rows: " + std::to_string(limits.default_rows) + " by default, at most " + std::to_string(limits.max_rows) +
          " (request field \"limit\"). A statement runs at most " + std::to_string(limits.deadline_ms / 1000) +
@@ -167,7 +169,8 @@ void table_ddl(std::string& out, const View& view, bool full) {
   for (std::size_t i = 0; i < shown.size(); ++i) {
     const auto& c = *shown[i];
     out += "  " + render::quote_identifier(c.name, d);
-    if (!c.type.empty()) out += " " + c.type;
+    const std::string type = admit::postgres_type_name(c, d);
+    if (!type.empty()) out += " " + type;
     if (c.primary_key)
       out += " PRIMARY KEY";
     else if (c.not_null)

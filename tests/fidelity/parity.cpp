@@ -154,6 +154,26 @@ std::string numeric_type_mismatch(const qg::exec::Rows& gateway, const qg::exec:
 
 // `names_strict`: the statement sent is the truth's own, so the envelope names its columns as PostgreSQL does
 // (one answer format; letter case aside: a database's own column spelling, Chinook's CustomerId, is its data).
+// The column types two answers name, where they differ beyond spelling ("" when they agree). A database's own
+// declarations are its data: varchar / char columns are text, and real a float (Class::Float4), on SQLite.
+// (Not for defog's SQLite copies, whose numeric columns are REAL: copy_postgres_to_sqlite.)
+std::string type_mismatch(const qg::exec::Rows& sqlite, const qg::exec::Rows& postgres) {
+  auto plain = [](std::string t) {
+    if (t.starts_with("character") || t.starts_with("varchar") || t.starts_with("char")) return std::string("text");
+    if (t == "real") return std::string("double precision");
+    if (t == "smallint") return std::string("integer");  // admission's types have no int2 (ValueType)
+    if (t.starts_with("numeric")) return std::string("numeric");
+    return t;
+  };
+  for (std::size_t c = 0; c < sqlite.columns.size() && c < postgres.columns.size(); ++c) {
+    const std::string a = plain(sqlite.columns[c].type), b = plain(postgres.columns[c].type);
+    if (a != b && !a.empty() && !b.empty())
+      return "column " + std::to_string(c + 1) + " (" + postgres.columns[c].name + ") is typed " +
+             sqlite.columns[c].type + " on SQLite, " + postgres.columns[c].type + " on PostgreSQL";
+  }
+  return "";
+}
+
 SideResult judge(const GatewayRun& run, const qg::exec::Rows& truth, const std::string& truth_sql,
                  bool float4_data = false, bool numeric_strict = false, bool names_strict = false) {
   SideResult out;
@@ -558,8 +578,15 @@ int run_parity(const ParityOptions& options) {
     // type may differ where the value is the same).
     const bool strict = e.corpus != "defog" && e.truth == e.sql;
     const bool same_sql = e.truth == e.sql;
-    r.sqlite = judge(gateway.run(*s->sqlite, e.sql), *truth, e.truth, s->float4_data, strict, same_sql);
-    r.postgres = judge(gateway.run(*s->postgres, e.sql), *truth, e.truth, false, strict, same_sql);
+    const GatewayRun on_sqlite = gateway.run(*s->sqlite, e.sql), on_postgres = gateway.run(*s->postgres, e.sql);
+    r.sqlite = judge(on_sqlite, *truth, e.truth, s->float4_data, strict, same_sql);
+    r.postgres = judge(on_postgres, *truth, e.truth, false, strict, same_sql);
+    // One answer format: where both gateways give PostgreSQL's answer, they name the columns' types alike.
+    if (strict && r.sqlite.cls == Class::Identical && r.postgres.cls == Class::Identical)
+      if (auto why = type_mismatch(on_sqlite.rows, on_postgres.rows); !why.empty()) {
+        r.sqlite.cls = Class::Different;
+        r.sqlite.detail = why + "; ran: " + on_sqlite.rendered;
+      }
     records.push_back(std::move(r));
   }
   const auto elapsed =

@@ -31,9 +31,10 @@ TEST(AnswerFormatDemo, BooleanExpressionsAnswerBooleans) {
           "name LIKE 'support%' AS e, NOT (id = 1) AS f, id BETWEEN 1 AND 2 AS g, id AS h, true AS i "
           "FROM projects WHERE id = 1");
   ASSERT_EQ(r.rows.size(), 1u);
+  // (id: a SQLite INTEGER column is PostgreSQL's integer, as GET /v1/schema names it.)
   const std::vector<exec::Value> want = {true, false, true, true, true, false, true, std::int64_t{1}, true};
   EXPECT_EQ(r.rows[0], want);
-  for (int i = 0; i < 9; ++i) EXPECT_EQ(r.columns[i].type, i == 7 ? "bigint" : "boolean") << i;
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(r.columns[i].type, i == 7 ? "integer" : "boolean") << i;
 }
 
 TEST(AnswerFormatDemo, NullBooleanStaysNull) {
