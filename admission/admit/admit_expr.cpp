@@ -149,7 +149,24 @@ Status Admitter::numeric_text_cast(const ast::Cast& c, int location) {
                       "FIX: write the number bare and round it explicitly, e.g. CAST(round(2.7) AS integer), or "
                       "write the whole number as text, e.g. CAST('3' AS integer).",
                       pos(location));
-  if (plain_number(lit->text)) return {};
+  if (plain_number(lit->text)) {
+    // PostgreSQL's int2in / int4in / int8in refuse a whole number past the type's range; SQLite's CAST clamps
+    // it to 64 bits ('9223372036854775808' → 9223372036854775807) or keeps it (40000 as a smallint).
+    bool range = false;
+    const auto v = integer_type ? read_pg_integer(lit->text, true, range) : std::nullopt;
+    const bool past = range || (v && c.type.name == "int4" && (*v < -2147483648LL || *v > 2147483647LL)) ||
+                      (v && c.type.name == "int2" && (*v < -32768 || *v > 32767));
+    if (integer_type && past) {
+      const std::string type = c.type.name == "int2" ? "smallint" : c.type.name == "int4" ? "integer" : "bigint";
+      return make_error(ErrorCode::ValidationUnsupported,
+                        "CAST('" + lit->text + "' AS " + type + ") is PostgreSQL's error \"value \"" + lit->text +
+                            "\" is out of range for type " + type + "\"",
+                        "FIX: cast to a wider type: bigint (to 9223372036854775807) or numeric, e.g. CAST('" +
+                            lit->text + "' AS numeric).",
+                        pos(location));
+    }
+    return {};
+  }
   std::string lower = lit->text;
   for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   const bool special = lower.find("inf") != std::string::npos || lower.find("nan") != std::string::npos;

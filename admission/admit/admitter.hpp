@@ -182,6 +182,7 @@ class Admitter {
   Status grouping_sets_on_sqlite(ast::Query& q);
   bool number_valued(const ast::Expr& e, const ExprContext& ctx);
   bool integer_valued(const ast::Expr& e, const ExprContext& ctx);
+  Status narrowing_integer_cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);
   bool text_or_unknown(const ast::Expr& e, const ExprContext& ctx);
   Status ilike_on_sqlite(ast::Like& like, int location);
   Status like_pattern_on_sqlite(const ast::Like& like, int location);

@@ -818,6 +818,7 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
                       "gives PostgreSQL's text on both backends (NULL stays NULL).",
                       pos(location));
   const bool integer_type = cast.type.name == "int2" || cast.type.name == "int4" || cast.type.name == "int8";
+  if (auto s = narrowing_integer_cast_on_sqlite(cast, ctx, location); !s) return s;
   if (integer_type && !integer_valued(*cast.arg, ctx) && !text_or_unknown(*cast.arg, ctx) &&
       !integer_cast_rounds_on_sqlite(cast, ctx))
     return make_error(ErrorCode::CapabilityNotOnSqlite,

@@ -356,6 +356,36 @@ Folded fold(const ast::Expr& e) {
 
 }  // namespace
 
+// CAST(x AS integer / smallint) of an integer PostgreSQL holds wider (a bigint: count(*), a sum, bigint
+// arithmetic; an integer, for smallint): PostgreSQL fails a value past the narrower type ("integer out of
+// range"), SQLite's CAST keeps 64 bits. A constant is refused here; the rest passes through pg_int4 / pg_int2.
+// (A SQLite INTEGER column is PostgreSQL's integer: its cast to integer changes nothing.)
+Status Admitter::narrowing_integer_cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const int target = is_int4_name(cast.type.name) ? 4 : is_int2_name(cast.type.name) ? 2 : 0;
+  if (target == 0) return {};
+  const ast::Expr& arg = *cast.arg;
+  if (const auto* l = std::get_if<ast::Literal>(&arg.node)) {
+    const auto v = literal_integer(*l);
+    if (l->kind == ast::LiteralKind::Integer && v && !fits(*v, target)) {
+      const std::string type = target == 2 ? "smallint" : "integer";
+      return make_error(ErrorCode::ValidationUnsupported,
+                        "CAST(" + l->text + " AS " + type + ") is PostgreSQL's error \"" + type + " out of range\"",
+                        "FIX: cast to a wider type: bigint (to 9223372036854775807) or numeric.", pos(location));
+    }
+    return {};
+  }
+  const ValueType from = value_type(arg, ctx);
+  if (from.type != SqlType::Integer) return {};
+  const int width = int_width(arg);
+  if (width != 0 && width <= target) return {};  // already within: pg_int4(...), length(x), a smaller cast
+  if (!from.int8 && target == 4) return {};      // integer to integer
+  const int loc = arg.location;
+  *cast.arg = call(target == 2 ? "pg_int2" : "pg_int4", {std::move(*cast.arg)}, loc);
+  note_rewrite(target == 2 ? "dialect:int2-overflow" : "dialect:int4-overflow");
+  return {};
+}
+
 Status Admitter::int4_arithmetic_on_sqlite(ast::Expr& e, bool checked, bool& handled) {
   handled = false;
   if (dialect_ != Dialect::Sqlite) return {};

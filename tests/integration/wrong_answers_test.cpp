@@ -790,6 +790,16 @@ TEST_F(WrongAnswersTest, IntegerOverflowIsPostgresErrorOnSqlite) {
       "SELECT max(length(name) * 1000 + id) FROM spans",
       "SELECT id, length(name) * 3 - 1 AS n FROM spans ORDER BY id LIMIT 5",
       "SELECT max(length(name) * 1000) / 7, min(length(name) % 4) FROM spans",
+      // Casts to a narrower integer type (outside tester s9): PostgreSQL's range errors.
+      "SELECT '9223372036854775808'::bigint",
+      "SELECT '-9223372036854775808'::bigint, '2147483647'::int, '-32768'::smallint",
+      "SELECT '3000000000'::int",
+      "SELECT 40000::smallint",
+      "SELECT -32768::smallint",
+      "SELECT (count(*) * 1000000)::int FROM spans",
+      "SELECT count(*)::int, count(*)::smallint FROM projects",
+      "SELECT (id * 20000)::smallint FROM projects",
+      "SELECT id::int, length(name)::smallint FROM projects ORDER BY id",
   };
   // PostgreSQL's own words, at admission (a FIX) or from the engine.
   for (const char* sql : statements) EXPECT_SQLITE_ANSWERS_AS_POSTGRES(sql, false, true);
