@@ -568,6 +568,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             const SqlType t = value_type(e, ctx).type;
             if ((t == SqlType::Integer || (t == SqlType::Float && !holds_extract(e))) && !int8_checked && !int8_operand)
               wrap_int8(e, t == SqlType::Float);  // `n` dies here
+          } else if (dialect_ == Dialect::Sqlite && !n.left && n.op == "-" && !int8_checked && !int8_operand &&
+                     value_type(e, ctx).type == SqlType::Integer) {
+            // -x of the bigint -9223372036854775808: SQLite's double 9.2e18, PostgreSQL's "bigint out of range".
+            wrap_int8(e);  // `n` dies here
+            return {};
           }
           numeric_scale_on_sqlite(e, ctx);  // `n` may die here
           return {};

@@ -51,9 +51,12 @@ std::pair<std::string, int> figure(const ast::Expr& e) {
         else if constexpr (std::is_same_v<T, ast::Cast>) {
           auto inner = figure(*n.arg);
           return inner.second <= 1 ? std::pair<std::string, int>{n.type.name, 1} : inner;
-        } else if constexpr (std::is_same_v<T, ast::Case>)
-          return {"case", 2};
-        else if constexpr (std::is_same_v<T, ast::Coalesce>)
+        } else if constexpr (std::is_same_v<T, ast::Case>) {
+          // Named after its ELSE when that has a name of its own (CASE ... ELSE name END is "name").
+          if (n.otherwise)
+            if (auto inner = figure(**n.otherwise); inner.second == 2) return inner;
+          return {"case", 1};
+        } else if constexpr (std::is_same_v<T, ast::Coalesce>)
           return {"coalesce", 2};
         else if constexpr (std::is_same_v<T, ast::NullIf>)
           return {"nullif", 2};

@@ -251,6 +251,10 @@ int int_width(const ast::Expr& e) {
     return 0;
   }
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+    if (f->name == "ntile" && f->over) return 4;  // a window function, int4 in PostgreSQL
+    // min / max / abs keep their argument's type (an aggregate's FILTER or DISTINCT does not change it).
+    if ((f->name == "min" || f->name == "max" || f->name == "abs") && f->args.size() == 1 && !f->over)
+      return int_width(f->args.front());
     if (f->star || f->over || f->filter || f->distinct) return 0;
     if (f->name == "pg_int4") return 4;
     if (f->name == "pg_int2") return 2;

@@ -601,10 +601,14 @@ std::optional<HttpResponse> Api::run_query(QueryJob& job, bool first_slice) {
       return error_response(columns.error().code == ErrorCode::LimitDeadline ? deadline_refusal(job, columns.error())
                                                                              : columns.error());
     rows.columns = std::move(columns).value();
-    // PostgreSQL's names, as a run answers them (RunOptions::columns): SQLite names an expression by its text.
+    // PostgreSQL's names and, where admission knows them, types, as a run answers them (RunOptions::columns):
+    // SQLite names an expression by its text and types a column by its declaration.
     const auto& named = statement->admission.columns;
     if (job.served->catalog.dialect == Dialect::Sqlite && named.size() == rows.columns.size())
-      for (std::size_t i = 0; i < named.size(); ++i) rows.columns[i].name = named[i].name;
+      for (std::size_t i = 0; i < named.size(); ++i) {
+        rows.columns[i].name = named[i].name;
+        if (!named[i].type.empty() && !named[i].timestamp) rows.columns[i].type = named[i].type;
+      }
   } else {
     exec::RunOptions options;
     options.deadline = ctx.deadline;  // what is left of the request's one deadline

@@ -800,6 +800,14 @@ TEST_F(WrongAnswersTest, IntegerOverflowIsPostgresErrorOnSqlite) {
       "SELECT count(*)::int, count(*)::smallint FROM projects",
       "SELECT (id * 20000)::smallint FROM projects",
       "SELECT id::int, length(name)::smallint FROM projects ORDER BY id",
+      // int4 through min / max / abs and ntile; -x of the smallest bigint (outside tester s9).
+      "SELECT min(length(name)) * 1000000000 FROM projects",
+      "SELECT max(length(name)) + 2147483640 FROM projects",
+      "SELECT ntile(2) OVER (ORDER BY id) * 2147483647 FROM projects",
+      "SELECT ntile(2) OVER (ORDER BY id) * 2 FROM projects ORDER BY id",
+      "SELECT -(-9223372036854775807 - 1)",
+      "SELECT -x FROM (VALUES (-9223372036854775807 - 1)) v(x)",
+      "SELECT -id, -(id * 2) FROM projects ORDER BY id",
   };
   // PostgreSQL's own words, at admission (a FIX) or from the engine.
   for (const char* sql : statements) EXPECT_SQLITE_ANSWERS_AS_POSTGRES(sql, false, true);

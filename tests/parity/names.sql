@@ -71,3 +71,12 @@ SELECT kind FROM spans UNION SELECT lower(name) FROM projects ORDER BY 1;
 
 -- id: names-022
 SELECT concat(name, '-', id), concat_ws('/', name, id), left(name, 2), right(name, 2), replace(name, 'a', 'b') FROM projects ORDER BY id;
+
+-- id: names-023
+SELECT CASE WHEN id > 2 THEN 'x' ELSE name END, CASE WHEN id > 2 THEN 'x' ELSE lower(name) END, (CASE WHEN id > 2 THEN 1 END)::text FROM projects ORDER BY id;
+
+-- id: names-024
+SELECT x.name FROM (SELECT CASE WHEN id > 2 THEN 'x' ELSE name END FROM projects) x ORDER BY 1;
+
+-- id: names-025
+SELECT -id, -(id * 2), -count(*) OVER () FROM projects ORDER BY id;
