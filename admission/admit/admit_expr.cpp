@@ -138,6 +138,22 @@ Status Admitter::numeric_text_cast(const ast::Cast& c, int location) {
       std::find(std::begin(kNumberTypes), std::end(kNumberTypes), c.type.name) == std::end(kNumberTypes))
     return {};
   const auto* lit = std::get_if<ast::Literal>(&c.arg->node);
+  // A whole number past 2^53 as a numeric: SQLite holds numerics as doubles, which lose its units
+  // (9007199254740993::numeric is 9007199254740992 there); PostgreSQL's numeric is exact.
+  // (The grammar writes a whole number past 32 bits as a Numeric literal.)
+  bool past_int8 = false;
+  const auto whole = lit && (lit->kind == ast::LiteralKind::Integer || lit->kind == ast::LiteralKind::Numeric)
+                         ? read_pg_integer(lit->text, true, past_int8)
+                         : std::nullopt;
+  if (c.type.name == "numeric" &&
+      (past_int8 || (whole && (*whole > (std::int64_t{1} << 53) || *whole < -(std::int64_t{1} << 53)))))
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "CAST(" + lit->text +
+                          " AS numeric): SQLite holds a numeric as a double, exact to 2^53 "
+                          "(9007199254740992) only",
+                      "FIX: on SQLite, keep a whole number past 2^53 a bigint (write " + lit->text +
+                          " without the cast); numeric arithmetic there holds 15 significant digits.",
+                      pos(location));
   if (!lit || lit->kind != ast::LiteralKind::String) return {};
   const bool integer_type = c.type.name == "int2" || c.type.name == "int4" || c.type.name == "int8";
   // PostgreSQL reads an integer type's text as digits only ('2.7' and '1e3' are errors); SQLite reads 2 and 1.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <cmath>
 #include <exception>
 #include <optional>
 #include <string>
@@ -68,6 +69,11 @@ Error denied_error(const Connection& conn, std::string_view sql, bool engine_ref
 // Maps a failed prepare or step to the caller's error: deadline, backstop
 // denial, oversized value, or the engine's own message passed on (values from
 // the data withheld). `sql` is the text that ran.
+constexpr const char* kNumericDigitsFix =
+    "FIX: on SQLite a numeric holds 15 significant digits (a double): keep whole numbers past 2^53 "
+    "(9007199254740992) in bigint, without a numeric cast or a literal such as 0.0 in their arithmetic (exact to "
+    "9223372036854775807), or round to fewer digits.";
+
 Error engine_error(const Connection& conn, int rc, std::string_view sql) {
   if (conn.backstop.cancel_hit) return cancelled_error();
   if (conn.backstop.deadline_hit) return deadline_error();
@@ -96,6 +102,9 @@ Error engine_error(const Connection& conn, int rc, std::string_view sql) {
         return make_error(ErrorCode::ValidationTooDeep, message,
                           "FIX: nest less: compute inner values in a subquery or CTE, and use IN (...) instead of long "
                           "OR chains.");
+      // querygate's own numeric functions (sqlite_numbers.cpp): a value the SQLite double cannot hold exactly.
+      if (message.find("has no exact SQLite value") != std::string::npos)
+        return make_error(ErrorCode::BackendError, message, kNumericDigitsFix);
       return make_error(ErrorCode::BackendError, message, words.withheld ? kDataValueFix : std::string());
   }
 }
@@ -446,6 +455,13 @@ class SqliteExecutor final : public Executor {
           if (const auto* x = std::get_if<std::int64_t>(&v); x && (*x == 0 || *x == 1)) v = *x == 1;
         } else if (o.numeric_scale > -2) {
           if (const auto* x = std::get_if<double>(&v)) {
+            // PostgreSQL's numeric is exact; a double past 2^53 has lost digits (9007199254740993::numeric).
+            if (std::abs(*x) >= 9007199254740992.0 && std::isfinite(*x))
+              return make_error(ErrorCode::BackendError,
+                                "SQLite: querygate: a numeric past 2^53 (9007199254740992) has no exact SQLite value "
+                                "(column " +
+                                    std::to_string(i + 1) + "); PostgreSQL's numeric would answer exactly",
+                                kNumericDigitsFix);
             if (auto digits = sqlite::pg_numeric_text(*x, o.numeric_scale)) v = Decimal{std::move(*digits)};
           } else if (const auto* w = std::get_if<std::int64_t>(&v); w && o.numeric_scale > 0) {
             v = Decimal{std::to_string(*w) + "." + std::string(static_cast<std::size_t>(o.numeric_scale), '0')};

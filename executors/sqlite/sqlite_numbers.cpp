@@ -309,6 +309,11 @@ void pg_numeric(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
         "(15); the PostgreSQL numeric would answer: use a smaller scale");
   if (type == SQLITE_INTEGER && std::abs(sqlite3_value_int64(argv[0])) >= (std::int64_t{1} << 53))
     return fail(ctx, "querygate: an integer past 2^53 cast to numeric(p, s) has no exact SQLite value");
+  // A double this large has lost the units digit PostgreSQL's numeric keeps (9223372036854775807::numeric + 1).
+  if (type == SQLITE_FLOAT && std::abs(sqlite3_value_double(argv[0])) >= 9007199254740992.0)
+    return fail(ctx,
+                "querygate: a numeric past 2^53 (9007199254740992) has no exact SQLite value; the PostgreSQL numeric "
+                "would answer exactly");
   if (std::abs(*cut) >= std::pow(10.0, static_cast<double>(precision - scale)))
     return fail(ctx, "querygate: numeric field overflow (a field with precision " + std::to_string(precision) +
                          ", scale " + std::to_string(scale) + " must round to an absolute value less than 10^" +

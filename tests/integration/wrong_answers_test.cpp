@@ -809,6 +809,16 @@ TEST_F(WrongAnswersTest, IntegerOverflowIsPostgresErrorOnSqlite) {
       "SELECT -x FROM (VALUES (-9223372036854775807 - 1)) v(x)",
       "SELECT -id, -(id * 2) FROM projects ORDER BY id",
   };
+  // A numeric past 2^53 is not held exactly on SQLite (a double): refused or failed, never other digits.
+  for (const char* sql :
+       {"SELECT 9007199254740993::numeric", "SELECT 9223372036854775807::numeric + 1", "SELECT 9007199254740993 + 0.0",
+        "SELECT sum(x::numeric) FROM (VALUES (9007199254740993), (1)) v(x)"}) {
+    const auto lite = ask(*sqlite_, sql);
+    EXPECT_NE(lite.status, 200) << sql << "\n" << lite.body;
+    EXPECT_NE(fix_of(lite).find("FIX"), std::string::npos) << sql << "\n" << lite.body;
+  }
+  const auto exact = ask(*sqlite_, "SELECT 9007199254740991::numeric + 0, sum(id::numeric) FROM projects");
+  EXPECT_EQ(exact.status, 200) << exact.body;
   // PostgreSQL's own words, at admission (a FIX) or from the engine.
   for (const char* sql : statements) EXPECT_SQLITE_ANSWERS_AS_POSTGRES(sql, false, true);
   // A constant's overflow is refused at admission, with the bigint cast as the FIX.
