@@ -316,21 +316,35 @@ Folded fold(const ast::Expr& e) {
     out.width = to;
     return out;
   }
-  const auto* o = std::get_if<ast::Operator>(&e.node);
-  if (!o || (o->op != "+" && o->op != "-" && o->op != "*" && o->op != "/" && o->op != "%")) return out;
-  if (!o->left) {
-    if (o->op != "-" && o->op != "+") return out;
-    out = fold(*o->right);
-    if (!out.constant || !out.error.empty() || out.null) return out;
-    if (o->op == "+") return out;
-    if (out.width == 8) return Folded{};
-    out.value = -out.value;
-    if (!fits(out.value, out.width)) out.error = range_error(out.width);
-    return out;
+  // x / y and x % y print as pg_div(x, y) / pg_mod(x, y) on SQLite: admitted again, they fold the same way.
+  std::string_view op;
+  const ast::Expr* left = nullptr;
+  const ast::Expr* right = nullptr;
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+    if ((f->name != "pg_div" && f->name != "pg_mod") || f->args.size() != 2 || f->over || f->filter) return out;
+    op = f->name == "pg_div" ? "/" : "%";
+    left = &f->args[0];
+    right = &f->args[1];
+  } else {
+    const auto* o = std::get_if<ast::Operator>(&e.node);
+    if (!o || (o->op != "+" && o->op != "-" && o->op != "*" && o->op != "/" && o->op != "%")) return out;
+    if (!o->left) {
+      if (o->op != "-" && o->op != "+") return out;
+      out = fold(*o->right);
+      if (!out.constant || !out.error.empty() || out.null) return out;
+      if (o->op == "+") return out;
+      if (out.width == 8) return Folded{};
+      out.value = -out.value;
+      if (!fits(out.value, out.width)) out.error = range_error(out.width);
+      return out;
+    }
+    op = o->op;
+    left = &**o->left;
+    right = &*o->right;
   }
-  const Folded a = fold(**o->left);
+  const Folded a = fold(*left);
   if (!a.constant) return a;
-  const Folded b = fold(*o->right);
+  const Folded b = fold(*right);
   if (!b.constant) return b;
   if (!a.error.empty()) return a;
   if (!b.error.empty()) return b;
@@ -342,15 +356,15 @@ Folded fold(const ast::Expr& e) {
     return out;
   }
   const std::int64_t x = a.value, y = b.value;  // within 32 bits: no 64-bit overflow below
-  if (o->op == "+")
+  if (op == "+")
     out.value = x + y;
-  else if (o->op == "-")
+  else if (op == "-")
     out.value = x - y;
-  else if (o->op == "*")
+  else if (op == "*")
     out.value = x * y;
   else if (y == 0)
     return Folded{};  // x / 0: its own refusal (arithmetic_on_sqlite) or pg_div's error
-  else if (o->op == "/")
+  else if (op == "/")
     out.value = x / y;  // truncated toward zero, as PostgreSQL's
   else
     out.value = y == -1 ? 0 : x % y;  // PostgreSQL's int4mod: x % -1 is 0, never an overflow
