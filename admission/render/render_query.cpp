@@ -188,9 +188,15 @@ void set_op(Printer& p, const ast::SetOp& op, bool last_member_is_select) {
 void values(Printer& p, const ast::Values& v, bool last_member_is_select) {
   if (v.rows.empty()) return p.fail("VALUES without rows");
   const bool wrap = p.sqlite() && last_member_is_select;
-  if (wrap) p.word("SELECT * FROM (");
+  if (!wrap) return p.values(v.rows);
+  // Spelled as admission expands it, with the alias PostgreSQL's grammar needs, so that the printed statement,
+  // admitted again, prints back unchanged (the fuzzer's P4).
+  p.word("SELECT ");
+  for (std::size_t i = 0; i < v.rows.front().size(); ++i)
+    p.word(std::string(i ? ", " : "") + "v.column" + std::to_string(i + 1));
+  p.word(" FROM (");
   p.values(v.rows);
-  if (wrap) p.word(")");
+  p.word(") AS v");
 }
 
 void body(Printer& p, const decltype(ast::Query::body)& b, bool last_member_is_select) {

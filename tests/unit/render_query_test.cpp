@@ -145,7 +145,7 @@ TEST(RenderTest, BareValuesQuery) {
   v.order_by = {sort(num("1"))};
   v.limit = 1;
   EXPECT_EQ(pg(v), "VALUES (1, 'a'), (2, NULL) ORDER BY 1 LIMIT 1");
-  EXPECT_EQ(lite(v), "SELECT * FROM (VALUES (1, 'a'), (2, NULL)) ORDER BY 1 LIMIT 1");
+  EXPECT_EQ(lite(v), "SELECT v.column1, v.column2 FROM (VALUES (1, 'a'), (2, NULL)) AS v ORDER BY 1 LIMIT 1");
 }
 
 TEST(RenderTest, NestedSetOperations) {
@@ -184,7 +184,7 @@ TEST(RenderTest, ValuesAsTheLastSetMember) {
   EXPECT_EQ(lite(q), "SELECT a FROM t UNION VALUES (2)");
   q.order_by = {sort(num("1"))};
   EXPECT_EQ(pg(q), "SELECT a FROM t UNION VALUES (2) ORDER BY 1");
-  EXPECT_EQ(lite(q), "SELECT a FROM t UNION SELECT * FROM (VALUES (2)) ORDER BY 1");
+  EXPECT_EQ(lite(q), "SELECT a FROM t UNION SELECT v.column1 FROM (VALUES (2)) AS v ORDER BY 1");
 }
 
 TEST(RenderTest, IntersectAndExceptAllArePostgresOnly) {
