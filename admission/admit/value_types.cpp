@@ -38,28 +38,9 @@ bool known(SqlType t) {
   return t != SqlType::Unknown && t != SqlType::Untyped && t != SqlType::Null;
 }
 
-const char* type_words(ValueType t) {
-  switch (t.type) {
-    case SqlType::Boolean:
-      return "boolean";
-    case SqlType::Integer:
-      return "integer";
-    case SqlType::Numeric:
-      return "numeric";
-    case SqlType::Float:
-      return "double precision";
-    case SqlType::Text:
-      return "text";
-    case SqlType::Json:
-      return "jsonb";
-    case SqlType::Time:
-      return "timestamp";
-    case SqlType::Unknown:
-    case SqlType::Untyped:
-    case SqlType::Null:
-      return "unknown";
-  }
-  return "unknown";
+// PostgreSQL's name of a value's type in messages (one source: sql_type_words, signatures.cpp).
+std::string type_words(const ValueType& t) {
+  return sql_type_words(t, std::nullopt);
 }
 
 // Digits after the point of a numeric literal as written (1.50: 2); -1 with an exponent.
