@@ -41,4 +41,13 @@ EngineWords engine_words(std::string_view words, std::string_view sql);
 // the statement cannot change the value, only which rows reach the function.
 extern const std::string kDataValueFix;
 
+// What to do about the engine errors agents meet most, by PostgreSQL's SQLSTATE (the engine's message is passed
+// on as well; this says how to change the statement). Empty when there is no general advice.
+std::string fix_for_sqlstate(const std::string& state, const std::string& message);
+// The same when the value the engine could not read came from a column (withheld).
+std::string fix_for_data_value(const std::string& state);
+// The SQLSTATE of a PostgreSQL error that querygate's SQLite functions raise in PostgreSQL's words ("division
+// by zero", "integer out of range", "invalid input syntax for type ..."); empty for any other words.
+std::string sqlstate_of_words(std::string_view words);
+
 }  // namespace qg::exec

@@ -82,6 +82,9 @@ Status Admitter::numeric_typmod_on_sqlite(ast::Expr& e, const ExprContext& ctx, 
   if (!is_number(from)) {  // text (or not known): PostgreSQL's checked input first
     const int at = value.location;
     value = call("pg_number", {std::move(value), text("numeric")}, at);
+  } else if (from == SqlType::Float) {  // float8 to numeric first: 15 significant digits, as PostgreSQL's
+    const int at = value.location;
+    value = call("pg_number", {std::move(value), text("numeric"), text("float8")}, at);
   }
   const int location = e.location;
   e = call("pg_numeric", {std::move(value), integer(precision), integer(scale)}, location);

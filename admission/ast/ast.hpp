@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -192,6 +193,11 @@ struct MinMax {  // GREATEST / LEAST
 
 // A data type as the PostgreSQL grammar normalises it: `bigint` → "int8",
 // `double precision` → "float8", `varchar(20)` → "varchar" with modifier 20.
+// SQLite's spelling of numeric (render/types.cpp): a name of REAL affinity there (SQLite's NUMERIC affinity turns
+// 10.0 into the integer 10, so 10::numeric / 4 would divide integers), read back as numeric by the converter, so the
+// SQL querygate runs on SQLite means the same when admitted again (REAL would read back as float4).
+inline constexpr std::string_view kSqliteNumericTypeName = "numeric_real";
+
 struct TypeName {
   std::string name;
   std::vector<std::int64_t> modifiers;

@@ -441,7 +441,7 @@ Result<ast::TypeName> Converter::type_name(object t, int loc) {
     return make_error(ErrorCode::ValidationCastNotAllowed, "a cast to a schema-qualified type",
                       "FIX: cast to a plain data type such as text, bigint, double precision or numeric.", pos(loc));
   ast::TypeName out;
-  out.name = parts[0];
+  out.name = parts[0] == ast::kSqliteNumericTypeName ? std::string("numeric") : parts[0];
   if (auto mods = list_field(t, "typmods"))
     for (element m : *mods) {
       auto n = as_node(m);

@@ -28,10 +28,9 @@ constexpr std::array kTypes{
     TypeSpelling{"int8", "BIGINT", "", "BIGINT", 0},
     TypeSpelling{"float4", "REAL", "", "REAL", 0},
     TypeSpelling{"float8", "DOUBLE PRECISION", "", "DOUBLE PRECISION", 0},
-    // SQLite's NUMERIC affinity turns 10.0 into the integer 10, so CAST(10 AS numeric) / 4 would divide
-    // integers (2); REAL keeps the fraction, as PostgreSQL's numeric division does (2.5). numeric(p, s) is
-    // refused on SQLite (admit/dialect.cpp), so no modifiers reach it.
-    TypeSpelling{"numeric", "NUMERIC", "", "REAL", 2},
+    // SQLite: a name of REAL affinity that reads back as numeric (ast::kSqliteNumericTypeName). numeric(p, s) is
+    // printed as pg_numeric(x, p, s) on SQLite (admit/numbers_on_sqlite.cpp), so no modifiers reach it.
+    TypeSpelling{"numeric", "NUMERIC", "", "NUMERIC_REAL", 2},
     TypeSpelling{"text", "TEXT", "", "TEXT", 0},
     TypeSpelling{"varchar", "VARCHAR", "", "VARCHAR", 1},
     TypeSpelling{"bool", "BOOLEAN", "", "BOOLEAN", 0},

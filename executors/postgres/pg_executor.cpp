@@ -41,58 +41,6 @@ std::string quote_literal(const std::string& text) {
   return out + "'";
 }
 
-// What to do about the engine errors agents meet most, by SQLSTATE. The
-// engine's message is passed on as well; this says how to change the statement.
-std::string fix_for_sqlstate(const std::string& state, const std::string& message) {
-  if (state == "42883" && message.find("jsonb") != std::string::npos)
-    return "FIX: a jsonb value is not text: read a key as text with col ->> 'key' (or col #>> '{a,b}'), or "
-           "CAST(col AS text) to search the whole document with LIKE.";
-  if (state == "42883" && message.find("round(double precision") != std::string::npos)
-    return "FIX: round(x, digits) takes numeric on PostgreSQL: write round(CAST(x AS numeric), 2).";
-  if (state == "42803")
-    return "FIX: every selected column must be in GROUP BY or inside an aggregate: add it to GROUP BY, or write "
-           "max(column) / min(column).";
-  if (state == "42883")
-    return "FIX: no function or operator takes these argument types: cast the arguments, e.g. round(CAST(x AS "
-           "numeric), 2), CAST(t AS date), or compare text with text.";
-  if (state == "42804" || state == "42846")
-    return "FIX: the types do not match: CAST one side to the other's type (see the column types in GET "
-           "/v1/schema).";
-  if (state == "22012") return "FIX: guard the divisor: x / NULLIF(y, 0).";
-  // A SQLite json_extract() translated by its use (admission/admit/sqlite_spellings.cpp) met a JSON value
-  // of another type: the translation names the JSON type as the value it could not read.
-  if (state == "22P02")
-    for (const char* json_type : {"\"number\"", "\"string\"", "\"boolean\"", "\"object\"", "\"array\""})
-      if (message.find(std::string("type integer: ") + json_type) != std::string::npos)
-        return "FIX: if the statement uses json_extract(), a value it read is a JSON " + std::string(json_type) +
-               ", not the type the statement reads there (SQLite returns each JSON type as its own SQL type; "
-               "PostgreSQL has one per column): write CAST(json_extract(x, '$.key') AS numeric) for numbers, or x "
-               "->> 'key' for the text of any value.";
-  // The engine quotes the value it could not read, unless it names the type
-  // only (json): then the value may be a literal or come from a column.
-  if ((state == "22P02" || state == "22007" || state == "22008") && message.find('"') == std::string::npos)
-    return "FIX: the engine could not read a value as the type it meets. A literal: write numbers bare, times as "
-           "ISO-8601 ('2026-11-01T10:00:00Z') and JSON as valid JSON text. A column: keep only the rows that read as "
-           "that type with a WHERE condition on it, or compare the column as text without the CAST.";
-  if (state == "22P02" || state == "22007" || state == "22008")
-    return "FIX: a literal does not read as the type it meets: write numbers bare and times as ISO-8601 "
-           "('2026-11-01T10:00:00Z').";
-  if (state == "21000")
-    return "FIX: the scalar subquery returned several rows: add a condition, aggregate, or LIMIT 1.";
-  if (state == "42702") return "FIX: qualify the column with its table or alias (t.column).";
-  if (state == "22003") return "FIX: a number overflowed its type: CAST to bigint or numeric before the arithmetic.";
-  return {};
-}
-
-// The FIX when the value PostgreSQL could not read came from a column.
-std::string fix_for_data_value(const std::string& state) {
-  if (state == "22P02" || state == "22007" || state == "22008")
-    return "FIX: a value in a column does not read as the type it is cast to (the value came from the data and is "
-           "withheld here as untrusted text): keep only the rows that read as that type, e.g. WHERE col ~ "
-           "'^-?[0-9]+$' before CAST(col AS integer), or compare the column as text without the CAST.";
-  return kDataValueFix;
-}
-
 // The engine's words: the primary message only (the connections are terse, see
 // pg_pool.cpp: no DETAIL, HINT, CONTEXT or LINE excerpt, which quote data
 // unquoted), any value from the data withheld (engine_words), without the

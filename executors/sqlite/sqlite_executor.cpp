@@ -103,8 +103,15 @@ Error engine_error(const Connection& conn, int rc, std::string_view sql) {
                           "FIX: nest less: compute inner values in a subquery or CTE, and use IN (...) instead of long "
                           "OR chains.");
       // querygate's own numeric functions (sqlite_numbers.cpp): a value the SQLite double cannot hold exactly.
-      if (message.find("has no exact SQLite value") != std::string::npos)
+      if (message.find("has no exact SQLite value") != std::string::npos ||
+          message.find("than the SQLite double holds exactly") != std::string::npos)
         return make_error(ErrorCode::BackendError, message, kNumericDigitsFix);
+      // PostgreSQL's errors in its words (division by zero, integer out of range ...): PostgreSQL's FIX.
+      // A text that does not read as a number met at run time came from the data: admission checks literals.
+      if (const std::string state = sqlstate_of_words(words.text); !state.empty())
+        return make_error(
+            ErrorCode::BackendError, message,
+            words.withheld || state == "22P02" ? fix_for_data_value(state) : fix_for_sqlstate(state, message));
       return make_error(ErrorCode::BackendError, message, words.withheld ? kDataValueFix : std::string());
   }
 }

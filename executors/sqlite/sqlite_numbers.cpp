@@ -170,6 +170,7 @@ void from_text(sqlite3_context* ctx, std::string_view text, Target t) {
 }
 
 std::optional<double> decimal_cut(double v, std::int64_t scale, bool truncate);
+std::optional<std::string> decimal_text(double v);
 
 // A numeric's decimal digits rounded, halves away from zero; a float's value to even (rint).
 double rounded(double v, const char* from) {
@@ -192,6 +193,15 @@ void pg_number(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     }
     case SQLITE_FLOAT: {
       double v = sqlite3_value_double(argv[0]);
+      // pg_number(x, 'numeric', 'float8'): PostgreSQL's float8 to numeric keeps 15 significant digits.
+      if (t == Target::Numeric && argc == 3 &&
+          std::string_view(reinterpret_cast<const char*>(sqlite3_value_text(argv[2]))) == "float8") {
+        const auto digits = decimal_text(v);
+        double out = 0;
+        if (!digits || std::from_chars(digits->data(), digits->data() + digits->size(), out).ec != std::errc())
+          return out_of_range(ctx, t);
+        return sqlite3_result_double(ctx, out);
+      }
       if (!integer_target(t)) return sqlite3_result_value(ctx, argv[0]);
       // pg_number(x, 'int4', 'numeric' | 'float8'): x is known to be of that type, and PostgreSQL's cast rounds it:
       // a numeric's halves away from zero, a float's to even (rint).
@@ -252,6 +262,13 @@ std::optional<std::string> decimal_text(double v) {
 // or dropping the rest (trunc), read back as a double.
 std::optional<double> decimal_cut(double v, std::int64_t scale, bool truncate) {
   if (scale < 0 || scale > 30) return std::nullopt;
+  // A whole double of 16 digits or more: at scale 0 below 2^53 it is the exact numeric (its 15-digit text would
+  // drop the 16th: 351::numeric - 9007199254740992 answered -9007199254740640, fuzz seed 018); at a scale above 0
+  // the fraction digits it lost are not known (9007199254740641::numeric - 0.4 is the double ...641).
+  if (v == std::trunc(v) && std::fabs(v) >= 1e15) {
+    if (scale == 0 && std::fabs(v) < 9007199254740992.0) return v;
+    return std::nullopt;
+  }
   const auto decimal = decimal_text(v);
   if (!decimal) return std::nullopt;
   std::string text = *decimal;

@@ -819,6 +819,17 @@ TEST_F(WrongAnswersTest, IntegerOverflowIsPostgresErrorOnSqlite) {
   }
   const auto exact = ask(*sqlite_, "SELECT 9007199254740991::numeric + 0, sum(id::numeric) FROM projects");
   EXPECT_EQ(exact.status, 200) << exact.body;
+  // A whole numeric of 16 digits below 2^53 is exact on SQLite too (its 15-digit text dropped the 16th: fuzz seed
+  // 018); a float8 cast to numeric keeps 15 significant digits, as PostgreSQL's float8 to numeric does.
+  for (const char* sql : {"SELECT 900719925474 % 993::numeric - 9007199254740992",
+                          "SELECT 351::numeric - 9007199254740992, (9007199254740641::float8)::numeric(20, 0)",
+                          "SELECT trunc(1234567890123456::numeric, 0), round(1234567890123456::numeric)",
+                          "SELECT (x::float8)::numeric(20, 1) FROM (VALUES (1234567890123.45), (0.1)) v(x)"})
+    EXPECT_SQLITE_ANSWERS_AS_POSTGRES(sql, false, false);
+  // ... but the fraction a whole double of 16 digits lost is not known: an error, never the wrong digits.
+  for (const char* sql : {"SELECT round(9007199254740641::numeric - 0.4)", "SELECT 1234567890123456::numeric + 0.5",
+                          "SELECT (1234567890123456::numeric + 0.5)::int8"})
+    EXPECT_SQLITE_ANSWERS_AS_POSTGRES(sql, true, false);
   // PostgreSQL's own words, at admission (a FIX) or from the engine.
   for (const char* sql : statements) EXPECT_SQLITE_ANSWERS_AS_POSTGRES(sql, false, true);
   // A constant's overflow is refused at admission, with the bigint cast as the FIX.
@@ -826,6 +837,20 @@ TEST_F(WrongAnswersTest, IntegerOverflowIsPostgresErrorOnSqlite) {
   EXPECT_EQ(folded.status, 422) << folded.body;
   EXPECT_EQ(code_of(folded), "validation:unsupported") << folded.body;
   EXPECT_NE(fix_of(folded).find("::bigint"), std::string::npos) << folded.body;
+}
+
+// PostgreSQL's errors raised on SQLite in PostgreSQL's words carry PostgreSQL's FIX (executors/executor_errors.cpp),
+// on both gateways alike: an agent reads the same next step whichever engine ran the statement.
+TEST_F(WrongAnswersTest, EngineErrorsCarryTheSameFixOnBothBackends) {
+  QG_BOTH_GATEWAYS();
+  for (const char* sql : {"SELECT 1 / (id - id) FROM projects", "SELECT length(name) * 2147483647 FROM projects",
+                          "SELECT (attributes ->> 'llm.provider')::int FROM spans WHERE attributes ? 'llm.provider'"}) {
+    const auto lite = ask(*sqlite_, sql);
+    const auto pg = ask(*postgres_, sql);
+    EXPECT_NE(lite.status, 200) << sql << "\n" << lite.body;
+    EXPECT_NE(fix_of(lite).find("FIX"), std::string::npos) << sql << "\n" << lite.body;
+    EXPECT_EQ(fix_of(lite), fix_of(pg)) << sql << "\nSQLite: " << lite.body << "\nPostgreSQL: " << pg.body;
+  }
 }
 
 // TIME '24:00' is the end of the day in PostgreSQL (printed 24:00:00, its hour 24, after 23:59:59), not midnight.

@@ -231,9 +231,10 @@ TEST(RenderTest, TypeSpellings) {
       {type("int8"), "BIGINT", "BIGINT"},
       {type("float4"), "REAL", "REAL"},
       {type("float8"), "DOUBLE PRECISION", "DOUBLE PRECISION"},
-      // SQLite's NUMERIC affinity would make CAST(10 AS numeric) / 4 an integer division.
-      {type("numeric"), "NUMERIC", "REAL"},
-      {type("numeric", {10, 2}), "NUMERIC(10, 2)", "REAL(10, 2)"},
+      // SQLite's NUMERIC affinity would make CAST(10 AS numeric) / 4 an integer division; REAL would read back
+      // as float4. NUMERIC_REAL has REAL affinity and reads back as numeric (ast::kSqliteNumericTypeName).
+      {type("numeric"), "NUMERIC", "NUMERIC_REAL"},
+      {type("numeric", {10, 2}), "NUMERIC(10, 2)", "NUMERIC_REAL(10, 2)"},
       {type("text"), "TEXT", "TEXT"},
       {type("varchar", {20}), "VARCHAR(20)", "VARCHAR(20)"},
       {type("bpchar", {3}), "CHAR(3)", "CHAR(3)"},
