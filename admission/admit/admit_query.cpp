@@ -1245,9 +1245,11 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
       case detail::SqlType::Json:
         out.columns[i].type = detail::sql_type_words(types[i], std::nullopt);
         break;
+      case detail::SqlType::Null:  // SELECT NULL, CASE ... THEN NULL END: PostgreSQL resolves unknown as text
+        out.columns[i].type = "text";
+        break;
       case detail::SqlType::Unknown:
       case detail::SqlType::Untyped:
-      case detail::SqlType::Null:
       case detail::SqlType::Time:  // the engine names a time after its stored text (answer_format.cpp)
         break;
     }

@@ -343,7 +343,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             for (const auto& a : n.args) t = common_type(t, value_type(a, ctx));
             return t.type == SqlType::Untyped ? ValueType{SqlType::Text} : t;
           }
-          if (f == "ceil" || f == "ceiling" || f == "floor") {
+          if (f == "ceil" || f == "ceiling" || f == "floor" || f == "sign") {  // sign(integer) is float8 too
             if (first.type == SqlType::Numeric) return {SqlType::Numeric, 0};
             return number(first.type) ? ValueType{SqlType::Float} : ValueType{};
           }

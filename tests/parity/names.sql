@@ -80,3 +80,6 @@ SELECT x.name FROM (SELECT CASE WHEN id > 2 THEN 'x' ELSE name END FROM projects
 
 -- id: names-025
 SELECT -id, -(id * 2), -count(*) OVER () FROM projects ORDER BY id;
+-- sign(integer) is double precision, sign(numeric) numeric; an untyped NULL is text (session 10)
+SELECT NULL, sign(3), sign(2.5), sign(-2.5::float8), CASE WHEN 1 = 2 THEN NULL END;
+SELECT sign(id - 2) AS s, NULL AS n FROM projects ORDER BY id;
