@@ -80,6 +80,10 @@ SELECT x.name FROM (SELECT CASE WHEN id > 2 THEN 'x' ELSE name END FROM projects
 
 -- id: names-025
 SELECT -id, -(id * 2), -count(*) OVER () FROM projects ORDER BY id;
+
+-- id: names-026
 -- sign(integer) is double precision, sign(numeric) numeric; an untyped NULL is text (session 10)
 SELECT NULL, sign(3), sign(2.5), sign(-2.5::float8), CASE WHEN 1 = 2 THEN NULL END;
+
+-- id: names-027
 SELECT sign(id - 2) AS s, NULL AS n FROM projects ORDER BY id;
