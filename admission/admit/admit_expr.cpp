@@ -416,6 +416,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = time_function_on_sqlite(e, ctx); !s) return s;
           if (std::holds_alternative<ast::FuncCall>(e.node))
             if (auto s = text_function_on_sqlite(e, ctx); !s) return s;
+          if (auto s = json_function_on_sqlite(e, ctx); !s) return s;
           if (dialect_ == Dialect::Sqlite)
             if (const auto* row = capability::find_function(called);
                 row && row->sqlite.verdict == capability::Verdict::Rewrite &&

@@ -237,6 +237,7 @@ class Admitter {
   // PostgreSQL's text functions and regular expressions on SQLite (text_on_sqlite.cpp): replaced in place by
   // the registered pg_* functions (or SQLite's own where exact), or refused with a FIX.
   Status text_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  Status json_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // json_on_sqlite.cpp
   Status regex_operator_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   Status text_argument_on_sqlite(ast::Expr& arg, const ExprContext& ctx, const std::string& function, bool printed);
   // PostgreSQL's statistics, string_agg and ordered-set aggregates on SQLite (aggregates_on_sqlite.cpp): the call

@@ -157,6 +157,29 @@ Status Admitter::json_exists_on_sqlite(ast::Expr& e, const ExprContext& ctx, boo
   return {};
 }
 
+// jsonb_typeof(x) / jsonb_array_length(x) of a jsonb value (a JSON column, an arrow into one) on SQLite:
+// pg_jsonb_typeof / pg_jsonb_array_length (executors/sqlite/sqlite_json.cpp), PostgreSQL's words and errors
+// (SQLite's json_type says integer/real/text/true, and json_array_length answers 0 for a scalar).
+Status Admitter::json_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
+  auto* f = std::get_if<ast::FuncCall>(&e.node);
+  if (dialect_ != Dialect::Sqlite || !f || (f->name != "jsonb_typeof" && f->name != "jsonb_array_length")) return {};
+  const std::string name = f->name;
+  if (f->args.size() != 1 || f->over || f->distinct || f->star || f->filter || !f->order_by.empty())
+    return make_error(ErrorCode::CapabilityNotOnSqlite, name + "() takes one jsonb value",
+                      "FIX: write " + name + "(x) with x a JSON column or an arrow into one, e.g. " + name +
+                          "(attributes -> 'key').",
+                      pos(e.location));
+  if (value_type(f->args.front(), ctx).type != SqlType::Json)
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      name + "() takes a jsonb value (PostgreSQL has no " + name + "(text))",
+                      "FIX: pass a JSON column or an arrow into one that keeps the JSON: " + name +
+                          "(attributes -> 'key'), not ->> (which gives text).",
+                      pos(f->args.front().location));
+  f->name = "pg_" + name;
+  note_rewrite("dialect:" + name);
+  return {};
+}
+
 // Found by the differential property (tests/parity/differential_found.sql, diff-001): ORDER BY a jsonb
 // column on SQLite sorted the stored text ('"str"' before '1' before '{...}'); PostgreSQL sorts by jsonb's
 // order (null < strings < numbers < booleans < arrays < objects, objects by their number of pairs first).

@@ -210,7 +210,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           static const std::set<std::string> kInteger = {
               "count",       "row_number",       "rank",         "dense_rank", "ntile", "length",
               "char_length", "character_length", "octet_length", "strpos",     "instr", "position",
-              "bit_length"};
+              "bit_length",  "jsonb_array_length", "pg_jsonb_array_length"};
           static const std::set<std::string> kBoolean = {"bool_or", "bool_and", "every", "starts_with",
                                                          "pg_jsonb_exists"};
           static const std::set<std::string> kText = {
@@ -219,7 +219,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
               "concat_ws",  "left",    "right",         "split_part",     "initcap",
               "string_agg", "to_char", "lpad",          "rpad",           "regexp_replace",
               "repeat",     "reverse", "md5",           "group_concat",   "printf",
-              "format",     "chr",     "quote_literal", "pg_numeric_text"};
+              "format",     "chr",     "quote_literal", "pg_numeric_text", "jsonb_typeof", "pg_jsonb_typeof"};
           // Points in time (intervals, which avg() and sum() take, are not typed here).
           static const std::set<std::string> kTime = {"now",         "date_trunc",  "pg_date_trunc", "pg_ts_add",
                                                       "pg_date_add", "pg_timezone", "timezone",      "to_timestamp",

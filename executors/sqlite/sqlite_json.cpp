@@ -15,6 +15,8 @@
 //   pg_jsonb_get(json, key)    `x -> 'key'`: an object's member in jsonb's output form (a
 //                              repeated key's last value, as jsonb keeps it; SQLite's path
 //                              takes the first).
+//   pg_jsonb_typeof(json)      jsonb_typeof: object, array, string, number, boolean, null.
+//   pg_jsonb_array_length(json) jsonb_array_length, PostgreSQL's error for a scalar or object.
 //   pg_jsonb_array(json)       the document as an array for an integer index:
 //                              PostgreSQL reads a scalar as a one-element array
 //                              ('1'::jsonb -> 0 is 1, ->> -1 too) and an object
@@ -477,6 +479,40 @@ void pg_jsonb_array(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   text_result(ctx, "[" + std::string(doc) + "]");
 }
 
+// pg_jsonb_typeof(json): PostgreSQL's jsonb_typeof: object, array, string, number, boolean or null.
+void pg_jsonb_typeof(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const auto v = json_out::parse(arg_text(argv[0]));
+  if (!v) return sqlite3_result_error(ctx, "querygate: jsonb_typeof of a value that is not JSON", -1);
+  switch (v->kind) {
+    case json_out::Kind::Null:
+      return text_result(ctx, "null");
+    case json_out::Kind::True:
+    case json_out::Kind::False:
+      return text_result(ctx, "boolean");
+    case json_out::Kind::Number:
+      return text_result(ctx, "number");
+    case json_out::Kind::String:
+      return text_result(ctx, "string");
+    case json_out::Kind::Array:
+      return text_result(ctx, "array");
+    case json_out::Kind::Object:
+      return text_result(ctx, "object");
+  }
+}
+
+// pg_jsonb_array_length(json): PostgreSQL's jsonb_array_length: an array's element count; a scalar or an object
+// is PostgreSQL's error (SQLite's json_array_length answers 0).
+void pg_jsonb_array_length(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const auto v = json_out::parse(arg_text(argv[0]));
+  if (!v) return sqlite3_result_error(ctx, "querygate: jsonb_array_length of a value that is not JSON", -1);
+  if (v->kind == json_out::Kind::Object)
+    return sqlite3_result_error(ctx, "cannot get array length of a non-array", -1);
+  if (v->kind != json_out::Kind::Array) return sqlite3_result_error(ctx, "cannot get array length of a scalar", -1);
+  sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(v->array.size()));
+}
+
 }  // namespace
 
 bool register_json_functions(sqlite3* db, int flags) {
@@ -487,7 +523,11 @@ bool register_json_functions(sqlite3* db, int flags) {
          sqlite3_create_function(db, "pg_jsonb_out", 1, flags, nullptr, pg_jsonb_out, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_jsonb_get", 2, flags, nullptr, pg_jsonb_get, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_jsonb_array", 1, flags, nullptr, pg_jsonb_array, nullptr, nullptr) ==
-             SQLITE_OK;
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_jsonb_typeof", 1, flags, nullptr, pg_jsonb_typeof, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_jsonb_array_length", 1, flags, nullptr, pg_jsonb_array_length, nullptr,
+                                 nullptr) == SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite

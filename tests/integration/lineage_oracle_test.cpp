@@ -246,6 +246,8 @@ constexpr Signature kSignatures[] = {
     {"pg_jsonb_text", "J"},     // x ->> k on SQLite
     {"pg_jsonb_out", "J"},      // jsonb's output form on SQLite
     {"pg_jsonb_get", "Jl"},     // x -> 'key' on SQLite
+    {"pg_jsonb_typeof", "J"},   // jsonb_typeof on SQLite
+    {"pg_jsonb_array_length", "J"},
     {"pg_jsonb_array", "J"},    // x -> 0 on SQLite (a scalar as a one-element array)
     {"pg_float8_text", "m"},    // a float8 as text on SQLite
     {"pg_bool_text", "x"},      // a boolean as text on SQLite
