@@ -1109,7 +1109,7 @@ std::string with_companion(std::string_view sql, Dialect d, const std::string& c
     ast::for_each_child(e, look);
   };
   for (const auto& item : select->items) {
-    auto text = render::render_expr(item.expr, d);
+    auto text = render::render_expr(item.expr, Dialect::Postgres);
     if (!text) return {};
     list += (list.empty() ? "" : ", ") + *text;
     if (!item.alias.empty()) list += " AS " + render::quote_identifier(item.alias, d);

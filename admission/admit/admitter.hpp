@@ -350,7 +350,6 @@ class Admitter {
   }
   std::map<const ast::Query*, std::vector<ValueType>> query_types_;  // output types of every admitted query
   std::vector<ValueType> select_types_;                              // the last select()'s items
-  std::set<int> numeric_extracts_;           // locations of EXTRACT calls (numeric in PostgreSQL; date_part is float8)
   const ast::Expr* int8_checked_ = nullptr;  // the argument of a pg_int8 / pg_int4 call being admitted (re-check)
   // The value arguments of pg_numeric calls admitted (numeric_scale_on_sqlite.cpp: not rounded again). A set:
   // calls nest (pg_numeric(pg_numeric(x, 10, 2) * 2, 1000, 2)).

@@ -261,7 +261,7 @@ Status Admitter::cast_types(const ast::Cast& cast, const ExprContext& ctx, int l
 }
 
 std::string Admitter::shown_value(const ast::Expr& e) {
-  auto text = render::render_expr(e, dialect_);
+  auto text = render::render_expr(e, Dialect::Postgres);
   if (!text || text->find("pg_") != std::string::npos) return "x";  // a SQLite translation: not what was written
   return text->size() > 60 ? text->substr(0, 57) + "..." : *text;
 }

@@ -818,6 +818,9 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
                       "gives PostgreSQL's text on both backends (NULL stays NULL).",
                       pos(location));
   const bool integer_type = cast.type.name == "int2" || cast.type.name == "int4" || cast.type.name == "int8";
+  // A condition as an integer ((status = 'ERROR')::int, the avg(...::int) idiom): PostgreSQL's 1 / 0, which is
+  // what SQLite holds for it (NULL stays NULL). PostgreSQL casts a boolean to integer only (its own error else).
+  if (cast.type.name == "int4" && value_type(*cast.arg, ctx).type == SqlType::Boolean) return {};
   if (auto s = narrowing_integer_cast_on_sqlite(cast, ctx, location); !s) return s;
   if (integer_type && !integer_valued(*cast.arg, ctx) && !text_or_unknown(*cast.arg, ctx) &&
       !integer_cast_rounds_on_sqlite(cast, ctx))

@@ -165,10 +165,10 @@ Status Admitter::json_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   if (dialect_ != Dialect::Sqlite || !f || (f->name != "jsonb_typeof" && f->name != "jsonb_array_length")) return {};
   const std::string name = f->name;
   if (f->args.size() != 1 || f->over || f->distinct || f->star || f->filter || !f->order_by.empty())
-    return make_error(ErrorCode::CapabilityNotOnSqlite, name + "() takes one jsonb value",
-                      "FIX: write " + name + "(x) with x a JSON column or an arrow into one, e.g. " + name +
-                          "(attributes -> 'key').",
-                      pos(e.location));
+    return make_error(
+        ErrorCode::CapabilityNotOnSqlite, name + "() takes one jsonb value",
+        "FIX: write " + name + "(x) with x a JSON column or an arrow into one, e.g. " + name + "(attributes -> 'key').",
+        pos(e.location));
   if (value_type(f->args.front(), ctx).type != SqlType::Json)
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       name + "() takes a jsonb value (PostgreSQL has no " + name + "(text))",
@@ -186,7 +186,7 @@ Status Admitter::json_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
 Status Admitter::json_sort_on_sqlite(const ast::Expr& sorted, const ExprContext& ctx) {
   if (dialect_ != Dialect::Sqlite) return {};
   if (value_type(sorted, ctx).type != SqlType::Json) return {};
-  auto text = render::render_expr(sorted, dialect_);
+  auto text = render::render_expr(sorted, Dialect::Postgres);
   const std::string what = !text ? "the value" : text->size() > 60 ? text->substr(0, 57) + "..." : *text;
   return make_error(ErrorCode::CapabilityNotOnSqlite,
                     "ORDER BY a jsonb value (" + what +

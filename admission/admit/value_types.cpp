@@ -207,19 +207,54 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
           const std::string& f = n.name;
           const ValueType first = n.args.empty() ? ValueType{} : value_type(n.args.front(), ctx);
-          static const std::set<std::string> kInteger = {
-              "count",       "row_number",       "rank",         "dense_rank", "ntile", "length",
-              "char_length", "character_length", "octet_length", "strpos",     "instr", "position",
-              "bit_length",  "jsonb_array_length", "pg_jsonb_array_length"};
+          static const std::set<std::string> kInteger = {"count",
+                                                         "row_number",
+                                                         "rank",
+                                                         "dense_rank",
+                                                         "ntile",
+                                                         "length",
+                                                         "char_length",
+                                                         "character_length",
+                                                         "octet_length",
+                                                         "strpos",
+                                                         "instr",
+                                                         "position",
+                                                         "bit_length",
+                                                         "jsonb_array_length",
+                                                         "pg_jsonb_array_length"};
           static const std::set<std::string> kBoolean = {"bool_or", "bool_and", "every", "starts_with",
                                                          "pg_jsonb_exists"};
-          static const std::set<std::string> kText = {
-              "lower",      "upper",   "substr",        "substring",      "trim",
-              "ltrim",      "rtrim",   "btrim",         "replace",        "concat",
-              "concat_ws",  "left",    "right",         "split_part",     "initcap",
-              "string_agg", "to_char", "lpad",          "rpad",           "regexp_replace",
-              "repeat",     "reverse", "md5",           "group_concat",   "printf",
-              "format",     "chr",     "quote_literal", "pg_numeric_text", "jsonb_typeof", "pg_jsonb_typeof"};
+          static const std::set<std::string> kText = {"lower",
+                                                      "upper",
+                                                      "substr",
+                                                      "substring",
+                                                      "trim",
+                                                      "ltrim",
+                                                      "rtrim",
+                                                      "btrim",
+                                                      "replace",
+                                                      "concat",
+                                                      "concat_ws",
+                                                      "left",
+                                                      "right",
+                                                      "split_part",
+                                                      "initcap",
+                                                      "string_agg",
+                                                      "to_char",
+                                                      "lpad",
+                                                      "rpad",
+                                                      "regexp_replace",
+                                                      "repeat",
+                                                      "reverse",
+                                                      "md5",
+                                                      "group_concat",
+                                                      "printf",
+                                                      "format",
+                                                      "chr",
+                                                      "quote_literal",
+                                                      "pg_numeric_text",
+                                                      "jsonb_typeof",
+                                                      "pg_jsonb_typeof"};
           // Points in time (intervals, which avg() and sum() take, are not typed here).
           static const std::set<std::string> kTime = {"now",         "date_trunc",  "pg_date_trunc", "pg_ts_add",
                                                       "pg_date_add", "pg_timezone", "timezone",      "to_timestamp",
@@ -249,11 +284,11 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           if (kTime.count(f)) return {SqlType::Time};
           if (kPassOn.count(f)) return first.type == SqlType::Untyped ? ValueType{SqlType::Text} : first;
           if (f == "date_part" || f == "random" || f == "pi" || f == "julianday") return {SqlType::Float};
-          if (f == "extract" || (f == "pg_extract" && numeric_extracts_.contains(e.location))) {
+          if (f == "extract" || (f == "pg_extract" && n.args.size() == 4)) {
             // PostgreSQL 14+: numeric; seconds and the epoch of a time keep microseconds (scale 6).
             const auto* field = n.args.empty() ? nullptr : std::get_if<ast::Literal>(&n.args.front().node);
             const std::string unit = field ? lower(field->text) : std::string();
-            const bool of_date = n.args.size() == 3 && std::get_if<ast::Literal>(&n.args[2].node) &&
+            const bool of_date = n.args.size() >= 3 && std::get_if<ast::Literal>(&n.args[2].node) &&
                                  std::get<ast::Literal>(n.args[2].node).text == "date";
             if (unit == "epoch" || unit == "second" || unit == "seconds") return {SqlType::Numeric, of_date ? 0 : 6};
             if (unit == "millisecond" || unit == "milliseconds") return {SqlType::Numeric, 3};
@@ -367,8 +402,8 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
 
 namespace {
 
-std::string shown(const ast::Expr& e, Dialect d) {
-  auto text = render::render_expr(e, d);
+std::string shown(const ast::Expr& e, Dialect /*d: messages show PostgreSQL's spelling*/) {
+  auto text = render::render_expr(e, Dialect::Postgres);
   if (!text) return "the value";
   return text->size() > 60 ? text->substr(0, 57) + "..." : *text;
 }

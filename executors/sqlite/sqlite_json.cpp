@@ -507,8 +507,7 @@ void pg_jsonb_array_length(sqlite3_context* ctx, int /*argc*/, sqlite3_value** a
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
   const auto v = json_out::parse(arg_text(argv[0]));
   if (!v) return sqlite3_result_error(ctx, "querygate: jsonb_array_length of a value that is not JSON", -1);
-  if (v->kind == json_out::Kind::Object)
-    return sqlite3_result_error(ctx, "cannot get array length of a non-array", -1);
+  if (v->kind == json_out::Kind::Object) return sqlite3_result_error(ctx, "cannot get array length of a non-array", -1);
   if (v->kind != json_out::Kind::Array) return sqlite3_result_error(ctx, "cannot get array length of a scalar", -1);
   sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(v->array.size()));
 }

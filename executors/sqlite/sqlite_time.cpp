@@ -164,7 +164,8 @@ void pg_date_add(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   answer(ctx, d);
 }
 
-// pg_extract(field, x, kind): EXTRACT(field FROM x) / date_part(field, x).
+// pg_extract(field, x, kind[, 'numeric']): EXTRACT(field FROM x) / date_part(field, x) (the fourth argument
+// only tells admission the value is EXTRACT's numeric).
 void pg_extract(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (any_null(argc, argv, 2)) return sqlite3_result_null(ctx);
   Kind k;
@@ -310,6 +311,7 @@ bool register_time_functions(sqlite3* db, int flags) {
       {"pg_date_diff", 2, pg_date_diff},
       {"pg_date_add", 3, pg_date_add},
       {"pg_extract", 3, pg_extract},
+      {"pg_extract", 4, pg_extract},
       {"pg_date_trunc", 3, pg_date_trunc},
       {"pg_to_char", 3, pg_to_char},
       {"pg_timezone", 3, pg_timezone},

@@ -214,6 +214,7 @@ constexpr Signature kSignatures[] = {
     {"pg_date_diff", "dd"},
     {"pg_date_add", "dnn"},
     {"pg_extract", "ldl"},
+    {"pg_extract", "ldll"},
     {"pg_date_trunc", "ldl"},
     {"pg_to_char", "dll"},
     {"pg_timezone", "ldl"},
@@ -248,9 +249,9 @@ constexpr Signature kSignatures[] = {
     {"pg_jsonb_get", "Jl"},     // x -> 'key' on SQLite
     {"pg_jsonb_typeof", "J"},   // jsonb_typeof on SQLite
     {"pg_jsonb_array_length", "J"},
-    {"pg_jsonb_array", "J"},    // x -> 0 on SQLite (a scalar as a one-element array)
-    {"pg_float8_text", "m"},    // a float8 as text on SQLite
-    {"pg_bool_text", "x"},      // a boolean as text on SQLite
+    {"pg_jsonb_array", "J"},  // x -> 0 on SQLite (a scalar as a one-element array)
+    {"pg_float8_text", "m"},  // a float8 as text on SQLite
+    {"pg_bool_text", "x"},    // a boolean as text on SQLite
     // Admitted on PostgreSQL since session 7 (translated on SQLite).
     {"character_length", "x"},
     {"regexp_count", "xl"},
