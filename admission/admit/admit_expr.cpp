@@ -430,8 +430,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
           date_literal_on_sqlite(n);
           trunc_digits(e, ctx);
-          float_round_on_sqlite(e, ctx);    // `n` may die here
-          numeric_scale_on_sqlite(e, ctx);  // `n` may die here
+          float_round_on_sqlite(e, ctx);                                        // `n` may die here
+          numeric_scale_on_sqlite(e, ctx);                                      // `n` may die here
           if (auto s = int4_abs_on_sqlite(e, ctx, int4_checked); !s) return s;  // `n` may die here
           return check_size(e, ctx);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {

@@ -894,11 +894,10 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
     const std::size_t width = names.size();
     std::vector<Lineage> lineage = output_lineages(*cte.query, width);
-    env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous),
-                                  query_times(*cte.query), bounds_of(*cte.query),
-                                  query_generated_.contains(&*cte.query), literal_texts(*cte.query),
-                                  output_reads(*cte.query, width), query_kinds(*cte.query),
-                                  resolved_unknowns(query_types(*cte.query))});
+    env.ctes.push_back(CteBinding{
+        cte.name, std::move(names), std::move(lineage), std::move(ambiguous), query_times(*cte.query),
+        bounds_of(*cte.query), query_generated_.contains(&*cte.query), literal_texts(*cte.query),
+        output_reads(*cte.query, width), query_kinds(*cte.query), resolved_unknowns(query_types(*cte.query))});
     env.ctes.back().plain = output_plain(*cte.query, width);
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;

@@ -129,7 +129,9 @@ class Admitter {
   void wrap_set_member(ast::Box<ast::Query>& member, bool right);
   // The member wrap_set_member wrapped (SELECT * FROM (member) AS branch), else null.
   static ast::Query* set_member_inner(ast::Query& q);
-  static const ast::Query* set_member_inner(const ast::Query& q) { return set_member_inner(const_cast<ast::Query&>(q)); }
+  static const ast::Query* set_member_inner(const ast::Query& q) {
+    return set_member_inner(const_cast<ast::Query&>(q));
+  }
   // A set operation member's column types, through wrap_set_member's subquery (whose untyped literals stay
   // untyped, as in PostgreSQL's set-operation member).
   std::vector<ValueType> member_types(const ast::Query& q) const {

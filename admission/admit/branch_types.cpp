@@ -219,7 +219,7 @@ Status Admitter::untyped_operand(ast::Operator& op, const ExprContext& ctx, int 
   if (!kNumberOperators.count(op.op)) return {};
   ast::Expr& l = **op.left;
   ast::Expr& r = *op.right;
-  const ValueType lt = value_type(l, ctx), rt = value_type(r, ctx);
+  const ValueType lt = column_value_type(l, ctx), rt = column_value_type(r, ctx);  // with an integer's width
   const std::string where = "x " + op.op + " '...'";
   // Arithmetic with a text that is no number at all: text_arithmetic's refusal (SQLite), PostgreSQL's own error.
   const bool comparison = op.op != "+" && op.op != "-" && op.op != "*" && op.op != "/" && op.op != "%";

@@ -298,7 +298,10 @@ int Admitter::int_width(const ast::Expr& e, const ExprContext& ctx) {
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
     if (f->name == "ntile" && f->over) return 4;  // a window function, int4 in PostgreSQL
     // min / max / abs keep their argument's type (an aggregate's FILTER or DISTINCT, a window, do not change it).
-    if ((f->name == "min" || f->name == "max" || f->name == "abs" || f->name == "any_value") && f->args.size() == 1)
+    // (pg_single: a scalar subquery's one value on SQLite, scalar_subquery.cpp.)
+    if ((f->name == "min" || f->name == "max" || f->name == "abs" || f->name == "any_value" ||
+         f->name == "pg_single") &&
+        f->args.size() == 1)
       return int_width(f->args.front(), ctx);
     // Window functions that return a row's value: its type (lag / lead's default meets it).
     if (f->over && !f->args.empty() &&
@@ -477,11 +480,12 @@ Status Admitter::int4_abs_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool c
   if (width == 0) return {};
   const Folded v = fold(e);
   if (v.constant && !v.error.empty())
-    return make_error(ErrorCode::ValidationUnsupported,
-                      shown_value(e) + " is PostgreSQL's error \"" + v.error + "\": the absolute value of " +
-                          (width == 2 ? "-32768 is past smallint's 32767" : "-2147483648 is past integer's 2147483647") +
-                          " (SQLite would answer the 64-bit value)",
-                      "FIX: compute in bigint: cast the argument, e.g. abs(CAST(x AS bigint)).", pos(e.location));
+    return make_error(
+        ErrorCode::ValidationUnsupported,
+        shown_value(e) + " is PostgreSQL's error \"" + v.error + "\": the absolute value of " +
+            (width == 2 ? "-32768 is past smallint's 32767" : "-2147483648 is past integer's 2147483647") +
+            " (SQLite would answer the 64-bit value)",
+        "FIX: compute in bigint: cast the argument, e.g. abs(CAST(x AS bigint)).", pos(e.location));
   if (v.constant || checked) return {};
   if (const auto* g = std::get_if<ast::FuncCall>(&f->args.front().node); g && nonnegative_int4_function(g->name))
     return {};
