@@ -364,7 +364,6 @@ Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
 Status boolean_concat_on_sqlite(const ast::Expr& condition, int location);
 bool mod_as_operator_on_sqlite(ast::Expr& e, Dialect dialect);
 bool holds_extract(const ast::Expr& e);
-int int_width(const ast::Expr& e);
 
 Status Admitter::sort_items(std::vector<ast::SortItem>& items, const ExprContext& ctx) {
   for (auto& i : items) {
@@ -400,6 +399,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::Literal>) {
           return big_number_literal(n, loc);
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
+          const bool int4_checked = &e == int8_checked_;  // already the argument of pg_int4 (re-check)
           {
             bool replaced = false;
             if (auto s = sqlite_spelling_on_postgres(e, ctx, replaced); !s) return s;
@@ -431,8 +431,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
           date_literal_on_sqlite(n);
           trunc_digits(e, ctx);
-          float_round_on_sqlite(e, ctx);    // `n` may die here
-          numeric_scale_on_sqlite(e, ctx);  // `n` may die here
+          float_round_on_sqlite(e, ctx);                                        // `n` may die here
+          numeric_scale_on_sqlite(e, ctx);                                      // `n` may die here
+          if (auto s = int4_abs_on_sqlite(e, ctx, int4_checked); !s) return s;  // `n` may die here
           return check_size(e, ctx);
         } else if constexpr (std::is_same_v<T, ast::Operator>) {
           // SQLite's == is = (issue #12: a SQLite spelling with an exact meaning, on both backends).
@@ -512,7 +513,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             for (ast::Expr* side : {&**n.left, &*n.right}) {
               const auto* inner = std::get_if<ast::Operator>(&side->node);
               if (inner && inner->left && (inner->op == "+" || inner->op == "-" || inner->op == "*") &&
-                  value_type(*side, ctx).type == SqlType::Integer && int_width(*side) == 0)
+                  value_type(*side, ctx).type == SqlType::Integer && int_width(*side, ctx) == 0)
                 wrap_int8(*side);
             }
           {
@@ -572,7 +573,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           {
             // Certainly int4 / int2 (2147483647 + 1, length(x) * 1000): PostgreSQL's 32-bit (16-bit) overflow.
             bool handled = false;
-            if (auto s = int4_arithmetic_on_sqlite(e, int8_checked, handled); !s) return s;
+            if (auto s = int4_arithmetic_on_sqlite(e, ctx, int8_checked, handled); !s) return s;
             if (handled) return {};  // `n` may have died; an integer
           }
           // Integer + - * on SQLite: an int64 overflow becomes a double there, PostgreSQL's error there

@@ -272,6 +272,19 @@ Status Admitter::compound_length(const ast::SetOp& set, int location) const {
 // and column names. It is written into the tree here, not only printed, so that
 // star expansion names its columns and the printed statement admits again
 // unchanged (the PostgreSQL grammar also needs the alias).
+ast::Query* Admitter::set_member_inner(ast::Query& q) {
+  auto* s = std::get_if<ast::Select>(&q.body);
+  if (!s || !q.with.empty() || !q.order_by.empty() || q.limit || q.offset || s->items.size() != 1 ||
+      s->from.size() != 1 || s->where || !s->group_by.empty() || s->having || s->distinct || !s->windows.empty())
+    return nullptr;
+  const auto* star = std::get_if<ast::ColumnRef>(&s->items.front().expr.node);
+  auto* d = std::get_if<ast::DerivedTable>(&s->from.front().node);
+  if (!star || !star->star || !star->table.empty() || !d || d->lateral || !d->alias || d->alias->name != "branch" ||
+      !d->alias->columns.empty())
+    return nullptr;
+  return &*d->query;
+}
+
 void Admitter::wrap_set_member(ast::Box<ast::Query>& member, bool right) {
   const ast::Query& q = *member;
   const bool trailing = !q.order_by.empty() || q.limit || q.offset;
@@ -459,7 +472,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.timestamps = query_times(*n.query);
           r.literal_text = literal_texts(*n.query);
           r.time_kinds = query_kinds(*n.query);
-          r.types = query_types(*n.query);
+          r.types = resolved_unknowns(query_types(*n.query));
           r.bounds = bounds_of(*n.query);
           r.generated_rows = query_generated_.contains(&*n.query);
           if (n.alias && !n.alias->columns.empty())
@@ -488,6 +501,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           ExprContext ctx{level.parent, ctes, nullptr};
           for (auto& row : n.rows)
             if (auto s = exprs(row, ctx); !s) return s;
+          if (auto s = values_types(n.rows, ctx, loc); !s) return s;
           Relation r;
           r.source = "(VALUES ...)";
           const std::size_t width = n.rows.empty() ? 0 : n.rows.front().size();
@@ -505,7 +519,8 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           r.types.assign(width, ValueType{SqlType::Null});
           for (const auto& row : n.rows)
             for (std::size_t i = 0; i < row.size() && i < width; ++i)
-              r.types[i] = common_type(r.types[i], value_type(row[i], ctx));
+              r.types[i] = common_type(r.types[i], column_value_type(row[i], ctx));
+          r.types = resolved_unknowns(std::move(r.types));
           for (const auto& row : n.rows) {
             std::vector<SizeBound> row_bounds;
             for (const auto& e : row) row_bounds.push_back(bound_of(e, ctx, nullptr));
@@ -822,7 +837,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   for (const auto& item : s.items) select_times_.push_back(timestamp_column(item.expr, ctx));
   select_kinds_ = select_kinds(s, ctx);
   select_types_.clear();
-  for (const auto& item : s.items) select_types_.push_back(value_type(item.expr, ctx));
+  for (const auto& item : s.items) select_types_.push_back(column_value_type(item.expr, ctx));
   select_bounds_.clear();
   for (const auto& item : s.items) select_bounds_.push_back(bound_of(item.expr, ctx, nullptr));
   return names;
@@ -879,10 +894,10 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (!cte.columns.empty()) ambiguous.clear();  // the column list named every column
     const std::size_t width = names.size();
     std::vector<Lineage> lineage = output_lineages(*cte.query, width);
-    env.ctes.push_back(CteBinding{cte.name, std::move(names), std::move(lineage), std::move(ambiguous),
-                                  query_times(*cte.query), bounds_of(*cte.query),
-                                  query_generated_.contains(&*cte.query), literal_texts(*cte.query),
-                                  output_reads(*cte.query, width), query_kinds(*cte.query), query_types(*cte.query)});
+    env.ctes.push_back(CteBinding{
+        cte.name, std::move(names), std::move(lineage), std::move(ambiguous), query_times(*cte.query),
+        bounds_of(*cte.query), query_generated_.contains(&*cte.query), literal_texts(*cte.query),
+        output_reads(*cte.query, width), query_kinds(*cte.query), resolved_unknowns(query_types(*cte.query))});
     env.ctes.back().plain = output_plain(*cte.query, width);
   }
   const CteEnv* visible = q.with.empty() ? ctes : &env;
@@ -957,7 +972,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     // timestamptz is answered as the latter (branch_types.cpp).
     {
       auto lk = query_kinds(*set->left), rk = query_kinds(*set->right);
-      const auto lt = query_types(*set->left), rt = query_types(*set->right);
+      const auto lt = member_types(*set->left), rt = member_types(*set->right);
       // A stored timestamp column passed on: its stored kind (query_kinds holds computed times only).
       const auto ls = query_times(*set->left), rs = query_times(*set->right);
       lk.resize(names.size());
@@ -987,12 +1002,15 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
         kinds[i] = std::nullopt;
     }
     // PostgreSQL's UNION type resolution: both branches' types meet (boolean with boolean or NULL, ...).
-    types = query_types(*set->left);
-    const auto right_types = query_types(*set->right);
+    types = member_types(*set->left);
+    const auto right_types = member_types(*set->right);
+    types.resize(names.size());
     for (std::size_t i = 0; i < types.size(); ++i)
       types[i] = i < right_types.size() ? common_type(types[i], right_types[i]) : ValueType{};
     bounds = widest_bounds(bounds_of(*set->left), bounds_of(*set->right));
-    set_literals_on_sqlite(*set, names.size());
+    if (auto st = set_literals_on_sqlite(*set, types, q.location); !st) return st.error();
+    // Text literals in every branch: a text column (PostgreSQL resolves an unknown set-operation column so).
+    types = resolved_unknowns(std::move(types));
     if (query_generated_.contains(&*set->left) || query_generated_.contains(&*set->right)) query_generated_.insert(&q);
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = json_set_sort_on_sqlite(q.order_by, names, types); !st) return st.error();
@@ -1007,6 +1025,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     ExprContext ctx{outer, visible, nullptr};
     for (auto& row : values.rows)
       if (auto st = exprs(row, ctx); !st) return st.error();
+    if (auto st = values_types(values.rows, ctx, q.location); !st) return st.error();
     for (const auto& row : values.rows) {
       std::vector<SizeBound> row_bounds;
       for (const auto& e : row) row_bounds.push_back(bound_of(e, ctx, nullptr));
@@ -1025,7 +1044,8 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     types.assign(width, ValueType{SqlType::Null});
     for (const auto& row : values.rows)
       for (std::size_t i = 0; i < row.size() && i < width; ++i)
-        types[i] = common_type(types[i], value_type(row[i], ctx));
+        types[i] = common_type(types[i], column_value_type(row[i], ctx));
+    types = resolved_unknowns(std::move(types));  // a VALUES list's text literals: text, as in PostgreSQL
     ExprContext order_ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
   }

@@ -44,6 +44,9 @@ bool json_each_column(std::string_view name);
 
 // The type one column, CASE or COALESCE holds when its values have these two (value_types.cpp).
 ValueType common_type(ValueType a, ValueType b);
+// A derived table's, CTE's, VALUES list's or set operation's column types as PostgreSQL resolves them for the
+// query reading it: an untyped literal's column is text (branch_types.cpp).
+std::vector<ValueType> resolved_unknowns(std::vector<ValueType> types);
 // PostgreSQL's int4in / int8in (signatures.cpp): the integer a text reads as, or nullopt (`range` set when
 // only the range fails).
 std::optional<std::int64_t> read_pg_integer(std::string_view s, bool int8, bool& range);
@@ -124,6 +127,17 @@ class Admitter {
   Status compound_length(const ast::SetOp& set, int location) const;
   // Writes a set-operation member SQLite cannot print bare as SELECT * FROM (member) AS branch.
   void wrap_set_member(ast::Box<ast::Query>& member, bool right);
+  // The member wrap_set_member wrapped (SELECT * FROM (member) AS branch), else null.
+  static ast::Query* set_member_inner(ast::Query& q);
+  static const ast::Query* set_member_inner(const ast::Query& q) {
+    return set_member_inner(const_cast<ast::Query&>(q));
+  }
+  // A set operation member's column types, through wrap_set_member's subquery (whose untyped literals stay
+  // untyped, as in PostgreSQL's set-operation member).
+  std::vector<ValueType> member_types(const ast::Query& q) const {
+    const ast::Query* inner = set_member_inner(q);
+    return query_types(inner ? *inner : q);
+  }
   Status expand_stars(ast::Select& s, const Scope& level, int location);
   // Names a subquery's output columns so that outer references and stars find
   // each by the name admission resolved; returns the names that were duplicated.
@@ -167,7 +181,19 @@ class Admitter {
   // Integer (int4) and smallint + - * / % on SQLite (numbers_on_sqlite.cpp): constant arithmetic computed and
   // PostgreSQL's "integer out of range" refused; other such arithmetic wrapped in pg_int4 / pg_int2 unless
   // `checked` (already their argument). `handled`: `e` was such arithmetic (no pg_int8 check).
-  Status int4_arithmetic_on_sqlite(ast::Expr& e, bool checked, bool& handled);
+  Status int4_arithmetic_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool checked, bool& handled);
+  // abs(x) of an integer / smallint on SQLite: abs(-2147483648) is PostgreSQL's "integer out of range"
+  // (a constant refused, the rest through pg_int4 / pg_int2), unless `checked`.
+  Status int4_abs_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool checked);
+  // 4: PostgreSQL's type of `e` is certainly integer; 2: smallint; 0: bigint, not known or not an integer.
+  int int_width(const ast::Expr& e, const ExprContext& ctx);
+  // value_type, with an integer's width (ValueType::width): the type a column of a derived table, CTE,
+  // VALUES list or set operation passes on.
+  ValueType column_value_type(const ast::Expr& e, const ExprContext& ctx) {
+    ValueType t = value_type(e, ctx);
+    t.width = t.type == SqlType::Integer && !t.int8 ? int_width(e, ctx) : 0;
+    return t;
+  }
   Status numeric_typmod_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   void trunc_digits(ast::Expr& e, const ExprContext& ctx);
   Status greatest_least_on_sqlite(ast::Expr& e, const ExprContext& ctx);
@@ -206,7 +232,9 @@ class Admitter {
   static std::vector<bool> literal_texts(const std::vector<std::vector<ast::Expr>>& rows, std::size_t width);
   // SELECT '1' UNION SELECT 1: PostgreSQL types the column integer and reads '1' as 1 (one row);
   // SQLite keeps the text and the number apart (two rows). Number texts become numbers there.
-  void set_literals_on_sqlite(ast::SetOp& set, std::size_t width);
+  // A set operation's text literals on SQLite (dialect.cpp): read as the column's number or boolean type
+  // (PostgreSQL's error when they are not one), or as the number other branches give (a column of unknown type).
+  Status set_literals_on_sqlite(ast::SetOp& set, const std::vector<ValueType>& types, int location);
   // SQLite has no boolean type: a condition compared with a text literal
   // ('true', 't') or cast to text answers 1/0 where PostgreSQL reads or
   // prints a boolean: refused with a FIX (red team, 2026-12-01).
@@ -332,6 +360,11 @@ class Admitter {
   Status untyped_as_number(ast::Expr& literal, const ValueType& number, std::string_view where, int location,
                            bool refuse = true);
   Status untyped_operand(ast::Operator& op, const ExprContext& ctx, int location);
+  // An untyped literal that meets a boolean: PostgreSQL's boolin ('t', 'yes', 'off' ...), else its error.
+  Status untyped_as_boolean(ast::Expr& literal, std::string_view where, int location);
+  // A VALUES list's columns, resolved as PostgreSQL does: "VALUES types integer and text cannot be matched",
+  // an untyped literal read as the column's type or its error (branch_types.cpp). Rows admitted.
+  Status values_types(std::vector<std::vector<ast::Expr>>& rows, const ExprContext& ctx, int location);
   Status untyped_branches(const std::vector<ast::Expr*>& results, const ExprContext& ctx, std::string_view construct,
                           int location);
   // branch_types, then untyped_branches, over CASE results or COALESCE arguments (admitted).

@@ -160,7 +160,7 @@ Status Admitter::untyped_as_number(ast::Expr& e, const ValueType& number, std::s
   if (!lit || lit->kind != ast::LiteralKind::String) return {};
   if (number.type != SqlType::Integer && number.type != SqlType::Numeric && number.type != SqlType::Float) return {};
   const std::string written = lit->text;
-  const std::string type = number.type == SqlType::Integer   ? (number.int8 ? "bigint" : "integer")
+  const std::string type = number.type == SqlType::Integer   ? sql_type_words(number, std::nullopt)
                            : number.type == SqlType::Numeric ? "numeric"
                                                              : "double precision";
   const int at = e.location >= 0 ? e.location : location;
@@ -168,8 +168,10 @@ Status Admitter::untyped_as_number(ast::Expr& e, const ValueType& number, std::s
   std::string why;
   if (number.type == SqlType::Integer) {
     bool range = false;
-    // An integer of unknown width reads as far as a bigint does.
-    if (const auto v = read_pg_integer(written, true, range))
+    // An integer of unknown width reads as far as a bigint does; a certain integer / smallint as far as it does.
+    const auto v = read_pg_integer(written, number.int8 || number.width == 0, range);
+    if (v && number.width == 2 && (*v < -32768 || *v > 32767)) range = true;
+    if (v && !range)
       read = ast::Literal{ast::LiteralKind::Integer, std::to_string(*v)};
     else
       why = range ? "value \"" + written.substr(0, 40) + "\" is out of range for type " + type
@@ -217,7 +219,7 @@ Status Admitter::untyped_operand(ast::Operator& op, const ExprContext& ctx, int 
   if (!kNumberOperators.count(op.op)) return {};
   ast::Expr& l = **op.left;
   ast::Expr& r = *op.right;
-  const ValueType lt = value_type(l, ctx), rt = value_type(r, ctx);
+  const ValueType lt = column_value_type(l, ctx), rt = column_value_type(r, ctx);  // with an integer's width
   const std::string where = "x " + op.op + " '...'";
   // Arithmetic with a text that is no number at all: text_arithmetic's refusal (SQLite), PostgreSQL's own error.
   const bool comparison = op.op != "+" && op.op != "-" && op.op != "*" && op.op != "/" && op.op != "%";
@@ -233,13 +235,73 @@ Status Admitter::untyped_branches(const std::vector<ast::Expr*>& results, const 
   // The branches' common type when it is a number (every typed branch a number: branch_types passed).
   ValueType common{SqlType::Null};
   for (const ast::Expr* r : results) {
-    const ValueType t = value_type(*r, ctx);
+    const ValueType t = column_value_type(*r, ctx);
     if (t.type != SqlType::Untyped) common = common_type(common, t);
+  }
+  if (common.type == SqlType::Boolean) {
+    for (ast::Expr* r : results)
+      if (auto s = untyped_as_boolean(*r, construct, location); !s) return s;
+    return {};
   }
   if (common.type != SqlType::Integer && common.type != SqlType::Numeric && common.type != SqlType::Float) return {};
   for (ast::Expr* r : results)
     if (auto s = untyped_as_number(*r, common, construct, location); !s) return s;
   return {};
+}
+
+namespace {
+
+// PostgreSQL's boolin: spaces around one of true / yes / on / 1 or false / no / off / 0, any case, or a prefix
+// that names only one of them ("t", "ye", "of"; "o" names both on and off).
+std::optional<bool> read_pg_boolean(std::string_view s) {
+  auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  std::string w;
+  for (char c : s) w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (w.empty()) return std::nullopt;
+  auto prefix = [&](std::string_view word, std::size_t least) {
+    return w.size() >= least && w.size() <= word.size() && word.substr(0, w.size()) == w;
+  };
+  if (prefix("true", 1) || prefix("yes", 1) || prefix("on", 2) || w == "1") return true;
+  if (prefix("false", 1) || prefix("no", 1) || prefix("off", 2) || w == "0") return false;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Status Admitter::untyped_as_boolean(ast::Expr& e, std::string_view where, int location) {
+  auto* lit = std::get_if<ast::Literal>(&e.node);
+  if (!lit || lit->kind != ast::LiteralKind::String) return {};
+  const auto b = read_pg_boolean(lit->text);
+  if (!b)
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "the text '" + lit->text.substr(0, 40) + "' meets a boolean in " + std::string(where) +
+                          ": PostgreSQL reads it as boolean and fails (\"invalid input syntax for type boolean: \"" +
+                          lit->text.substr(0, 40) + "\"\"); SQLite would answer the text",
+                      "FIX: write TRUE or FALSE, or give every value one type: CAST(x AS text).",
+                      pos(e.location >= 0 ? e.location : location));
+  e = ast::make_expr(ast::Literal{ast::LiteralKind::Boolean, *b ? "true" : "false"}, e.location);
+  note_rewrite("types:untyped-literal");
+  return {};
+}
+
+Status Admitter::values_types(std::vector<std::vector<ast::Expr>>& rows, const ExprContext& ctx, int location) {
+  // PostgreSQL resolves a VALUES list column by column (select_common_type, then each value coerced to it).
+  const std::size_t width = rows.empty() ? 0 : rows.front().size();
+  for (std::size_t i = 0; i < width; ++i) {
+    std::vector<ast::Expr*> column;
+    for (auto& row : rows)
+      if (i < row.size()) column.push_back(&row[i]);
+    if (auto s = branch_results(column, ctx, "VALUES", location); !s) return s;
+  }
+  return {};
+}
+
+std::vector<ValueType> resolved_unknowns(std::vector<ValueType> types) {
+  for (auto& t : types)
+    if (t.type == SqlType::Untyped) t = {SqlType::Text};
+  return types;
 }
 
 Status Admitter::cast_types(const ast::Cast& cast, const ExprContext& ctx, int location) {

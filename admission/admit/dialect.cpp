@@ -457,20 +457,41 @@ std::vector<bool> Admitter::literal_texts(const ast::Query& q) {
       q.body);
 }
 
-void Admitter::set_literals_on_sqlite(ast::SetOp& set, std::size_t width) {
-  if (dialect_ != Dialect::Sqlite) return;
+Status Admitter::set_literals_on_sqlite(ast::SetOp& set, const std::vector<ValueType>& types, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const std::size_t width = types.size();
   std::vector<ast::Query*> leaves;
   std::function<void(ast::Query&)> collect = [&](ast::Query& q) {
     if (auto* s = std::get_if<ast::SetOp>(&q.body)) {
       collect(*s->left);
       collect(*s->right);
+    } else if (ast::Query* inner = set_member_inner(q)) {
+      collect(*inner);  // a member written as a subquery on SQLite (wrap_set_member)
     } else {
       leaves.push_back(&q);
     }
   };
   collect(*set.left);
   collect(*set.right);
+  const char* what = set.kind == ast::SetOpKind::Union       ? "UNION"
+                     : set.kind == ast::SetOpKind::Intersect ? "INTERSECT"
+                                                             : "EXCEPT";
   for (std::size_t i = 0; i < width; ++i) {
+    // PostgreSQL reads a text literal in a number or boolean column as that type, or fails (branch_types.cpp).
+    const SqlType common = types[i].type;
+    if (common == SqlType::Integer || common == SqlType::Numeric || common == SqlType::Float ||
+        common == SqlType::Boolean) {
+      for (ast::Query* q : leaves) {
+        auto* s = std::get_if<ast::Select>(&q->body);
+        if (!s || i >= s->items.size()) continue;
+        if (common == SqlType::Boolean) {
+          if (auto st = untyped_as_boolean(s->items[i].expr, what, location); !st) return st;
+        } else if (auto st = untyped_as_number(s->items[i].expr, types[i], what, location); !st) {
+          return st;
+        }
+      }
+      continue;
+    }
     // The column is a number when a branch gives a number there that is not a text literal.
     bool number = false;
     std::vector<ast::Literal*> texts;
@@ -498,6 +519,7 @@ void Admitter::set_literals_on_sqlite(ast::SetOp& set, std::size_t width) {
       note_rewrite("dialect:text-literal-as-number");
     }
   }
+  return {};
 }
 
 Status Admitter::time_text_comparison(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx, int location) {

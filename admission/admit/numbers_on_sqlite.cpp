@@ -239,11 +239,31 @@ bool null_literal(const ast::Expr& e) {
   return l && l->kind == ast::LiteralKind::Null;
 }
 
+// The width two values meet in (one CASE, COALESCE, GREATEST or window result; an operator's operands):
+// -1 a NULL literal (any type: the other's), 0 bigint or not known, else the wider (integer over smallint).
+int meet_width(int a, int b) {
+  if (a < 0) return b;
+  if (b < 0) return a;
+  return a == 0 || b == 0 ? 0 : std::max(a, b);
+}
+
 }  // namespace
 
 // 4: PostgreSQL's type of `e` is certainly integer (int4); 2: smallint; 0: bigint, another type, or not known
-// (a SQLite INTEGER column).
-int int_width(const ast::Expr& e) {
+// (a SQLite INTEGER column). Through a derived table's, CTE's, VALUES list's or set operation's column (its
+// ValueType::width) and the values that keep their arguments' type (CASE, COALESCE, NULLIF, GREATEST / LEAST,
+// min / max, lag / lead / first_value / last_value / nth_value, abs, a scalar subquery).
+int Admitter::int_width(const ast::Expr& e, const ExprContext& ctx) {
+  // -1 for a NULL literal, which takes the type of the values it meets.
+  auto width = [&](const ast::Expr& x) { return null_literal(x) ? -1 : int_width(x, ctx); };
+  auto meet = [&](const auto& values) {
+    int w = -1;
+    for (const ast::Expr* x : values) {
+      const auto* text = std::get_if<ast::Literal>(&x->node);  // an untyped literal is read as the others' type
+      w = meet_width(w, text && text->kind == ast::LiteralKind::String ? -1 : width(*x));
+    }
+    return std::max(w, 0);
+  };
   if (const auto* l = std::get_if<ast::Literal>(&e.node)) {
     const auto v = literal_integer(*l);
     return v && fits(*v, 4) ? 4 : 0;
@@ -253,27 +273,63 @@ int int_width(const ast::Expr& e) {
     if (is_int2_name(c->type.name)) return 2;
     return 0;
   }
+  if (std::holds_alternative<ast::ColumnRef>(e.node) || std::holds_alternative<ast::SubLink>(e.node)) {
+    // A stored column's width is not known (column_type: 0); a derived column's is its relation's.
+    const ValueType t = value_type(e, ctx);
+    return t.type == SqlType::Integer && !t.int8 ? t.width : 0;
+  }
+  if (const auto* c = std::get_if<ast::Case>(&e.node)) {
+    std::vector<const ast::Expr*> results;
+    for (const auto& w : c->whens) results.push_back(&*w.result);
+    if (c->otherwise) results.push_back(&**c->otherwise);
+    return meet(results);
+  }
+  if (const auto* c = std::get_if<ast::Coalesce>(&e.node)) {
+    std::vector<const ast::Expr*> args;
+    for (const auto& a : c->args) args.push_back(&a);
+    return meet(args);
+  }
+  if (const auto* m = std::get_if<ast::MinMax>(&e.node)) {
+    std::vector<const ast::Expr*> args;
+    for (const auto& a : m->args) args.push_back(&a);
+    return meet(args);
+  }
+  if (const auto* n = std::get_if<ast::NullIf>(&e.node)) return std::max(width(*n->left), 0);
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
     if (f->name == "ntile" && f->over) return 4;  // a window function, int4 in PostgreSQL
-    // min / max / abs keep their argument's type (an aggregate's FILTER or DISTINCT does not change it).
-    if ((f->name == "min" || f->name == "max" || f->name == "abs") && f->args.size() == 1 && !f->over)
-      return int_width(f->args.front());
+    // min / max / abs keep their argument's type (an aggregate's FILTER or DISTINCT, a window, do not change it).
+    // (pg_single: a scalar subquery's one value on SQLite, scalar_subquery.cpp.)
+    if ((f->name == "min" || f->name == "max" || f->name == "abs" || f->name == "any_value" ||
+         f->name == "pg_single") &&
+        f->args.size() == 1)
+      return int_width(f->args.front(), ctx);
+    // Window functions that return a row's value: its type (lag / lead's default meets it).
+    if (f->over && !f->args.empty() &&
+        (f->name == "lag" || f->name == "lead" || f->name == "first_value" || f->name == "last_value" ||
+         f->name == "nth_value")) {
+      std::vector<const ast::Expr*> values{&f->args.front()};
+      if ((f->name == "lag" || f->name == "lead") && f->args.size() == 3) values.push_back(&f->args[2]);
+      return meet(values);
+    }
+    if (f->name == "pg_greatest" || f->name == "pg_least") {  // GREATEST / LEAST on SQLite
+      std::vector<const ast::Expr*> args;
+      for (const auto& a : f->args) args.push_back(&a);
+      return meet(args);
+    }
     if (f->star || f->over || f->filter || f->distinct) return 0;
     if (f->name == "pg_int4") return 4;
     if (f->name == "pg_int2") return 2;
     if ((f->name == "pg_div" || f->name == "pg_mod") && f->args.size() == 2) {  // x / y, x % y as SQLite runs them
-      const int l = null_literal(f->args[0]) ? -1 : int_width(f->args[0]);
-      const int r = null_literal(f->args[1]) ? -1 : int_width(f->args[1]);
+      const int l = width(f->args[0]), r = width(f->args[1]);
       return l == 0 || r == 0 || (l < 0 && r < 0) ? 0 : std::max(l, r);
     }
     return nonnegative_int4_function(f->name) || f->name == "ntile" ? 4 : 0;
   }
   if (const auto* o = std::get_if<ast::Operator>(&e.node)) {
     if (o->op != "+" && o->op != "-" && o->op != "*" && o->op != "/" && o->op != "%") return 0;
-    if (!o->left) return o->op == "-" || o->op == "+" ? int_width(*o->right) : 0;
+    if (!o->left) return o->op == "-" || o->op == "+" ? int_width(*o->right, ctx) : 0;
     // NULL takes the other operand's type.
-    const int l = null_literal(**o->left) ? -1 : int_width(**o->left);
-    const int r = null_literal(*o->right) ? -1 : int_width(*o->right);
+    const int l = width(**o->left), r = width(*o->right);
     if (l == 0 || r == 0 || (l < 0 && r < 0)) return 0;
     return std::max(l, r);
   }
@@ -324,6 +380,14 @@ Folded fold(const ast::Expr& e) {
   const ast::Expr* left = nullptr;
   const ast::Expr* right = nullptr;
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+    if (f->name == "abs" && f->args.size() == 1 && !f->over && !f->filter && !f->distinct && !f->star) {
+      out = fold(f->args.front());  // abs(-2147483648) is PostgreSQL's "integer out of range"
+      if (!out.constant || !out.error.empty() || out.null) return out;
+      if (out.width == 8) return Folded{};
+      out.value = out.value < 0 ? -out.value : out.value;
+      if (!fits(out.value, out.width)) out.error = range_error(out.width);
+      return out;
+    }
     if ((f->name != "pg_div" && f->name != "pg_mod") || f->args.size() != 2 || f->over || f->filter) return out;
     op = f->name == "pg_div" ? "/" : "%";
     left = &f->args[0];
@@ -398,7 +462,7 @@ Status Admitter::narrowing_integer_cast_on_sqlite(ast::Cast& cast, const ExprCon
   }
   const ValueType from = value_type(arg, ctx);
   if (from.type != SqlType::Integer) return {};
-  const int width = int_width(arg);
+  const int width = int_width(arg, ctx);
   if (width != 0 && width <= target) return {};  // already within: pg_int4(...), length(x), a smaller cast
   if (!from.int8 && target == 4) return {};      // integer to integer
   const int loc = arg.location;
@@ -407,13 +471,37 @@ Status Admitter::narrowing_integer_cast_on_sqlite(ast::Cast& cast, const ExprCon
   return {};
 }
 
-Status Admitter::int4_arithmetic_on_sqlite(ast::Expr& e, bool checked, bool& handled) {
+Status Admitter::int4_abs_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool checked) {
+  auto* f = std::get_if<ast::FuncCall>(&e.node);
+  if (dialect_ != Dialect::Sqlite || !f || f->name != "abs" || f->args.size() != 1 || f->over || f->filter ||
+      f->distinct || f->star)
+    return {};
+  const int width = int_width(f->args.front(), ctx);
+  if (width == 0) return {};
+  const Folded v = fold(e);
+  if (v.constant && !v.error.empty())
+    return make_error(
+        ErrorCode::ValidationUnsupported,
+        shown_value(e) + " is PostgreSQL's error \"" + v.error + "\": the absolute value of " +
+            (width == 2 ? "-32768 is past smallint's 32767" : "-2147483648 is past integer's 2147483647") +
+            " (SQLite would answer the 64-bit value)",
+        "FIX: compute in bigint: cast the argument, e.g. abs(CAST(x AS bigint)).", pos(e.location));
+  if (v.constant || checked) return {};
+  if (const auto* g = std::get_if<ast::FuncCall>(&f->args.front().node); g && nonnegative_int4_function(g->name))
+    return {};
+  const int loc = e.location;
+  e = call(width == 2 ? "pg_int2" : "pg_int4", {std::move(e)}, loc);
+  note_rewrite(width == 2 ? "dialect:int2-overflow" : "dialect:int4-overflow");
+  return {};
+}
+
+Status Admitter::int4_arithmetic_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool checked, bool& handled) {
   handled = false;
   if (dialect_ != Dialect::Sqlite) return {};
   const auto* o = std::get_if<ast::Operator>(&e.node);
   if (!o || (o->op != "+" && o->op != "-" && o->op != "*" && o->op != "/" && o->op != "%")) return {};
   if (!o->left && o->op != "-") return {};
-  const int width = int_width(e);
+  const int width = int_width(e, ctx);
   if (width == 0) return {};
   handled = true;
   const Folded f = fold(e);

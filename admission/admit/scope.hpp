@@ -31,6 +31,11 @@ struct ValueType {
   SqlType type = SqlType::Unknown;
   int scale = -1;
   bool int8 = false;  // an Integer known to be bigint (count(*), a bigint column or cast): not an int4 argument
+  // An Integer PostgreSQL certainly holds as integer (4) or smallint (2), as Admitter::int_width tells
+  // (numbers_on_sqlite.cpp); 0: bigint, or not known (a SQLite INTEGER column). Set for the columns of
+  // derived tables, CTEs, VALUES lists and set operations, so that arithmetic on them overflows as
+  // PostgreSQL's does on SQLite (pg_int4 / pg_int2).
+  int width = 0;
   bool operator==(const ValueType&) const = default;
 };
 

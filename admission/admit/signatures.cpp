@@ -117,7 +117,7 @@ std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind)
     case SqlType::Boolean:
       return "boolean";
     case SqlType::Integer:
-      return v.int8 ? "bigint" : "integer";
+      return v.int8 ? "bigint" : v.width == 2 ? "smallint" : "integer";
     case SqlType::Numeric:
       return "numeric";
     case SqlType::Float:

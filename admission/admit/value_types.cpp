@@ -54,7 +54,8 @@ ValueType of_type_name(std::string_view name, const std::vector<std::int64_t>& m
   const std::string n = lower(name);
   if (n == "bool" || n == "boolean") return {SqlType::Boolean};
   if (n == "int8" || n == "bigint") return {SqlType::Integer, -1, true};
-  if (n == "int2" || n == "int4" || n == "integer" || n == "smallint") return {SqlType::Integer};
+  if (n == "int2" || n == "smallint") return {SqlType::Integer, -1, false, 2};
+  if (n == "int4" || n == "integer") return {SqlType::Integer, -1, false, 4};
   if (n == "numeric" || n == "decimal")
     return {SqlType::Numeric, modifiers.size() == 2 ? static_cast<int>(modifiers[1]) : modifiers.size() == 1 ? 0 : -1};
   if (n == "float4" || n == "float8" || n == "real" || n == "double precision") return {SqlType::Float};
@@ -73,7 +74,12 @@ ValueType of_type_name(std::string_view name, const std::vector<std::int64_t>& m
 ValueType common_type(ValueType a, ValueType b) {
   if (a.type == SqlType::Null || a.type == SqlType::Untyped) return b.type == SqlType::Null ? a : b;
   if (b.type == SqlType::Null || b.type == SqlType::Untyped) return a;
-  if (a.type == b.type) return {a.type, a.scale == b.scale ? a.scale : -1, a.int8 || b.int8};
+  if (a.type == b.type) {
+    // integer with smallint: integer; with bigint or an integer of unknown width: not certainly integer.
+    const bool int8 = a.int8 || b.int8;
+    const int width = int8 || a.width == 0 || b.width == 0 ? 0 : std::max(a.width, b.width);
+    return {a.type, a.scale == b.scale ? a.scale : -1, int8, a.type == SqlType::Integer ? width : 0};
+  }
   if (number(a.type) && number(b.type)) {
     if (a.type == SqlType::Float || b.type == SqlType::Float) return {SqlType::Float};
     // integer with numeric: numeric; the integer's scale is 0.

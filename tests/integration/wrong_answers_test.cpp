@@ -853,6 +853,102 @@ TEST_F(WrongAnswersTest, EngineErrorsCarryTheSameFixOnBothBackends) {
   }
 }
 
+// int4 / smallint through derived relations (outside tester, s10): a column of a subquery, CTE, VALUES list or
+// set operation, and CASE / COALESCE / NULLIF / GREATEST / LEAST / lag of it, is PostgreSQL's integer when its
+// values are: its arithmetic overflows as PostgreSQL's (pg_int4 on SQLite), abs(-2147483648) is an error, and a
+// VALUES list's column types are resolved as PostgreSQL's select_common_type resolves them.
+TEST_F(WrongAnswersTest, IntegerWidthsFlowThroughDerivedRelationsOnSqlite) {
+  QG_BOTH_GATEWAYS();
+  const char* statements[] = {
+      "SELECT x + 1 FROM (SELECT 2147483647 AS x) s",
+      "WITH c AS (SELECT 2147483647 AS x) SELECT x + 1 FROM c",
+      "WITH c(x) AS (SELECT 2147483647) SELECT x * 2 FROM c",
+      "SELECT x + 1 FROM (VALUES (2147483647)) v(x)",
+      "SELECT x + 1 FROM (VALUES (2147483647), (NULL)) v(x)",
+      "SELECT x + 1 FROM (VALUES (NULL), (1), (2147483647)) v(x)",
+      "SELECT x + 1 FROM (SELECT 1 AS x UNION ALL SELECT 2147483647) s",
+      "SELECT x + 1 FROM (SELECT 1 AS x UNION SELECT NULL UNION SELECT 2147483647) s",
+      "SELECT x - 1 FROM (SELECT 1 AS x UNION ALL SELECT -2147483647 - 1) s",
+      "SELECT lag(x) OVER (ORDER BY x) + 1 FROM (SELECT 2147483647 AS x UNION ALL SELECT 1) s",
+      "SELECT lag(x) OVER (ORDER BY x DESC) + 1 FROM (SELECT 2147483647 AS x UNION ALL SELECT 1) s",
+      "SELECT lead(x, 1, 0) OVER (ORDER BY x) * 2 FROM (VALUES (1), (2147483647)) v(x)",
+      "SELECT first_value(x) OVER () + 1, last_value(x) OVER () FROM (VALUES (2147483647)) v(x)",
+      "SELECT lag(x, 1, 5000000000) OVER () + 1 FROM (SELECT 2147483647 AS x) s",
+      "SELECT greatest(x, 1) + 1 FROM (SELECT 2147483647 AS x) s",
+      "SELECT least(x, 5) * 1000000000 FROM (SELECT 3 AS x) s",
+      "SELECT least(x, 5) * 100 FROM (SELECT 3 AS x) s",
+      "SELECT nullif(x, 0) + 1 FROM (SELECT 2147483647 AS x) s",
+      "SELECT coalesce(x, 0) + 1 FROM (SELECT 2147483647 AS x) s",
+      "SELECT coalesce(x, 0) + 1 FROM (SELECT NULL::int AS x) s",
+      "SELECT CASE WHEN x > 0 THEN x ELSE 0 END + 1 FROM (SELECT 2147483647 AS x) s",
+      "SELECT CASE WHEN x > 0 THEN x END * 2 FROM (VALUES (1073741824), (-5)) v(x)",
+      "SELECT (SELECT 2147483647) + 1",
+      "SELECT (SELECT x FROM (VALUES (2147483647)) v(x)) + 1",
+      "SELECT max(x) + 1 FROM (VALUES (1), (2147483647)) v(x)",
+      "SELECT min(x) OVER () - 1 FROM (VALUES (-2147483647 - 1)) v(x)",
+      "SELECT x + 1, x - 1 FROM (SELECT 2147483646 AS x) s",
+      "SELECT x * x FROM (SELECT 46340 AS x UNION ALL SELECT 46341) s",
+      // abs, -x and x * -1 of int4's smallest value.
+      "SELECT abs(-2147483647 - 1)",
+      "SELECT abs(-2147483647), abs(-2147483647 - 1 + 1)",
+      "SELECT abs(x) FROM (VALUES (-2147483647 - 1)) v(x)",
+      "SELECT abs(x) FROM (VALUES (-2147483647), (NULL), (5)) v(x)",
+      "SELECT -x FROM (VALUES (-2147483647 - 1)) v(x)",
+      "SELECT x * -1 FROM (VALUES (-2147483647 - 1)) v(x)",
+      "SELECT x / -1 FROM (VALUES (-2147483647 - 1)) v(x)",
+      "SELECT abs(x) FROM (SELECT (-32768)::smallint AS x) s",
+      "SELECT abs(-32767::smallint), abs(x) FROM (SELECT (-32767)::smallint AS x) s",
+      // smallint through a subquery; bigint stays 64-bit; int4 with int8 is int8 (no wrap).
+      "SELECT x + 1::smallint FROM (SELECT 32767::smallint AS x) s",
+      "SELECT x + 1 FROM (SELECT 32767::smallint AS x) s",
+      "SELECT x * x FROM (VALUES (200::smallint)) v(x)",
+      "SELECT x + 1 FROM (SELECT 2147483647::bigint AS x) s",
+      "SELECT x + y FROM (SELECT 2147483647 AS x, 1::bigint AS y) s",
+      "SELECT x + 1 FROM (SELECT 1 AS x UNION ALL SELECT 2147483648) s",
+      "SELECT x + 1 FROM (VALUES (2147483647), (5000000000)) v(x)",
+      "SELECT x + 1 FROM (SELECT id AS x FROM spans) s ORDER BY 1 LIMIT 3",
+      "SELECT count(*) FROM (SELECT length(name) * 1000 AS n FROM spans) s WHERE n + 2147480000 > 0",
+      // VALUES / UNION / CASE column types as PostgreSQL resolves them.
+      "SELECT * FROM (VALUES (1, 'a'), ('x', 2)) v",
+      "SELECT * FROM (VALUES (1, 'a'), (2, 'x')) v",
+      "SELECT * FROM (VALUES (1), ('2')) v",
+      "SELECT * FROM (VALUES ('1'), (2)) v",
+      "SELECT * FROM (VALUES (1), (' 2 ')) v",
+      "SELECT * FROM (VALUES (1), ('2.0')) v",
+      "SELECT * FROM (VALUES (1), ('3000000000')) v",
+      "SELECT * FROM (VALUES (NULL), ('x'), (1)) v",
+      "SELECT * FROM (VALUES (1), (2.5)) v",
+      "SELECT * FROM (VALUES (1.5), ('2')) v",
+      "SELECT * FROM (VALUES (1), ('x'::text)) v",
+      "SELECT * FROM (VALUES (true), ('x')) v",
+      "SELECT * FROM (VALUES (true), ('off'), ('T'), (' yes ')) v",
+      "VALUES (1, 'a'), ('x', 'b')",
+      "SELECT x + 1 FROM (VALUES ('1')) v(x)",
+      "SELECT x + 1 FROM (SELECT '1' AS x) s",
+      "WITH c AS (SELECT '1' AS x) SELECT x + 1 FROM c",
+      "SELECT 1 UNION SELECT 'x'",
+      "SELECT 1 UNION ALL SELECT '2'",
+      "SELECT '1' UNION SELECT '2' UNION SELECT 3",
+      "SELECT 3 UNION SELECT '1' UNION SELECT '2' ORDER BY 1",
+      "SELECT 1 UNION SELECT '3000000000'",
+      "SELECT true UNION SELECT 'x'",
+      "SELECT CASE WHEN id > 0 THEN true ELSE 'x' END FROM spans LIMIT 1",
+      "SELECT CASE WHEN id > 0 THEN 1 ELSE '3000000000' END FROM spans LIMIT 1",
+      "SELECT 1 = '3000000000'",
+  };
+  for (const char* sql : statements) EXPECT_SQLITE_ANSWERS_AS_POSTGRES(sql, false, true);
+  // The answer's type names are PostgreSQL's.
+  const auto typed = ask(*sqlite_,
+                         "SELECT x, y, z, w FROM (SELECT 1 AS x, 1::smallint AS y, 1::bigint AS z, "
+                         "CASE WHEN true THEN 1 END AS w) s");
+  ASSERT_EQ(typed.status, 200) << typed.body;
+  const auto doc = json::parse(typed.body);
+  EXPECT_EQ(doc.at("columns").at(0).at("type").as_string(), "integer") << typed.body;
+  EXPECT_EQ(doc.at("columns").at(1).at("type").as_string(), "smallint") << typed.body;
+  EXPECT_EQ(doc.at("columns").at(2).at("type").as_string(), "bigint") << typed.body;
+  EXPECT_EQ(doc.at("columns").at(3).at("type").as_string(), "integer") << typed.body;
+}
+
 // TIME '24:00' is the end of the day in PostgreSQL (printed 24:00:00, its hour 24, after 23:59:59), not midnight.
 TEST_F(WrongAnswersTest, TimeTwentyFourIsTheEndOfTheDay) {
   QG_BOTH_GATEWAYS();
