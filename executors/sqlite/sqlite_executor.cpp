@@ -469,7 +469,21 @@ class SqliteExecutor final : public Executor {
                                 "(column " +
                                     std::to_string(i + 1) + "); PostgreSQL's numeric would answer exactly",
                                 kNumericDigitsFix);
-            if (auto digits = sqlite::pg_numeric_text(*x, o.numeric_scale)) v = Decimal{std::move(*digits)};
+            // From 1e15 a double holds no digit after the point for sure (1e15 + 0.3 is ...000.25): a fraction
+            // there is not PostgreSQL's; a whole one is exact (below 2^53) and printed in full, not as 1e+15.
+            if (std::abs(*x) >= 1e15 && std::isfinite(*x)) {
+              if (*x != std::trunc(*x))
+                return make_error(ErrorCode::BackendError,
+                                  "SQLite: querygate: a numeric of 16 or more significant digits with a fraction has "
+                                  "no exact SQLite value (column " +
+                                      std::to_string(i + 1) + "); PostgreSQL's numeric would answer exactly",
+                                  kNumericDigitsFix);
+              std::string whole = std::to_string(static_cast<std::int64_t>(*x));
+              if (o.numeric_scale > 0) whole += "." + std::string(static_cast<std::size_t>(o.numeric_scale), '0');
+              v = Decimal{std::move(whole)};
+            } else if (auto digits = sqlite::pg_numeric_text(*x, o.numeric_scale)) {
+              v = Decimal{std::move(*digits)};
+            }
           } else if (const auto* w = std::get_if<std::int64_t>(&v); w && o.numeric_scale > 0) {
             v = Decimal{std::to_string(*w) + "." + std::string(static_cast<std::size_t>(o.numeric_scale), '0')};
           } else if (const auto* t = std::get_if<std::string>(&v); t && plain_decimal(*t)) {

@@ -827,8 +827,9 @@ TEST_F(WrongAnswersTest, IntegerOverflowIsPostgresErrorOnSqlite) {
                           "SELECT (x::float8)::numeric(20, 1) FROM (VALUES (1234567890123.45), (0.1)) v(x)"})
     EXPECT_SQLITE_ANSWERS_AS_POSTGRES(sql, false, false);
   // ... but the fraction a whole double of 16 digits lost is not known: an error, never the wrong digits.
-  for (const char* sql : {"SELECT round(9007199254740641::numeric - 0.4)", "SELECT 1234567890123456::numeric + 0.5",
-                          "SELECT (1234567890123456::numeric + 0.5)::int8"})
+  for (const char* sql :
+       {"SELECT round(9007199254740641::numeric - 0.4)", "SELECT 1234567890123456::numeric + 0.5", "SELECT 1e15 + 0.3",
+        "SELECT 1e15 + 1", "SELECT 1234567890123456::numeric * 2", "SELECT (1234567890123456::numeric + 0.5)::int8"})
     EXPECT_SQLITE_ANSWERS_AS_POSTGRES(sql, true, false);
   // PostgreSQL's own words, at admission (a FIX) or from the engine.
   for (const char* sql : statements) EXPECT_SQLITE_ANSWERS_AS_POSTGRES(sql, false, true);
