@@ -208,7 +208,8 @@ std::string fix_for_data_value(const std::string& state) {
 std::string sqlstate_of_words(std::string_view words) {
   const auto has = [&](std::string_view w) { return words.find(w) != std::string_view::npos; };
   if (has("division by zero")) return "22012";
-  if (has("out of range") || has("numeric field overflow")) return has("date") || has("time") ? "22008" : "22003";
+  if (has("out of range") || has("numeric field overflow"))
+    return has("date") || has("time") || has("interval") ? "22008" : "22003";
   if (has("invalid input syntax for type")) return "22P02";
   if (has("more than one row returned by a subquery")) return "21000";
   return {};

@@ -376,7 +376,7 @@ class Admitter {
     return untyped_branches(results, ctx, construct, location);
   }
   Status cast_types(const ast::Cast& cast, const ExprContext& ctx, int location);  // branch_types.cpp
-  std::string shown_value(const ast::Expr& e);  // as printed for this backend, cut to 60 characters
+  std::string shown_value(const ast::Expr& e);  // in PostgreSQL's spelling, cut to 60 characters
   Branch branch(const ast::Expr& e, const ExprContext& ctx) {
     const ValueType t = value_type(e, ctx);
     return {t, t.type == SqlType::Time ? time_kind(e, ctx) : std::nullopt, &e};

@@ -168,6 +168,8 @@ void pg_date_add(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
 // only tells admission the value is EXTRACT's numeric).
 void pg_extract(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (any_null(argc, argv, 2)) return sqlite3_result_null(ctx);
+  if (argc == 4 && text_of(argv[3]) != "numeric")
+    return fail(ctx, "querygate: pg_extract takes the word numeric as its fourth argument (EXTRACT's type) or none");
   Kind k;
   Value v;
   if (!kind_arg(ctx, argv[2], k) || !read(ctx, argv[1], k, v)) return;
