@@ -31,6 +31,9 @@ struct ValueType {
   SqlType type = SqlType::Unknown;
   int scale = -1;
   bool int8 = false;  // an Integer known to be bigint (count(*), a bigint column or cast): not an int4 argument
+  // A one-dimensional array of values of this type (array_agg, regexp_match: on SQLite pg_array_agg,
+  // pg_regexp_match, admitted only as a whole output column: arrays_on_sqlite.cpp).
+  bool array = false;
   bool operator==(const ValueType&) const = default;
 };
 
