@@ -904,7 +904,8 @@ std::vector<json::value> json_rows_of(const HttpResult& r) {
 
 std::vector<std::string> column_types(const HttpResult& r) {
   std::vector<std::string> out;
-  for (const auto& c : json::parse(r.body).at("columns").as_array())
+  const json::value doc = json::parse(r.body);
+  for (const auto& c : doc.at("columns").as_array())
     out.emplace_back(c.as_object().contains("type") ? c.at("type").as_string().c_str() : "");
   return out;
 }
@@ -956,9 +957,9 @@ TEST_F(WrongAnswersTest, ArraysAreJsonArraysOfPostgresAnswer) {
     }
   }
   const auto r = ask(*sqlite_,
-                     "SELECT array_agg(name ORDER BY name) AS names, array_agg(id ORDER BY id) AS ids, "
-                     "array_agg(status = 'OK' ORDER BY id) AS ok FROM projects, spans WHERE spans.id = "
-                     "projects.id");
+                     "SELECT array_agg(p.name ORDER BY p.name) AS names, array_agg(p.id ORDER BY p.id) AS ids, "
+                     "array_agg(s.status = 'OK' ORDER BY s.id) AS ok FROM projects p JOIN spans s ON s.id = "
+                     "p.id");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(column_types(r), (std::vector<std::string>{"text[]", "integer[]", "boolean[]"})) << r.body;
 }

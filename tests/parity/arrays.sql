@@ -31,7 +31,7 @@ SELECT array_agg(label ORDER BY label NULLS FIRST, id) AS labels FROM span_annot
 SELECT array_agg(label ORDER BY label DESC NULLS LAST, id DESC) AS labels FROM span_annotations WHERE id <= 20;
 
 -- id: arr-008
-SELECT array_agg(score ORDER BY id) FILTER (WHERE annotator_kind = 'HUMAN') AS scores FROM span_annotations WHERE id <= 40;
+SELECT array_agg(label ORDER BY id) FILTER (WHERE annotator_kind = 'HUMAN') AS labels FROM span_annotations WHERE id <= 40;
 
 -- id: arr-009
 SELECT array_agg(name ORDER BY id) FROM projects WHERE id < 0;
@@ -64,7 +64,7 @@ SELECT id % 2 AS parity, array_agg(id ORDER BY id) AS ids FROM projects GROUP BY
 SELECT p.name, array_agg(DISTINCT t.status ORDER BY t.status) AS statuses, count(*) AS traces FROM projects p JOIN traces t ON t.project_id = p.id GROUP BY p.name ORDER BY p.name;
 
 -- id: arr-019
-SELECT array_agg(DISTINCT user_id) AS users FROM traces WHERE user_id < 10;
+SELECT array_agg(DISTINCT parent_id) AS parents FROM spans WHERE trace_id = 'c4253f31238aa4a42dfbeecec0579f27';
 
 -- id: arr-020
 SELECT array_agg(id * 2 ORDER BY id) AS doubled, array_agg(upper(name) ORDER BY id) AS upper_names FROM projects;
