@@ -31,9 +31,20 @@ struct Decimal {
   bool operator==(const Decimal&) const = default;
 };
 
+struct Array;
+
 // One cell. Integers stay exact; text stays as the engine returned it; a
-// boolean (PostgreSQL's bool) stays a boolean rather than becoming 0/1.
-using Value = std::variant<std::monostate, std::int64_t, double, std::string, Blob, bool, Decimal>;
+// boolean (PostgreSQL's bool) stays a boolean rather than becoming 0/1; a
+// PostgreSQL array (array_agg, regexp_match, an array column) is an Array of
+// its elements, each in this same format (sent as a JSON array).
+using Value = std::variant<std::monostate, std::int64_t, double, std::string, Blob, bool, Decimal, Array>;
+
+// A one-dimensional PostgreSQL array (a multi-dimensional one: Arrays of Arrays). Its elements are
+// cells: NULL is std::monostate.
+struct Array {
+  std::vector<Value> items;
+  bool operator==(const Array&) const = default;
+};
 
 struct ColumnMeta {
   std::string name;
@@ -88,7 +99,7 @@ struct RunOptions {
   // Values of the statement's parameters (AdmittedStatement::param_names, in
   // that order): params[n - 1] is bound to `$n` (PostgreSQL) / `?n` (SQLite).
   // Bound as data, never printed into the SQL. int64, double, text, bool or
-  // null (std::monostate); a Blob or Decimal is refused. PostgreSQL receives
+  // null (std::monostate); a Blob, Decimal or Array is refused. PostgreSQL receives
   // each in text format with no declared type, so it infers the type from
   // where the parameter stands (project_id = $1 reads $1 as project_id's
   // type; make_interval(days => $1) as an integer); where nothing gives a

@@ -56,6 +56,11 @@ boost::json::value to_json(const exec::Value& v) {
   if (const auto* b = std::get_if<bool>(&v)) return *b;
   if (const auto* s = std::get_if<std::string>(&v)) return boost::json::string(*s);
   if (const auto* x = std::get_if<exec::Decimal>(&v)) return boost::json::parse(x->digits);  // exact digits
+  if (const auto* a = std::get_if<exec::Array>(&v)) {
+    boost::json::array out;
+    for (const auto& item : a->items) out.push_back(to_json(item));
+    return out;
+  }
   return boost::json::string("<binary value, " + std::to_string(std::get<exec::Blob>(v).bytes.size()) + " bytes>");
 }
 

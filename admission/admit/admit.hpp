@@ -67,6 +67,11 @@ struct OutputColumn {
   // PostgreSQL types the value jsonb (a JSON column passed on, x -> 'k'): an engine that stores JSON as text
   // (SQLite) answers it in jsonb's output form (keys shorter first, then bytewise; '{"a": 1}').
   bool json = false;
+  // PostgreSQL types the value an array (array_agg, regexp_match) whose elements are what the fields above say
+  // (boolean, numeric, json, ...): an engine without arrays (SQLite: a JSON array text, executors/sqlite/
+  // sqlite_arrays.hpp) answers it as the JSON array of its elements, each in the answer format of that type,
+  // as the PostgreSQL executor answers an array (docs/FIDELITY.md). `type` then names the array type ("text[]").
+  bool array = false;
   // PostgreSQL's name of the value's type where admission knows it ("integer", "bigint", "numeric", "text",
   // "double precision", "boolean", "jsonb"; empty: not known, times included): an engine that types its
   // answer by storage class (SQLite: every integer a 64-bit one) names the column so.

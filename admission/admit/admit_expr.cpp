@@ -228,6 +228,8 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
                                 : " is not admitted: a read-only analytics surface has no use for it";
     return make_error(code, "function " + f.name + "()" + why, std::string(cell.note), pos(location));
   }
+  // An array value on SQLite: only as a whole output column (arrays_on_sqlite.cpp).
+  if (auto s = array_position_on_sqlite(f, location); !s) return s;
   if (cell.verdict == capability::Verdict::Rewrite) {
     bool replaced = false;
     if (auto s = aggregate_on_sqlite(f, location, ctx, replaced); !s || replaced) return s;

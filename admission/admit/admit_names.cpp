@@ -312,6 +312,12 @@ Result<const Relation*> Admitter::resolve_column(const ast::ColumnRef& ref, int 
     if (s == ctx.scope && ctx.output_names && !is_system_column(ref.column))
       for (std::size_t i = 0; i < ctx.output_names->size(); ++i)
         if (same((*ctx.output_names)[i], ref.column)) {
+          // An array output column named by GROUP BY or ORDER BY (SQLite reads its JSON text).
+          if (ctx.output_items && i < ctx.output_items->size())
+            if (auto st =
+                    array_output_reference_on_sqlite((*ctx.output_items)[i].expr, location, "GROUP BY or ORDER BY");
+                !st)
+              return std::move(st).error();
           if (hidden_shadow) {
             if (!ctx.output_items || i >= ctx.output_items->size())
               return make_error(ErrorCode::ValidationAmbiguousColumn, "column '" + ref.column + "' is ambiguous here",

@@ -655,6 +655,14 @@ Status Admitter::expand_stars(ast::Select& s, const Scope& level, int location) 
 Status Admitter::group_items(std::vector<ast::GroupItem>& items, const ExprContext& ctx) {
   for (auto& g : items) {
     if (auto* e = std::get_if<ast::Expr>(&g.node)) {
+      // GROUP BY <ordinal> of an array output column (arrays_on_sqlite.cpp).
+      if (const auto k = ast::integer_value(*e); k && std::holds_alternative<ast::Literal>(e->node) &&
+                                                 ctx.output_items && *k >= 1 &&
+                                                 static_cast<std::size_t>(*k) <= ctx.output_items->size())
+        if (auto s = array_output_reference_on_sqlite((*ctx.output_items)[static_cast<std::size_t>(*k - 1)].expr,
+                                                      e->location, "GROUP BY");
+            !s)
+          return s;
       // PostgreSQL reads an output name in GROUP BY only as a bare name, not inside an expression.
       const auto* ref = std::get_if<ast::ColumnRef>(&e->node);
       ExprContext inputs = ctx;
@@ -713,10 +721,22 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     return false;
   };
   std::vector<std::string> names;
+  // The one place an array value may stand on SQLite: a whole output column of the outermost SELECT
+  // (arrays_on_sqlite.cpp); a subquery's select list has none (restored on the way out).
+  struct RestoreArrayItem {
+    const ast::Expr*& item;
+    const ast::Expr* saved;
+    ~RestoreArrayItem() { item = saved; }
+  } restore_array_item{array_item_, array_item_};
+  array_item_ = nullptr;
+  keep(array_outputs_on_sqlite(s, location));
   for (auto& item : s.items) {
     const std::string written_name = figure_name(item.expr);
     const std::size_t written_kind = item.expr.node.index();
-    if (!keep(expr(item.expr, ctx))) {
+    array_item_ = query_depth_ == 1 && !s.distinct ? &item.expr : nullptr;
+    const bool admitted = keep(expr(item.expr, ctx));
+    array_item_ = nullptr;
+    if (!admitted) {
       names.push_back(item.alias.empty() ? written_name : item.alias);
       continue;
     }
@@ -785,6 +805,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
           if (same(names[i], ref->column)) hits.push_back(i);
       if (!hits.empty()) {
         auto& target = s.items[hits.front()];
+        if (!keep(array_output_reference_on_sqlite(target.expr, item.expr->location, "ORDER BY"))) continue;
         if (dialect_ == Dialect::Sqlite && target.alias.empty() &&
             !std::holds_alternative<ast::ColumnRef>(target.expr.node)) {
           target.alias = names[hits.front()];
@@ -802,6 +823,9 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     // ORDER BY <ordinal> of a computed time that does not sort as its text: by the time's key.
     if (const auto k = ast::integer_value(*item.expr); k && std::holds_alternative<ast::Literal>(item.expr->node) &&
                                                        *k >= 1 && static_cast<std::size_t>(*k) <= s.items.size()) {
+      if (!keep(array_output_reference_on_sqlite(s.items[static_cast<std::size_t>(*k - 1)].expr, item.expr->location,
+                                                 "ORDER BY")))
+        continue;
       if (!found.empty()) continue;
       if (auto st = json_sort_on_sqlite(s.items[static_cast<std::size_t>(*k - 1)].expr, ctx); !st) {
         found.push_back(st.error());
@@ -1256,6 +1280,7 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
     out.columns[i].numeric = types[i].type == detail::SqlType::Numeric;
     out.columns[i].numeric_scale = out.columns[i].numeric ? types[i].scale : -1;
     out.columns[i].json = types[i].type == detail::SqlType::Json;
+    out.columns[i].array = types[i].array;  // of elements the flags above describe; named "text[]" ...
     switch (types[i].type) {
       case detail::SqlType::Boolean:
       case detail::SqlType::Integer:

@@ -271,6 +271,14 @@ class Admitter {
   // PostgreSQL's statistics, string_agg and ordered-set aggregates on SQLite (aggregates_on_sqlite.cpp): the call
   // admitted and replaced by a registered aggregate's (`replaced`), or refused with a FIX.
   Status aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprContext& ctx, bool& replaced);
+  // PostgreSQL arrays on SQLite (arrays_on_sqlite.cpp): array_agg as pg_array_agg (sorting and deduplicating
+  // itself), and the one place an array value may stand there: a whole output column of the outermost SELECT
+  // (`array_item_`), never compared, grouped, sorted, made distinct or read by another expression.
+  Status array_agg_on_sqlite(ast::FuncCall& f, int location, const ExprContext& ctx);
+  Status array_position_on_sqlite(const ast::FuncCall& f, int location);
+  Status array_output_reference_on_sqlite(const ast::Expr& output, int location, const char* where);
+  Status array_outputs_on_sqlite(const ast::Select& s, int location);
+  const ast::Expr* array_item_ = nullptr;
   Status time_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   Status now_on_sqlite(ast::Expr& e);
   // to_timestamp, to_date, make_date, sum/avg of intervals and INTERVAL '3' DAY (time_constructors.cpp).

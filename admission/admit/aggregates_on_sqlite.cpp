@@ -44,6 +44,10 @@ ast::Expr int_literal(long long v) {
 Status Admitter::aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprContext& ctx, bool& replaced) {
   replaced = false;
   if (dialect_ != Dialect::Sqlite) return {};
+  if (f.name == "array_agg") {
+    replaced = true;
+    return array_agg_on_sqlite(f, location, ctx);
+  }
   const bool stat1 = among(f.name, {"stddev", "stddev_samp", "stddev_pop", "variance", "var_samp", "var_pop"});
   const bool stat2 = among(f.name, {"covar_pop", "covar_samp", "corr", "regr_slope", "regr_intercept", "regr_r2",
                                     "regr_count", "regr_avgx", "regr_avgy", "regr_sxx", "regr_syy", "regr_sxy"});

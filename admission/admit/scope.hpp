@@ -36,6 +36,9 @@ struct ValueType {
   // derived tables, CTEs, VALUES lists and set operations, so that arithmetic on them overflows as
   // PostgreSQL's does on SQLite (pg_int4 / pg_int2).
   int width = 0;
+  // A one-dimensional array of values of this type (array_agg, regexp_match: on SQLite pg_array_agg,
+  // pg_regexp_match, admitted only as a whole output column: arrays_on_sqlite.cpp).
+  bool array = false;
   bool operator==(const ValueType&) const = default;
 };
 

@@ -109,6 +109,11 @@ std::string shown(const ast::Expr& e, Dialect /*d: messages show PostgreSQL's sp
 }  // namespace
 
 std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind) {
+  if (v.array) {
+    ValueType element = v;
+    element.array = false;
+    return sql_type_words(element, kind) + "[]";
+  }
   switch (v.type) {
     case SqlType::Unknown:
     case SqlType::Untyped:

@@ -94,9 +94,9 @@ Status Admitter::text_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   auto& f = std::get<ast::FuncCall>(e.node);
   const std::string name = f.name;
   static constexpr std::string_view kTranslated[] = {
-      "concat",   "concat_ws",      "left",        "right",        "split_part",   "strpos",
-      "position", "initcap",        "reverse",     "starts_with",  "char_length",  "character_length",
-      "btrim",    "regexp_replace", "regexp_like", "regexp_count", "regexp_substr"};
+      "concat",   "concat_ws",      "left",        "right",        "split_part",    "strpos",
+      "position", "initcap",        "reverse",     "starts_with",  "char_length",   "character_length",
+      "btrim",    "regexp_replace", "regexp_like", "regexp_count", "regexp_substr", "regexp_match"};
   if (std::find(std::begin(kTranslated), std::end(kTranslated), name) == std::end(kTranslated)) return {};
   const int loc = e.location;
   auto refuse = [&](const std::string& why, const std::string& fix) {
@@ -164,11 +164,12 @@ Status Admitter::text_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
 
   // Regular expressions: a literal pattern (and flags) that common/pg_regex.hpp translates.
   const bool replace = name == "regexp_replace";
-  if (auto s = arity(
-          replace ? 3 : 2, replace ? 4 : (name == "regexp_like" ? 3 : 2),  // (regexp_replace needs its replacement)
-          replace                 ? "regexp_replace(x, 'pattern', 'replacement'[, 'flags'])"
-          : name == "regexp_like" ? "regexp_like(x, 'pattern'[, 'flags'])"
-                                  : name + "(x, 'pattern') (the start, N and flags forms are not translated)");
+  if (auto s =
+          arity(replace ? 3 : 2, replace ? 4 : (name == "regexp_like" || name == "regexp_match" ? 3 : 2),
+                replace                  ? "regexp_replace(x, 'pattern', 'replacement'[, 'flags'])"
+                : name == "regexp_like"  ? "regexp_like(x, 'pattern'[, 'flags'])"
+                : name == "regexp_match" ? "regexp_match(x, 'pattern'[, 'flags'])"
+                                         : name + "(x, 'pattern') (the start, N and flags forms are not translated)");
       !s)
     return s;
   if (auto s = text_argument_on_sqlite(f.args[0], ctx, name, false); !s) return s;

@@ -329,6 +329,13 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           if (f == "pg_percentile_disc" && n.args.size() == 3) return value_type(n.args[1], ctx);
           if (f == "pg_mode" && n.args.size() == 2) return first;
           if (f == "pg_string_agg") return {SqlType::Text};
+          // Arrays on SQLite (arrays_on_sqlite.cpp): array_agg's of its value's type, regexp_match's text[].
+          if (f == "pg_array_agg" && !n.args.empty()) {
+            ValueType array = first.type == SqlType::Untyped ? ValueType{SqlType::Text} : first;
+            array.array = true;
+            return array;
+          }
+          if (f == "pg_regexp_match") return {SqlType::Text, -1, false, true};
           if (f == "sum") {
             // sum(bigint) is numeric, sum(integer) / sum(smallint) a bigint (a SQLite INTEGER column is integer).
             if (first.type == SqlType::Integer)

@@ -116,7 +116,6 @@ constexpr std::string_view kNoSqliteJsonb =
     "FIX: on SQLite, JSON lives in TEXT columns: write json_extract(col, '$.key') or col ->> '$.key'.";
 constexpr std::string_view kPgOnlyDate =
     "FIX: on SQLite, use strftime('%Y-%m-%d %H:00:00', t) to truncate, or date(t) / datetime(t).";
-constexpr std::string_view kPgOnlyAggArray = "FIX: on SQLite, use json_group_array(x) or group_concat(x, ',').";
 constexpr std::string_view kSqliteOnlyPercentile =
     "FIX: on PostgreSQL, write percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x).";
 constexpr std::string_view kSqliteOnlyJsonValid =
@@ -213,7 +212,8 @@ constexpr FunctionCapability kFunctions[] = {
             "FIX: on SQLite, write json_group_object(k, v)."),
     pg_only("jsonb_object_agg", Aggregate, Text, Growth::TextAggregate,
             "FIX: on SQLite, write json_group_object(k, v)."),
-    pg_only("array_agg", Aggregate, Text, Growth::TextAggregate, kPgOnlyAggArray),
+    // On SQLite pg_array_agg, answered as the JSON array of its elements (admit/arrays_on_sqlite.cpp).
+    sqlite_rewrite("array_agg", Aggregate, Text, Growth::TextAggregate, "dialect:array_agg"),
     // On SQLite: min/max of the condition's 1/0, answered as a boolean (value_types.cpp).
     sqlite_rewrite("bool_and", Aggregate, Boolean, Growth::Fixed, "dialect:bool-aggregate"),
     sqlite_rewrite("bool_or", Aggregate, Boolean, Growth::Fixed, "dialect:bool-aggregate"),
@@ -271,6 +271,8 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_only("pg_regr_syy", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_regr_sxy", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_string_agg", Aggregate, Text, Growth::TextAggregate, kPgStringAgg),
+    sqlite_only("pg_array_agg", Aggregate, Text, Growth::TextAggregate,
+                "FIX: on PostgreSQL, write array_agg(x ORDER BY y)."),
     sqlite_only("pg_percentile_cont", Aggregate, Number, Growth::Fixed, kPgOrderedSet),
     sqlite_only("pg_percentile_disc", Aggregate, LikeArguments, Growth::Within, kPgOrderedSet),
     sqlite_only("pg_mode", Aggregate, LikeArguments, Growth::Within, kPgOrderedSet),
@@ -362,7 +364,7 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_rewrite("regexp_like", Scalar, Boolean, Growth::Fixed, "dialect:regex"),
     sqlite_rewrite("regexp_count", Scalar, Number, Growth::Fixed, "dialect:regexp_count"),
     sqlite_rewrite("regexp_substr", Scalar, Text, Growth::Within, "dialect:regexp_substr"),
-    pg_only("regexp_match", Scalar, Text, Growth::RegexpMatch, "FIX: on SQLite, use LIKE patterns."),
+    sqlite_rewrite("regexp_match", Scalar, Text, Growth::RegexpMatch, "dialect:regexp_match"),
     // A width or precision can be huge (printf('%.*c', 1000000000, 'x') runs for seconds inside one
     // call, where neither the progress handler nor SQLITE_LIMIT_LENGTH can stop it): admission
     // requires a literal format whose widths and precisions are at most 1000 (Growth::Printf).
@@ -445,6 +447,8 @@ constexpr FunctionCapability kFunctions[] = {
                 "FIX: on PostgreSQL, write regexp_replace(x, 'pattern', 'replacement', 'g')."),
     sqlite_only("pg_regexp_count", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write regexp_count(x, 'p')."),
     sqlite_only("pg_regexp_substr", Scalar, Text, Growth::Within, "FIX: on PostgreSQL, write regexp_substr(x, 'p')."),
+    sqlite_only("pg_regexp_match", Scalar, Text, Growth::RegexpMatch,
+                "FIX: on PostgreSQL, write regexp_match(x, 'pattern')."),
     sqlite_only(
         "pg_int8", Scalar, Number, Growth::Fixed,
         "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT id * 2 FROM spans (bigint overflow is its "

@@ -127,7 +127,7 @@ class BoundParams {
                 text = v;
             } else if constexpr (std::is_same_v<T, bool>) {
               text = v ? "true" : "false";
-            } else if constexpr (std::is_same_v<T, Blob> || std::is_same_v<T, Decimal>) {
+            } else if constexpr (std::is_same_v<T, Blob> || std::is_same_v<T, Decimal> || std::is_same_v<T, Array>) {
               refused = true;
             } else {
               static_assert(sizeof(T) == 0, "BoundParams: every value kind needs its own branch");
@@ -154,12 +154,14 @@ class BoundParams {
 class PostgresExecutor final : public Executor {
  public:
   PostgresExecutor(catalog::Catalog found, std::unique_ptr<Pool> pool, pg::PlanPolicy policy,
-                   std::unordered_map<unsigned, std::string> type_names, std::string schema, std::string work_mem,
+                   std::unordered_map<unsigned, std::string> type_names,
+                   std::unordered_map<unsigned, unsigned> array_elements, std::string schema, std::string work_mem,
                    std::string what)
       : catalog_(std::move(found)),
         pool_(std::move(pool)),
         policy_(std::move(policy)),
         type_names_(std::move(type_names)),
+        array_elements_(std::move(array_elements)),
         schema_(std::move(schema)),
         work_mem_(std::move(work_mem)),
         what_(std::move(what)) {}
@@ -351,6 +353,9 @@ class PostgresExecutor final : public Executor {
         const std::optional<std::string_view> text = cell(i, j);
         if (!text)
           values.emplace_back(std::monostate{});
+        else if (const auto array = array_elements_.find(types[static_cast<std::size_t>(j)]);
+                 array != array_elements_.end())
+          values.push_back(pg::read_array(array->second, *text));
         else
           values.push_back(pg::read_value(types[static_cast<std::size_t>(j)], *text));
       }
@@ -430,6 +435,7 @@ class PostgresExecutor final : public Executor {
   pg::PlanPolicy policy_;
   pg::PlanCache plan_cache_;
   std::unordered_map<unsigned, std::string> type_names_;
+  std::unordered_map<unsigned, unsigned> array_elements_;  // an array type's element type (pg_values.hpp)
   std::string schema_;
   std::string work_mem_;
   std::string what_;
@@ -468,10 +474,20 @@ Result<std::unique_ptr<Executor>> open(const config::Database& db, PostgresOptio
   }
 
   std::unordered_map<unsigned, std::string> type_names;
+  std::unordered_map<unsigned, unsigned> array_elements;
   {
     pqxx::nontransaction tx(*conn);
-    for (const auto& row : tx.exec("SELECT oid::int8, format_type(oid, NULL) FROM pg_catalog.pg_type"))
-      type_names.emplace(static_cast<unsigned>(row[0].as<long long>()), row[1].c_str());
+    // An array type's element type (read by array_in, its elements delimited by ','): its cells are read as
+    // arrays (pg_values.hpp).
+    for (const auto& row :
+         tx.exec("SELECT t.oid::int8, format_type(t.oid, NULL), CASE WHEN t.typinput = 'pg_catalog.array_in'::regproc "
+                 "AND e.typdelim = ',' THEN e.oid::int8 ELSE 0 END FROM pg_catalog.pg_type t LEFT JOIN "
+                 "pg_catalog.pg_type e ON e.oid = t.typelem")) {
+      const auto oid = static_cast<unsigned>(row[0].as<long long>());
+      type_names.emplace(oid, row[1].c_str());
+      if (const auto element = row[2].as<long long>(); element != 0)
+        array_elements.emplace(oid, static_cast<unsigned>(element));
+    }
   }
   conn.reset();  // the pool opens its own, lazily, and heals them
 
@@ -488,8 +504,9 @@ Result<std::unique_ptr<Executor>> open(const config::Database& db, PostgresOptio
                               "; SET bytea_output = 'hex'; SET extra_float_digits = 1; SET work_mem = " +
                               quote_literal(options.work_mem) + "; SET default_transaction_read_only = on";
   auto pool = std::make_unique<Pool>(options.dsn, options.connections, what, session);
-  return std::unique_ptr<Executor>(std::make_unique<PostgresExecutor>(
-      std::move(*found), std::move(pool), std::move(policy), std::move(type_names), db.schema, options.work_mem, what));
+  return std::unique_ptr<Executor>(
+      std::make_unique<PostgresExecutor>(std::move(*found), std::move(pool), std::move(policy), std::move(type_names),
+                                         std::move(array_elements), db.schema, options.work_mem, what));
 }
 
 }  // namespace

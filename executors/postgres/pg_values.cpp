@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
+#include <string>
 
 namespace qg::exec::pg {
 namespace {
@@ -89,6 +91,68 @@ std::string iso_timestamp(std::string_view text, bool with_zone) {
       out.replace(out.size() - 6, 6, "Z");
   }
   return out;
+}
+
+namespace {
+
+// One level of array_out's text from `at` (on its '{'): elements separated by ',' (every built-in element type's
+// delimiter but box's, which the caller does not pass here), each NULL (unquoted), "quoted" (with \" and \\) or
+// bare (array_out quotes any element holding a special character, so a bare one has no escapes). Nested levels
+// are Arrays of Arrays. nullopt: not that form.
+std::optional<Array> array_level(std::string_view text, std::size_t& at, unsigned element_oid, int depth) {
+  if (depth > 6 || at >= text.size() || text[at] != '{') return std::nullopt;  // PostgreSQL's MAXDIM is 6
+  ++at;
+  Array out;
+  if (at < text.size() && text[at] == '}') {
+    ++at;
+    return out;
+  }
+  while (at < text.size()) {
+    if (text[at] == '{') {
+      auto inner = array_level(text, at, element_oid, depth + 1);
+      if (!inner) return std::nullopt;
+      out.items.emplace_back(std::move(*inner));
+    } else if (text[at] == '"') {
+      std::string element;
+      for (++at;; ++at) {
+        if (at >= text.size()) return std::nullopt;
+        if (text[at] == '"') break;
+        if (text[at] == '\\' && ++at >= text.size()) return std::nullopt;
+        element.push_back(text[at]);
+      }
+      ++at;
+      out.items.push_back(read_value(element_oid, element));
+    } else {
+      const std::size_t end = text.find_first_of(",}", at);
+      if (end == std::string_view::npos || end == at) return std::nullopt;
+      const std::string_view element = text.substr(at, end - at);
+      if (element.find_first_of("{\"\\") != std::string_view::npos) return std::nullopt;
+      if (element == "NULL")
+        out.items.emplace_back(std::monostate{});
+      else
+        out.items.push_back(read_value(element_oid, element));
+      at = end;
+    }
+    if (at >= text.size()) return std::nullopt;
+    if (text[at] == '}') {
+      ++at;
+      return out;
+    }
+    if (text[at] != ',') return std::nullopt;
+    ++at;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Value read_array(unsigned element_oid, std::string_view text) {
+  // An array whose lower bound is not 1 is printed with its bounds first ("[0:1]={a,b}"): kept as that text,
+  // since a JSON array cannot say where it starts (array_agg and regexp_match start at 1).
+  std::size_t at = 0;
+  auto array = array_level(text, at, element_oid, 1);
+  if (!array || at != text.size()) return std::string(text);
+  return std::move(*array);
 }
 
 Value read_value(unsigned type_oid, std::string_view text) {

@@ -25,6 +25,11 @@ Value read_numeric(std::string_view text);
 // One non-NULL cell of a column of type `type_oid`, from its text form.
 Value read_value(unsigned type_oid, std::string_view text);
 
+// One non-NULL cell of an array column whose elements have type `element_oid`, from array_out's text
+// ('{a,"b c",NULL}'): an Array of the elements, each read as read_value reads a cell of that type ("one JSON
+// array form", docs/FIDELITY.md); text that is not that form (an array with bounds, "[0:1]={a,b}") as is.
+Value read_array(unsigned element_oid, std::string_view text);
+
 // libpq's message on one line (its messages end in a newline and may span several).
 std::string one_line(std::string message);
 

@@ -9,8 +9,10 @@
 //   pg_covar_pop, pg_covar_samp, pg_corr, pg_regr_* (y, x)   float8_regr_accum;
 //   pg_string_agg(value, delimiter, spec, key...)   ORDER BY keys and DISTINCT
 //       done here (SQLite 3.40 has neither inside an aggregate);
+//   pg_array_agg(value, spec, key...)   array_agg, its ORDER BY and DISTINCT, as a JSON array text
+//       (sqlite_arrays.hpp; NULL elements kept, as PostgreSQL keeps them);
 //   pg_percentile_cont(p, x, desc), pg_percentile_disc(p, x, desc), pg_mode(x, desc).
-// NULL inputs are skipped as PostgreSQL skips them; no input is NULL (regr_count: 0).
+// NULL inputs are skipped as PostgreSQL skips them (but by array_agg); no input is NULL (regr_count: 0).
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -23,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "executors/sqlite/sqlite_arrays.hpp"
 #include "executors/sqlite/sqlite_functions.hpp"
 
 namespace qg::exec::sqlite {
@@ -454,6 +457,84 @@ void string_agg_final(sqlite3_context* ctx) {
   sqlite3_result_text(ctx, out.data(), static_cast<int>(out.size()), SQLITE_TRANSIENT);
 }
 
+// ---- array_agg: pg_array_agg(value, spec, key...), the array as a JSON array text (sqlite_arrays.hpp).
+// PostgreSQL keeps NULL elements; no input row is NULL (not an empty array).
+
+struct ArrayAgg {
+  struct Row {
+    Val value;
+    std::string element;  // the value in the array text's form
+    std::vector<Val> keys;
+  };
+  std::vector<Row> rows;
+  std::vector<SortKey> spec;
+  bool distinct = false;
+  bool bad_spec = false;
+  bool parsed = false;
+};
+
+// spec: '-' then two letters per key (as pg_string_agg's); or 'D' (DISTINCT) and at most two letters for the
+// value itself, the only ORDER BY PostgreSQL allows with DISTINCT (no key arguments then).
+void array_agg_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (argc < 2) return sqlite3_result_error(ctx, "pg_array_agg(value, spec, key...)", -1);
+  auto* s = state<ArrayAgg>(ctx, true);
+  if (!s) return sqlite3_result_error_nomem(ctx);
+  if (!s->parsed) {
+    s->parsed = true;
+    const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+    const std::string spec = text ? text : "";
+    const std::size_t keys = static_cast<std::size_t>(argc - 2);
+    s->distinct = !spec.empty() && spec[0] == 'D';
+    // DISTINCT sorts by the value itself: 'D' and at most one direction, no key arguments.
+    const std::size_t sorted = s->distinct ? (spec.size() == 3 ? 1 : 0) : keys;
+    if ((s->distinct && keys != 0) || spec.size() != 1 + 2 * sorted || (spec[0] != 'D' && spec[0] != '-'))
+      s->bad_spec = true;
+    for (std::size_t k = 0; k < sorted && !s->bad_spec; ++k)
+      s->spec.push_back(SortKey{spec[1 + 2 * k] == 'd', spec[2 + 2 * k] == 'f'});
+  }
+  if (s->bad_spec) return sqlite3_result_error(ctx, "pg_array_agg: malformed sort specification", -1);
+  ArrayAgg::Row row;
+  row.value = read(argv[0]);
+  if (!arrays::append_element(row.element, argv[0]))
+    return sqlite3_result_error(ctx, "querygate: array_agg() of a blob is not translated on SQLite", -1);
+  for (int k = 2; k < argc; ++k) row.keys.push_back(read(argv[k]));
+  s->rows.push_back(std::move(row));
+}
+
+void array_agg_final(sqlite3_context* ctx) {
+  auto* s = state<ArrayAgg>(ctx, false);
+  if (!s || s->rows.empty()) {
+    release<ArrayAgg>(ctx);
+    return sqlite3_result_null(ctx);
+  }
+  auto& rows = s->rows;
+  if (s->distinct) {
+    // Sorted by the value (ascending, NULL last, unless written otherwise), equal values (NULLs too) once.
+    const SortKey key = s->spec.empty() ? SortKey{} : s->spec.front();
+    const std::vector<SortKey> by_value{key};
+    std::stable_sort(rows.begin(), rows.end(), [&](const ArrayAgg::Row& a, const ArrayAgg::Row& b) {
+      return compare_keys({a.value}, {b.value}, by_value) < 0;
+    });
+    rows.erase(std::unique(rows.begin(), rows.end(),
+                           [&](const ArrayAgg::Row& a, const ArrayAgg::Row& b) {
+                             return compare_keys({a.value}, {b.value}, by_value) == 0;
+                           }),
+               rows.end());
+  } else if (!s->spec.empty()) {
+    std::stable_sort(rows.begin(), rows.end(), [&](const ArrayAgg::Row& a, const ArrayAgg::Row& b) {
+      return compare_keys(a.keys, b.keys, s->spec) < 0;
+    });
+  }
+  std::string out = "[";
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (i > 0) out += ',';
+    out += rows[i].element;
+  }
+  out += ']';
+  release<ArrayAgg>(ctx);
+  sqlite3_result_text(ctx, out.data(), static_cast<int>(out.size()), SQLITE_TRANSIENT);
+}
+
 // ---- ordered-set aggregates: percentile_cont, percentile_disc, mode
 
 struct OrderedSet {
@@ -569,6 +650,7 @@ bool register_aggregate_functions(sqlite3* db, int flags) {
             aggregate("pg_stddev_samp_int", 1, &kStddevSamp, int_step, int_final) &&
             aggregate("pg_stddev_pop_int", 1, &kStddevPop, int_step, int_final) &&
             aggregate("pg_string_agg", -1, nullptr, string_agg_step, string_agg_final) &&
+            aggregate("pg_array_agg", -1, nullptr, array_agg_step, array_agg_final) &&
             aggregate("pg_percentile_cont", 3, &kCont, ordered_step, ordered_final) &&
             aggregate("pg_percentile_disc", 3, &kDisc, ordered_step, ordered_final) &&
             aggregate("pg_mode", 2, &kMode, ordered_step, ordered_final);

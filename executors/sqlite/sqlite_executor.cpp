@@ -14,6 +14,7 @@
 
 #include "executors/executor_errors.hpp"
 #include "executors/sqlite/answer_format.hpp"
+#include "executors/sqlite/sqlite_arrays.hpp"
 #include "executors/sqlite/sqlite_catalog.hpp"
 #include "executors/sqlite/sqlite_connection.hpp"
 #include "executors/sqlite/sqlite_json.hpp"
@@ -358,6 +359,7 @@ class SqliteExecutor final : public Executor {
     bool timestamp = false;  // the column is a timestamp, or admission says the value passes one on
     int numeric_scale = -2;  // admission typed it numeric (RunOptions::columns); -2: not numeric
     bool json = false;       // admission typed it jsonb (RunOptions::columns)
+    bool array = false;      // admission typed it an array of the above (RunOptions::columns; sqlite_arrays.hpp)
     std::string type;        // PostgreSQL's name of its type, from admission (RunOptions::columns); empty: unknown
   };
   std::vector<Origin> origins(sqlite3_stmt* stmt) const {
@@ -400,7 +402,7 @@ class SqliteExecutor final : public Executor {
               return sqlite3_bind_text64(stmt, index, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
             else if constexpr (std::is_same_v<T, bool>)
               return sqlite3_bind_int64(stmt, index, v ? 1 : 0);
-            else if constexpr (std::is_same_v<T, Blob> || std::is_same_v<T, Decimal>)
+            else if constexpr (std::is_same_v<T, Blob> || std::is_same_v<T, Decimal> || std::is_same_v<T, Array>)
               return SQLITE_MISMATCH;
             else
               static_assert(sizeof(T) == 0, "bind: every value kind needs its own branch");
@@ -409,6 +411,53 @@ class SqliteExecutor final : public Executor {
       if (rc != SQLITE_OK)
         return make_error(ErrorCode::Internal, "cannot bind parameter " + std::to_string(index) + " (SQLite code " +
                                                    std::to_string(rc) + ")");
+    }
+    return {};
+  }
+
+  // One cell (or one element of an array) in PostgreSQL's answer format for what admission says the column is.
+  // `sample` keeps a timestamp column's first stored text (for its type's name).
+  static Status format_cell(Value& v, const Origin& o, std::string& sample, int i) {
+    if (o.timestamp) {
+      if (const auto* text = std::get_if<std::string>(&v)) {
+        if (sample.empty()) sample = *text;
+        if (auto pg = sqlite::pg_timestamp_text(*text)) v = std::move(*pg);
+      }
+    } else if (o.json) {
+      // jsonb's output form (sqlite_json.hpp); text that is not JSON (PostgreSQL could not hold it) as stored.
+      if (const auto* text = std::get_if<std::string>(&v))
+        if (auto doc = sqlite::json_out::parse(*text)) v = sqlite::json_out::jsonb_text(*doc);
+    } else if (o.boolean) {
+      if (const auto* x = std::get_if<std::int64_t>(&v); x && (*x == 0 || *x == 1)) v = *x == 1;
+    } else if (o.numeric_scale > -2) {
+      if (const auto* x = std::get_if<double>(&v)) {
+        // PostgreSQL's numeric is exact; a double past 2^53 has lost digits (9007199254740993::numeric).
+        if (std::abs(*x) >= 9007199254740992.0 && std::isfinite(*x))
+          return make_error(ErrorCode::BackendError,
+                            "SQLite: querygate: a numeric past 2^53 (9007199254740992) has no exact SQLite value "
+                            "(column " +
+                                std::to_string(i + 1) + "); PostgreSQL's numeric would answer exactly",
+                            kNumericDigitsFix);
+        // From 1e15 a double holds no digit after the point for sure (1e15 + 0.3 is ...000.25): a fraction
+        // there is not PostgreSQL's; a whole one is exact (below 2^53) and printed in full, not as 1e+15.
+        if (std::abs(*x) >= 1e15 && std::isfinite(*x)) {
+          if (*x != std::trunc(*x))
+            return make_error(ErrorCode::BackendError,
+                              "SQLite: querygate: a numeric of 16 or more significant digits with a fraction has "
+                              "no exact SQLite value (column " +
+                                  std::to_string(i + 1) + "); PostgreSQL's numeric would answer exactly",
+                              kNumericDigitsFix);
+          std::string whole = std::to_string(static_cast<std::int64_t>(*x));
+          if (o.numeric_scale > 0) whole += "." + std::string(static_cast<std::size_t>(o.numeric_scale), '0');
+          v = Decimal{std::move(whole)};
+        } else if (auto digits = sqlite::pg_numeric_text(*x, o.numeric_scale)) {
+          v = Decimal{std::move(*digits)};
+        }
+      } else if (const auto* w = std::get_if<std::int64_t>(&v); w && o.numeric_scale > 0) {
+        v = Decimal{std::to_string(*w) + "." + std::string(static_cast<std::size_t>(o.numeric_scale), '0')};
+      } else if (const auto* t = std::get_if<std::string>(&v); t && plain_decimal(*t)) {
+        v = Decimal{*t};  // a registered function's exact digits (pg_stddev_samp_int ...: sqlite_aggregates.cpp)
+      }
     }
     return {};
   }
@@ -429,6 +478,7 @@ class SqliteExecutor final : public Executor {
         if (typed[i].timestamp) origin[i].timestamp = true;
         origin[i].numeric_scale = typed[i].numeric ? typed[i].numeric_scale : -2;
         origin[i].json = typed[i].json;
+        origin[i].array = typed[i].array;
       }
       // PostgreSQL's names: SQLite names an unaliased expression after its text ("lower(name)"); and
       // PostgreSQL's types where admission knows them (1 + 1 is an integer, count(*) a bigint).
@@ -449,47 +499,21 @@ class SqliteExecutor final : public Executor {
       for (int i = 0; i < n; ++i) {
         Value v = read_value(stmt, i);
         const auto& o = origin[static_cast<std::size_t>(i)];
-        if (o.timestamp) {
+        // An array: its text read back, each element formatted as a cell of the element type.
+        if (o.array) {
           if (const auto* text = std::get_if<std::string>(&v)) {
-            if (samples[static_cast<std::size_t>(i)].empty()) samples[static_cast<std::size_t>(i)] = *text;
-            if (auto pg = sqlite::pg_timestamp_text(*text)) v = std::move(*pg);
+            auto array = sqlite::arrays::decode(*text);
+            if (!array)
+              return make_error(ErrorCode::Internal,
+                                "SQLite: querygate: column " + std::to_string(i + 1) + " is not an array's text");
+            for (auto& item : array->items)
+              if (auto st = format_cell(item, o, samples[static_cast<std::size_t>(i)], i); !st) return st.error();
+            v = std::move(*array);
           }
-        } else if (o.json) {
-          // jsonb's output form (sqlite_json.hpp); text that is not JSON (PostgreSQL could not hold it) as stored.
-          if (const auto* text = std::get_if<std::string>(&v))
-            if (auto doc = sqlite::json_out::parse(*text)) v = sqlite::json_out::jsonb_text(*doc);
-        } else if (o.boolean) {
-          if (const auto* x = std::get_if<std::int64_t>(&v); x && (*x == 0 || *x == 1)) v = *x == 1;
-        } else if (o.numeric_scale > -2) {
-          if (const auto* x = std::get_if<double>(&v)) {
-            // PostgreSQL's numeric is exact; a double past 2^53 has lost digits (9007199254740993::numeric).
-            if (std::abs(*x) >= 9007199254740992.0 && std::isfinite(*x))
-              return make_error(ErrorCode::BackendError,
-                                "SQLite: querygate: a numeric past 2^53 (9007199254740992) has no exact SQLite value "
-                                "(column " +
-                                    std::to_string(i + 1) + "); PostgreSQL's numeric would answer exactly",
-                                kNumericDigitsFix);
-            // From 1e15 a double holds no digit after the point for sure (1e15 + 0.3 is ...000.25): a fraction
-            // there is not PostgreSQL's; a whole one is exact (below 2^53) and printed in full, not as 1e+15.
-            if (std::abs(*x) >= 1e15 && std::isfinite(*x)) {
-              if (*x != std::trunc(*x))
-                return make_error(ErrorCode::BackendError,
-                                  "SQLite: querygate: a numeric of 16 or more significant digits with a fraction has "
-                                  "no exact SQLite value (column " +
-                                      std::to_string(i + 1) + "); PostgreSQL's numeric would answer exactly",
-                                  kNumericDigitsFix);
-              std::string whole = std::to_string(static_cast<std::int64_t>(*x));
-              if (o.numeric_scale > 0) whole += "." + std::string(static_cast<std::size_t>(o.numeric_scale), '0');
-              v = Decimal{std::move(whole)};
-            } else if (auto digits = sqlite::pg_numeric_text(*x, o.numeric_scale)) {
-              v = Decimal{std::move(*digits)};
-            }
-          } else if (const auto* w = std::get_if<std::int64_t>(&v); w && o.numeric_scale > 0) {
-            v = Decimal{std::to_string(*w) + "." + std::string(static_cast<std::size_t>(o.numeric_scale), '0')};
-          } else if (const auto* t = std::get_if<std::string>(&v); t && plain_decimal(*t)) {
-            v = Decimal{*t};  // a registered function's exact digits (pg_stddev_samp_int ...: sqlite_aggregates.cpp)
-          }
+          row.push_back(std::move(v));
+          continue;
         }
+        if (auto st = format_cell(v, o, samples[static_cast<std::size_t>(i)], i); !st) return st.error();
         // Expressions have no declared type; the first value's storage class stands in.
         if (storage[static_cast<std::size_t>(i)].empty() && !std::holds_alternative<std::monostate>(v))
           storage[static_cast<std::size_t>(i)] = storage_class(sqlite3_column_type(stmt, i));
@@ -499,6 +523,10 @@ class SqliteExecutor final : public Executor {
     }
     for (int i = 0; i < n; ++i) {
       const auto& o = origin[static_cast<std::size_t>(i)];
+      if (o.array) {
+        out.columns[i].type = o.type;  // admission's name of the array type: "text[]", "bigint[]", ...
+        continue;
+      }
       if (o.boolean) {
         out.columns[i].type = "boolean";
         continue;

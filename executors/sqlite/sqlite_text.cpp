@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/pg_regex.hpp"
+#include "executors/sqlite/sqlite_arrays.hpp"
 #include "executors/sqlite/sqlite_functions.hpp"
 
 namespace qg::exec::sqlite {
@@ -378,6 +379,39 @@ void pg_regexp_substr(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   answer(ctx, s.substr(v[0], v[1] - v[0]));
 }
 
+// pg_regexp_match(x, pattern, flags): PostgreSQL's text[] of the first match as a JSON array text
+// (sqlite_arrays.hpp): each capturing group's text (NULL for a group that took no part), or the whole match
+// when the pattern has no groups; NULL when there is no match.
+void pg_regexp_match(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (any_null(argc, argv)) return sqlite3_result_null(ctx);
+  pgregex::Flags f;
+  if (!flags_arg(ctx, argv[2], false, f)) return;
+  const Pattern pattern(ctx, argv, 1, f.icase, true);
+  Compiled* c = pattern.get();
+  if (!c) return;
+  const std::string_view s = text_of(argv[0]);
+  const int found = search(ctx, *c, s, 0);
+  if (found < 0) return;
+  if (found == 0) return sqlite3_result_null(ctx);
+  const PCRE2_SIZE* v = pcre2_get_ovector_pointer(c->match);
+  const std::uint32_t pairs = pcre2_get_ovector_count(c->match);
+  std::string out = "[";
+  if (c->groups == 0) {
+    arrays::append_text(out, s.substr(v[0], v[1] - v[0]));
+  } else {
+    for (int g = 1; g <= c->groups; ++g) {
+      if (g > 1) out += ',';
+      const auto at = static_cast<std::size_t>(g);
+      if (at >= pairs || v[2 * at] == PCRE2_UNSET)
+        arrays::append_null(out);
+      else
+        arrays::append_text(out, s.substr(v[2 * at], v[2 * at + 1] - v[2 * at]));
+    }
+  }
+  out += ']';
+  answer(ctx, out);
+}
+
 }  // namespace
 
 bool register_text_functions(sqlite3* db, int flags) {
@@ -400,6 +434,7 @@ bool register_text_functions(sqlite3* db, int flags) {
       {"pg_regexp_replace", 4, pg_regexp_replace},
       {"pg_regexp_count", 3, pg_regexp_count},
       {"pg_regexp_substr", 3, pg_regexp_substr},
+      {"pg_regexp_match", 3, pg_regexp_match},
   };
   for (const auto& f : kFunctions)
     if (sqlite3_create_function(db, f.name, f.argc, flags, nullptr, f.fn, nullptr, nullptr) != SQLITE_OK) return false;

@@ -103,6 +103,13 @@ struct CellWriter {
       text = "<<untrusted:" + *spotlight + ">>" + text + "<</untrusted:" + *spotlight + ">>";
     w.string(text);
   }
+  // A PostgreSQL array: a JSON array of its elements, each written as a cell of its own (spotlighted and cut
+  // like one).
+  void operator()(const exec::Array& a) {
+    w.begin_array();
+    for (const auto& item : a.items) std::visit(*this, item);
+    w.end_array();
+  }
   void operator()(const exec::Blob& b) {
     blob_any = true;
     std::string encoded = base64(b.bytes);
@@ -116,6 +123,15 @@ struct CellWriter {
     w.string(encoded);
   }
 };
+
+// The cell holds non-empty text or bytes (an array: in any element), which an untrusted column's row reports.
+bool holds_text(const exec::Value& v) {
+  if (const auto* text = std::get_if<std::string>(&v)) return !text->empty();
+  if (const auto* blob = std::get_if<exec::Blob>(&v)) return !blob->bytes.empty();
+  if (const auto* array = std::get_if<exec::Array>(&v))
+    return std::any_of(array->items.begin(), array->items.end(), holds_text);
+  return false;
+}
 
 // The planner's row estimate, when it may be shown: never for a statement that reads a table through a row
 // filter, because PostgreSQL estimates from statistics over the whole table, filtered-out rows included (an
@@ -222,9 +238,7 @@ std::string build_envelope(const EnvelopeInput& in) {
     }
     w.raw(row.text());
     for (std::size_t c = 0; c < rows.rows[r].size() && c < untrusted.size(); ++c) {
-      const auto* text = std::get_if<std::string>(&rows.rows[r][c]);
-      const auto* blob = std::get_if<exec::Blob>(&rows.rows[r][c]);
-      if (untrusted[c] && ((text && !text->empty()) || (blob && !blob->bytes.empty()))) {
+      if (untrusted[c] && holds_text(rows.rows[r][c])) {
         untrusted_rows.push_back(written);
         break;
       }

@@ -243,7 +243,9 @@ json::object query_result_schema() {
   // No `type`: a union type (["string","number","null"], or anyOf) is outside
   // the schema subset Gemini's function calling accepts, and importers for
   // Gemini drop the whole operation over it.
-  json::object cell{{"description", "A value: a string, a number or null. Binary values are base64 text."}};
+  json::object cell{{"description",
+                     "A value: a string, a number, a boolean or null; timestamps are ISO-8601 text (UTC with Z), "
+                     "binary values base64 text; an array (array_agg, regexp_match) is a JSON array of such values."}};
   // Rows, or (validate_only) the mark that nothing ran: never both, so a
   // validation cannot be read as an empty result.
   // (`false`: the property must be absent; `{}`: anything, as the properties above say.)

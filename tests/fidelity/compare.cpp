@@ -24,7 +24,8 @@ int rank(const Value& v) {
     return 1;
   if (std::holds_alternative<std::string>(v)) return 2;
   if (std::holds_alternative<Blob>(v)) return 3;
-  return 4;
+  if (std::holds_alternative<bool>(v)) return 4;
+  return 5;  // an array
 }
 
 double as_double(const Value& v) {
@@ -50,6 +51,11 @@ bool value_less(const Value& a, const Value& b) {
       return std::get<Blob>(a).bytes < std::get<Blob>(b).bytes;
     case 4:
       return std::get<bool>(a) < std::get<bool>(b);
+    case 5: {
+      const auto& x = std::get<qg::exec::Array>(a).items;
+      const auto& y = std::get<qg::exec::Array>(b).items;
+      return std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end(), value_less);
+    }
     default:
       return false;
   }
@@ -77,6 +83,11 @@ std::string format_value(const Value& v) {
     return "'" + shown + "'";
   }
   if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  if (const auto* a = std::get_if<qg::exec::Array>(&v)) {
+    std::string out;
+    for (const auto& item : a->items) out += (out.empty() ? "" : ",") + format_value(item);
+    return "[" + out + "]";
+  }
   return "x'<" + std::to_string(std::get<Blob>(v).bytes.size()) + " bytes>'";
 }
 
@@ -99,6 +110,11 @@ bool values_equal(const Value& a, const Value& b) {
     const double x = as_double(a), y = as_double(b);
     if (x == y) return true;  // also equal infinities
     return std::fabs(x - y) <= kRelativeTolerance * std::max(std::fabs(x), std::fabs(y));
+  }
+  if (rank(a) == 5) {
+    const auto& x = std::get<qg::exec::Array>(a).items;
+    const auto& y = std::get<qg::exec::Array>(b).items;
+    return x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin(), values_equal);
   }
   return a == b;
 }

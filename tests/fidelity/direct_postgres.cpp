@@ -18,6 +18,45 @@ qg::Error engine_error(const std::exception& e) {
   return qg::make_error(qg::ErrorCode::BackendError, "PostgreSQL: " + what);
 }
 
+// The built-in array types' element types (pg_type.dat; stable OIDs): their cells are read as the
+// executor reads arrays (one JSON array form, docs/FIDELITY.md). 0: not an array.
+unsigned array_element(unsigned oid) {
+  switch (oid) {
+    case 1000:
+      return 16;  // boolean[]
+    case 1005:
+      return 21;  // smallint[]
+    case 1007:
+      return 23;  // integer[]
+    case 1016:
+      return 20;  // bigint[]
+    case 1021:
+      return 700;  // real[]
+    case 1022:
+      return 701;  // double precision[]
+    case 1231:
+      return 1700;  // numeric[]
+    case 1009:
+      return 25;  // text[]
+    case 1015:
+      return 1043;  // character varying[]
+    case 1014:
+      return 1042;  // character[]
+    case 1115:
+      return 1114;  // timestamp[]
+    case 1185:
+      return 1184;  // timestamptz[]
+    case 1182:
+      return 1082;  // date[]
+    case 199:
+      return 114;  // json[]
+    case 3807:
+      return 3802;  // jsonb[]
+    default:
+      return 0;
+  }
+}
+
 }  // namespace
 
 DirectPostgres::DirectPostgres(std::unique_ptr<pqxx::connection> conn) : conn_(std::move(conn)) {}
@@ -73,10 +112,13 @@ qg::Result<qg::exec::Rows> DirectPostgres::run(const std::string& sql) {
       values.reserve(n);
       for (pqxx::row::size_type j = 0; j < n; ++j) {
         const auto field = row[j];
+        const std::string_view text(field.c_str(), field.size());
         if (field.is_null())
           values.emplace_back(std::monostate{});
+        else if (const unsigned element = array_element(types[j]); element != 0)
+          values.push_back(qg::exec::pg::read_array(element, text));
         else
-          values.push_back(qg::exec::pg::read_value(types[j], std::string_view(field.c_str(), field.size())));
+          values.push_back(qg::exec::pg::read_value(types[j], text));
       }
       out.rows.push_back(std::move(values));
     }

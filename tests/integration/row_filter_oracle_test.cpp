@@ -116,6 +116,10 @@ std::string cell(const exec::Value& v) {
           return x ? "true" : "false";
         } else if constexpr (std::is_same_v<T, exec::Decimal>) {
           return x.digits;
+        } else if constexpr (std::is_same_v<T, exec::Array>) {
+          std::string out = "{";
+          for (std::size_t i = 0; i < x.items.size(); ++i) out += (i ? "," : "") + cell(x.items[i]);
+          return out + "}";
         } else {
           static_assert(sizeof(T) == 0, "cell: every value kind");
         }

@@ -976,5 +976,117 @@ TEST_F(WrongAnswersTest, TimeTwentyFourIsTheEndOfTheDay) {
   EXPECT_EQ(rows(lite), (Table{{"24:00:00"}}));
 }
 
+// ---------- arrays (s10): one JSON array form on both backends ----------
+
+// PostgreSQL's own answer as JSON (row_to_json: numbers as numbers, text as strings, NULL as null, booleans
+// as booleans), one object per row, in the statement's order.
+std::vector<json::value> json_rows_of(const Table& oracle_rows) {
+  std::vector<json::value> out;
+  for (const auto& row : oracle_rows) out.push_back(json::parse(row.at(0)));
+  return out;
+}
+
+// The gateway's rows as the same objects (column name: value).
+std::vector<json::value> json_rows_of(const HttpResult& r) {
+  std::vector<json::value> out;
+  const json::value doc = json::parse(r.body);
+  const auto& columns = doc.at("columns").as_array();
+  for (const auto& row : doc.at("rows").as_array()) {
+    json::object o;
+    for (std::size_t c = 0; c < columns.size(); ++c) o[columns[c].at("name").as_string()] = row.as_array().at(c);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+std::vector<std::string> column_types(const HttpResult& r) {
+  std::vector<std::string> out;
+  const json::value doc = json::parse(r.body);
+  for (const auto& c : doc.at("columns").as_array())
+    out.emplace_back(c.as_object().contains("type") ? c.at("type").as_string().c_str() : "");
+  return out;
+}
+
+// array_agg (ORDER BY, DISTINCT, FILTER, NULL elements, no rows, ties of equal values) and regexp_match answer
+// on both gateways exactly what PostgreSQL answers, as JSON arrays of the elements, with the same column types
+// (text[], integer[], boolean[], numeric[]).
+TEST_F(WrongAnswersTest, ArraysAreJsonArraysOfPostgresAnswer) {
+  QG_BOTH_GATEWAYS();
+  const char* statements[] = {
+      "SELECT array_agg(name ORDER BY name) AS names FROM projects",
+      "SELECT array_agg(id ORDER BY id DESC) AS ids FROM projects",
+      "SELECT kind, array_agg(DISTINCT status) AS statuses FROM spans GROUP BY kind ORDER BY kind",
+      "SELECT kind, array_agg(DISTINCT status ORDER BY status DESC) AS s FROM spans GROUP BY kind ORDER BY kind",
+      // NULL elements are kept (label is NULL on some annotations), sorted where NULLS FIRST/LAST says.
+      "SELECT array_agg(label ORDER BY id) AS labels FROM span_annotations WHERE span_id BETWEEN 300 AND 700",
+      "SELECT array_agg(label ORDER BY label NULLS FIRST, id) AS l FROM span_annotations WHERE id <= 20",
+      "SELECT array_agg(label ORDER BY label DESC NULLS LAST, id DESC) AS l FROM span_annotations WHERE id <= 20",
+      "SELECT array_agg(DISTINCT label) AS l FROM span_annotations WHERE id <= 20",
+      "SELECT array_agg(DISTINCT label ORDER BY label DESC) AS l FROM span_annotations WHERE id <= 20",
+      // Ties of equal values: the order cannot tell them apart.
+      "SELECT array_agg(status ORDER BY status) AS s FROM spans WHERE id <= 30",
+      // No rows: NULL, not [].
+      "SELECT array_agg(name ORDER BY id) AS names FROM projects WHERE id < 0",
+      "SELECT array_agg(id ORDER BY id) FILTER (WHERE id % 2 = 0) AS even, array_agg(id ORDER BY id) FILTER (WHERE "
+      "id > 100) AS none FROM projects",
+      "SELECT id % 2 AS p, array_agg(id ORDER BY id) AS ids, count(*) AS n FROM projects GROUP BY id % 2 ORDER BY p",
+      "SELECT array_agg(parent_id ORDER BY id) AS parents FROM spans WHERE trace_id = "
+      "'c4253f31238aa4a42dfbeecec0579f27'",
+      "SELECT array_agg(status = 'OK' ORDER BY id) AS ok FROM spans WHERE id <= 12",
+      "SELECT array_agg(round(CAST(id AS numeric) / 4, 2) ORDER BY id) AS quarters FROM projects",
+      "SELECT array_agg(id * 2 ORDER BY id) AS doubled, array_agg(upper(name) ORDER BY id) AS up FROM projects",
+      "SELECT id, regexp_match(name, '([a-z]+)-([a-z]+)') AS parts FROM projects ORDER BY id",
+      "SELECT id, regexp_match(name, '[a-z]+$') AS tail FROM projects ORDER BY id",
+      "SELECT id, regexp_match(name, 'BOT', 'i') AS m FROM projects ORDER BY id",
+      "SELECT id, regexp_match(name, 'x(y*)') AS m FROM projects ORDER BY id",
+  };
+  for (const char* sql : statements) {
+    const auto want = json_rows_of(oracle(std::string("SELECT row_to_json(q)::text FROM (") + sql + ") AS q"));
+    std::vector<std::string> types;
+    for (GatewayProcess* g : {sqlite_, postgres_}) {
+      const auto r = ask(*g, sql);
+      ASSERT_EQ(r.status, 200) << (g == sqlite_ ? "sqlite " : "postgres ") << sql << "\n" << r.body;
+      EXPECT_EQ(json_rows_of(r), want) << (g == sqlite_ ? "sqlite: " : "postgres: ") << sql << "\n" << r.body;
+      if (types.empty())
+        types = column_types(r);
+      else
+        EXPECT_EQ(column_types(r), types) << sql << "\n" << r.body;
+    }
+  }
+  const auto r = ask(*sqlite_,
+                     "SELECT array_agg(p.name ORDER BY p.name) AS names, array_agg(p.id ORDER BY p.id) AS ids, "
+                     "array_agg(s.status = 'OK' ORDER BY s.id) AS ok FROM projects p JOIN spans s ON s.id = "
+                     "p.id");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(column_types(r), (std::vector<std::string>{"text[]", "integer[]", "boolean[]"})) << r.body;
+}
+
+// Where SQLite would read an array's JSON text (compare, sort, group, deduplicate, cast to text, pass it on),
+// the SQLite gateway refuses with a FIX; PostgreSQL answers.
+TEST_F(WrongAnswersTest, ArraysAnywhereButAnOutputColumnAreRefusedOnSqlite) {
+  QG_BOTH_GATEWAYS();
+  const char* statements[] = {
+      "SELECT array_agg(name) = array_agg(name) AS same FROM projects",
+      "SELECT DISTINCT array_agg(id ORDER BY id) AS ids FROM projects GROUP BY id % 2",
+      "WITH a AS (SELECT array_agg(name ORDER BY name) AS n FROM projects) SELECT n FROM a",
+      "SELECT (SELECT array_agg(name ORDER BY name) FROM projects) AS n",
+      "SELECT id % 2 AS p, array_agg(id ORDER BY id) AS ids FROM projects GROUP BY id % 2 ORDER BY ids",
+      "SELECT id % 2 AS p, array_agg(id ORDER BY id) AS ids FROM projects GROUP BY id % 2 ORDER BY 2 DESC",
+      "SELECT regexp_match(name, 'a') AS m, count(*) AS n FROM projects GROUP BY 1 ORDER BY n",
+      "SELECT CAST(array_agg(name ORDER BY name) AS text) AS t FROM projects",
+      "SELECT name FROM projects WHERE regexp_match(name, 'bot') IS NOT NULL ORDER BY name",
+      "SELECT array_agg(name ORDER BY name) FROM projects UNION ALL SELECT array_agg(name ORDER BY name) FROM projects",
+      "SELECT name, array_agg(name) OVER (ORDER BY id) AS so_far FROM projects ORDER BY id",
+  };
+  for (const char* sql : statements) {
+    const auto pg = ask(*postgres_, sql);
+    EXPECT_EQ(pg.status, 200) << sql << "\n" << pg.body;
+    const auto lite = ask(*sqlite_, sql);
+    ASSERT_EQ(lite.status, 422) << sql << "\n" << lite.body;
+    EXPECT_EQ(code_of(lite), "capability:not-on-sqlite") << lite.body;
+    EXPECT_NE(fix_of(lite).find("FIX"), std::string::npos) << lite.body;
+  }
+}
+
 }  // namespace
 }  // namespace qg::testing
