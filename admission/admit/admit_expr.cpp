@@ -597,6 +597,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           numeric_scale_on_sqlite(e, ctx);  // `n` may die here
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp>) {
+          const char* clause = n.kind == ast::BoolOpKind::Not ? "NOT" : n.kind == ast::BoolOpKind::And ? "AND" : "OR";
+          for (const auto& a : n.args)
+            if (auto s = condition_type(a, ctx, clause); !s) return s;
           return exprs(n.args, ctx);
         } else if constexpr (std::is_same_v<T, ast::Coalesce>) {
           if (auto s = exprs(n.args, ctx); !s) return s;

@@ -586,6 +586,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
               if (!named(c)) star.push_back(std::move(c));
           if (n.on) {
             ExprContext ctx{&level, ctes, nullptr};
+            if (auto s = condition_type(**n.on, ctx, "JOIN/ON"); !s) return s;
             if (auto s = expr(**n.on, ctx); !s) return s;
           }
           return {};
@@ -680,8 +681,46 @@ Status Admitter::group_items(std::vector<ast::GroupItem>& items, const ExprConte
   return {};
 }
 
+// SELECT DISTINCT ... ORDER BY y: PostgreSQL's "for SELECT DISTINCT, ORDER BY expressions must appear in select
+// list"; SQLite sorts by y of one row of each group, a row it chooses (the order differs from run to run of
+// the data). Checked as written: an ORDER BY item is a position, an output column's name, or a select-list
+// expression (a column by its name, with or without its table).
+Status Admitter::distinct_order_by(const ast::Select& s, const std::vector<ast::SortItem>& order_by) {
+  if (!s.distinct || !s.distinct_on.empty()) return {};
+  const auto column_name = [](const ast::Expr& e) -> const std::string* {
+    const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
+    return ref && !ref->star ? &ref->column : nullptr;
+  };
+  for (const auto& item : s.items) {
+    const auto* ref = std::get_if<ast::ColumnRef>(&item.expr.node);
+    if (ref && ref->star) return {};  // the star's columns are not listed yet
+  }
+  for (const auto& o : order_by) {
+    if (std::holds_alternative<ast::Literal>(o.expr->node)) continue;  // a position (or a constant)
+    const std::string* name = column_name(*o.expr);
+    const bool listed = std::any_of(s.items.begin(), s.items.end(), [&](const ast::SelectItem& item) {
+      if (item.expr == *o.expr) return true;
+      if (!name) return false;
+      if (!item.alias.empty() && same(item.alias, *name)) return true;
+      const std::string* listed_name = column_name(item.expr);
+      return listed_name && same(*listed_name, *name);
+    });
+    if (listed) continue;
+    const std::string what = shown(*o.expr, dialect_);
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "for SELECT DISTINCT, ORDER BY expressions must appear in select list (" + what +
+                          " does not): PostgreSQL's error; SQLite would sort by the value of a row it picks",
+                      "FIX: add " + what +
+                          " to the select list, or sort the distinct rows in an outer query: "
+                          "SELECT * FROM (SELECT DISTINCT ...) AS d ORDER BY <an output column>.",
+                      pos(o.expr->location));
+  }
+  return {};
+}
+
 Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, const CteEnv* ctes,
                                                   std::vector<ast::SortItem>& order_by, int location) {
+  if (auto st = distinct_order_by(s, order_by); !st) return st.error();
   // Names of everything this FROM introduces, for the refusal of a reference to a table joined later.
   std::vector<std::string> saved_names = std::move(from_names_);
   from_names_.clear();
@@ -752,6 +791,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   }
   std::vector<WindowCandidate> windows_written;  // the outermost WHERE's time windows, as written
   if (query_depth_ == 1 && s.where && !s.from.empty()) windows_written = window_candidates(*s.where);
+  if (s.where) keep(condition_type(*s.where, ctx, "WHERE"));
   if (s.where && !keep(expr(*s.where, ctx))) {
     // The conjuncts after the one refused were not walked (AND admits its terms in order and stops).
     const std::optional<int> at = found.back().position;
@@ -761,7 +801,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   }
   ExprContext with_outputs{&level, ctes, &names, &s.items};
   keep(group_items(s.group_by, with_outputs));
-  if (s.having) keep(expr(*s.having, ctx));
+  if (s.having && keep(condition_type(*s.having, ctx, "HAVING"))) keep(expr(*s.having, ctx));
   for (auto& w : s.windows) keep(window(w.spec, ctx, location));
   // ORDER BY <bare name>: an output column's name wins over a FROM column, as in
   // both engines (so a virtual column cannot shadow an alias); an expression

@@ -55,6 +55,8 @@ pgtime::Kind stored_kind(const catalog::Column& c);
 // PostgreSQL's name of a value's type for messages ("bigint", "timestamp with time zone"; "unknown" when
 // admission cannot tell), the time kind naming a time.
 std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind);
+// An expression as messages and FIX examples show it (PostgreSQL's spelling on every backend; value_types.cpp).
+std::string shown(const ast::Expr& e, Dialect d);
 
 // Per column, the widest of two lists of bounds (set-operation branches, VALUES rows).
 std::vector<SizeBound> widest_bounds(const std::vector<SizeBound>& a, const std::vector<SizeBound>& b);
@@ -167,6 +169,7 @@ class Admitter {
   void float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   void numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numeric_scale_on_sqlite.cpp
   void exact_division(ast::Operator& o, const ExprContext& ctx);
+  void exact_numeric_aggregate(ast::FuncCall& f, const ExprContext& ctx);
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);
   // A boolean, float8 or numeric written into text (|| and CAST(x AS text)) as PostgreSQL writes it, on SQLite
@@ -347,6 +350,8 @@ class Admitter {
   // not exist", text arithmetic, jsonb where text is needed): refused here on both backends, with the
   // typed alternative, instead of SQLite's answer or PostgreSQL's error after a round trip.
   Status operator_types(const ast::Operator& op, const ExprContext& ctx, int location);
+  Status condition_type(const ast::Expr& e, const ExprContext& ctx, std::string_view clause);
+  Status distinct_order_by(const ast::Select& s, const std::vector<ast::SortItem>& order_by);
   Status function_types(ast::FuncCall& f, const ExprContext& ctx, int location);
   Status like_types(const ast::Like& like, const ExprContext& ctx, int location);
   // A call checked against PostgreSQL's argument signatures (signatures.cpp, capability/signatures.hpp):

@@ -100,12 +100,6 @@ bool number_type(ArgType p) {
   return integer_type(p) || p == ArgType::Numeric || p == ArgType::Float8;
 }
 
-std::string shown(const ast::Expr& e, Dialect /*d: messages show PostgreSQL's spelling*/) {
-  auto text = render::render_expr(e, Dialect::Postgres);
-  if (!text) return "x";
-  return text->size() > 60 ? text->substr(0, 57) + "..." : *text;
-}
-
 }  // namespace
 
 std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind) {

@@ -335,7 +335,8 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             array.array = true;
             return array;
           }
-          if (f == "pg_regexp_match") return {SqlType::Text, -1, false, true};
+          if (f == "pg_regexp_match") return {.type = SqlType::Text, .array = true};
+          if (f == "pg_numeric_sum" || f == "pg_numeric_avg") return {SqlType::Numeric};  // numeric_scale_on_sqlite.cpp
           if (f == "sum") {
             // sum(bigint) is numeric, sum(integer) / sum(smallint) a bigint (a SQLite INTEGER column is integer).
             if (first.type == SqlType::Integer)
@@ -413,15 +414,12 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
       e.node);
 }
 
-namespace {
-
+// An expression as messages and FIX examples show it: PostgreSQL's spelling, whatever the backend, cut at 60.
 std::string shown(const ast::Expr& e, Dialect /*d: messages show PostgreSQL's spelling*/) {
   auto text = render::render_expr(e, Dialect::Postgres);
-  if (!text) return "the value";
+  if (!text) return "x";
   return text->size() > 60 ? text->substr(0, 57) + "..." : *text;
 }
-
-}  // namespace
 
 namespace {
 
@@ -435,8 +433,53 @@ bool computed_text(const ast::Expr& e) {
 
 }  // namespace
 
+// PostgreSQL's "argument of WHERE must be type boolean, not type integer": a number, text or jsonb where a
+// condition belongs (WHERE, HAVING, JOIN ... ON, AND / OR / NOT). SQLite would read 0 as false and any other
+// number as true, and text by the number it starts with. Typed as written (before the rewrites).
+Status Admitter::condition_type(const ast::Expr& e, const ExprContext& ctx, std::string_view clause) {
+  const ValueType t = value_type(e, ctx);
+  const std::string what = shown(e, dialect_);
+  // A quoted literal is read as a boolean by PostgreSQL (WHERE 'true' keeps every row); SQLite reads its text
+  // as the number it starts with (none: false).
+  if (t.type == SqlType::Untyped)
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "a quoted literal " + what + " as the condition of " + std::string(clause) +
+                          ": PostgreSQL reads it as a boolean, SQLite as text (false)",
+                      "FIX: write TRUE or FALSE without quotes, or a comparison.", pos(e.location));
+  if (t.type != SqlType::Integer && t.type != SqlType::Numeric && t.type != SqlType::Float && t.type != SqlType::Text &&
+      t.type != SqlType::Json)
+    return {};
+  std::string fix;
+  if (t.type == SqlType::Text)
+    fix = "FIX: compare the text: " + what + " = 'value', or test it: " + what + " IS NOT NULL.";
+  else if (t.type == SqlType::Json)
+    fix = "FIX: compare a value read as text: " + what + " ->> 'key' = 'value', or test a key: " + what + " ? 'key'.";
+  else
+    fix = "FIX: write the condition: " + what + " <> 0 (or " + what + " IS NOT NULL).";
+  return make_error(ErrorCode::ValidationUnsupported,
+                    "argument of " + std::string(clause) + " must be type boolean, not type " + type_words(t) + " (" +
+                        what + "): PostgreSQL's error; SQLite would read 0 as false and any other value as true",
+                    fix, pos(e.location));
+}
+
 Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx, int location) {
-  if (!op.left) return {};
+  if (!op.left) {
+    // Prefix - or + of text, jsonb or a condition: PostgreSQL's "operator does not exist: - text"; SQLite would
+    // negate the number the text starts with (-status answered 0).
+    if (op.op != "-" && op.op != "+") return {};
+    const ValueType r = value_type(*op.right, ctx);
+    if (r.type != SqlType::Text && r.type != SqlType::Json && r.type != SqlType::Boolean) return {};
+    const std::string what = shown(*op.right, dialect_);
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "prefix " + op.op + " on " + std::string(type_words(r)) + " " + what +
+                          ": PostgreSQL has no such operator (\"operator does not exist: " + op.op + " " +
+                          type_words(r) + "\"), SQLite would compute with " +
+                          (r.type == SqlType::Boolean ? "its 1 or 0" : "the number at the start of the text"),
+                      r.type == SqlType::Boolean
+                          ? "FIX: turn the condition into a number first: -(CASE WHEN " + what + " THEN 1 ELSE 0 END)."
+                          : "FIX: convert it to a number first: " + op.op + "CAST(" + what + " AS numeric).",
+                      pos(location));
+  }
   static const std::set<std::string> kComparisons = {"=", "<>", "!=", "<", ">", "<=", ">="};
   static const std::set<std::string> kArithmetic = {"+", "-", "*", "/", "%"};
   const bool comparison = kComparisons.count(op.op) > 0;

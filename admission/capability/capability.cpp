@@ -258,6 +258,8 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_only("pg_stddev_samp_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_stddev_pop", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_stddev_pop_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_numeric_sum", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write sum(x)."),
+    sqlite_only("pg_numeric_avg", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write avg(x)."),
     sqlite_only("pg_covar_pop", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_covar_samp", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_corr", Aggregate, Number, Growth::Fixed, kPgStatistics),

@@ -11,18 +11,22 @@
 //       done here (SQLite 3.40 has neither inside an aggregate);
 //   pg_array_agg(value, spec, key...)   array_agg, its ORDER BY and DISTINCT, as a JSON array text
 //       (sqlite_arrays.hpp; NULL elements kept, as PostgreSQL keeps them);
-//   pg_percentile_cont(p, x, desc), pg_percentile_disc(p, x, desc), pg_mode(x, desc).
+//   pg_percentile_cont(p, x, desc), pg_percentile_disc(p, x, desc), pg_mode(x, desc);
+//   pg_numeric_sum(x, from), pg_numeric_avg(x, from)   sum / avg of a numeric of unknown scale, exactly.
 // NULL inputs are skipped as PostgreSQL skips them (but by array_agg); no input is NULL (regr_count: 0).
 #include <sqlite3.h>
 
 #include <algorithm>
 #include <boost/multiprecision/cpp_int.hpp>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "executors/sqlite/sqlite_arrays.hpp"
@@ -280,6 +284,120 @@ void int_final(sqlite3_context* ctx) {
   release<Sums>(ctx);
   if (text.empty()) return sqlite3_result_null(ctx);
   sqlite3_result_text(ctx, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+}
+
+// ---- numeric sum / avg: exact decimals, as numeric.c adds them
+// pg_numeric_sum(x, from) / pg_numeric_avg(x, from): sum() and avg() of a numeric whose scale admission cannot
+// know (x::numeric of a float8, a numeric column SQLite holds as doubles). Each value is read as the decimal
+// PostgreSQL's numeric holds (from = 'float8': float8 to numeric's 15 significant digits; 'numeric': a double
+// that is exactly its 15-digit decimal, else the statement fails) and added exactly; the answer is the double
+// nearest the exact sum or mean (SQLite's sum() in doubles drifts: 67.85329300000005 for 67.853293000).
+
+struct Decimals {
+  cpp_int sum;    // the sum times 10^scale
+  int scale = 0;  // the largest scale of the values so far (numeric.c's add_var keeps it)
+  std::int64_t n = 0;
+  bool failed = false;
+};
+
+constexpr const char* kNumericAggregateFix =
+    "querygate: sum()/avg() of a numeric with more than 15 significant digits has no exact SQLite value; the "
+    "PostgreSQL numeric would answer: round the values first, sum(round(x, 6)), or compute in double precision, "
+    "sum(CAST(x AS double precision))";
+
+// "-12.0340" as a scaled integer and its scale.
+bool scaled_decimal(const std::string& text, cpp_int& value, int& scale) {
+  const bool negative = !text.empty() && text.front() == '-';
+  std::string digits = text.substr(negative ? 1 : 0);
+  const auto point = digits.find('.');
+  scale = 0;
+  if (point != std::string::npos) {
+    scale = static_cast<int>(digits.size() - point - 1);
+    digits.erase(point, 1);
+  }
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));  // "025" would read as octal
+  value = cpp_int(digits);
+  if (negative) value = -value;
+  return true;
+}
+
+void numeric_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  const int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return;
+  auto* s = state<Decimals>(ctx, true);
+  if (!s) return sqlite3_result_error_nomem(ctx);
+  if (s->failed) return;
+  cpp_int value;
+  int scale = 0;
+  if (type == SQLITE_INTEGER) {
+    value = sqlite3_value_int64(argv[0]);
+  } else if (type == SQLITE_FLOAT) {
+    const double v = sqlite3_value_double(argv[0]);
+    const auto* from = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+    const bool float8 = from && std::string_view(from) == "float8";
+    std::optional<std::string> digits;
+    if (!float8 && v == std::trunc(v) && std::fabs(v) < 9007199254740992.0)
+      digits = std::to_string(static_cast<std::int64_t>(v));  // a whole numeric below 2^53: exact
+    else
+      digits = numeric_digits(v);
+    double back = 0;
+    if (!digits ||
+        (!float8 &&
+         (std::from_chars(digits->data(), digits->data() + digits->size(), back).ec != std::errc() || back != v)) ||
+        !scaled_decimal(*digits, value, scale)) {
+      s->failed = true;
+      return sqlite3_result_error(ctx, kNumericAggregateFix, -1);
+    }
+  } else {
+    s->failed = true;
+    return sqlite3_result_error(ctx, "sum()/avg() of numeric: a value that is not a number", -1);
+  }
+  if (scale > s->scale) {
+    s->sum *= pow10(scale - s->scale);
+    s->scale = scale;
+  }
+  s->sum += value * pow10(s->scale - scale);
+  ++s->n;
+}
+
+// The double nearest value / 10^scale.
+double nearest_double(const cpp_int& value, int scale) {
+  const bool negative = value < 0;
+  const std::string text = (negative ? "-" : "") + decimal_text(negative ? cpp_int(-value) : value, scale);
+  double out = 0;
+  std::from_chars(text.data(), text.data() + text.size(), out);
+  return out;
+}
+
+void numeric_sum_final(sqlite3_context* ctx) {
+  const Decimals* s = state<Decimals>(ctx, false);
+  if (!s || s->failed || s->n == 0) {
+    release<Decimals>(ctx);
+    return sqlite3_result_null(ctx);
+  }
+  // The answer holds no more digits than a double keeps exactly: its significant digits, trailing zeros aside.
+  std::string digits = (s->sum < 0 ? cpp_int(-s->sum) : s->sum).str();
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  const double out = nearest_double(s->sum, s->scale);
+  release<Decimals>(ctx);
+  if (digits.size() > 15) return sqlite3_result_error(ctx, kNumericAggregateFix, -1);
+  sqlite3_result_double(ctx, out);
+}
+
+void numeric_avg_final(sqlite3_context* ctx) {
+  const Decimals* s = state<Decimals>(ctx, false);
+  if (!s || s->failed || s->n == 0) {
+    release<Decimals>(ctx);
+    return sqlite3_result_null(ctx);
+  }
+  // The exact mean to 40 places, rounded half away from zero (div_var), then the double nearest it.
+  constexpr int kPlaces = 40;
+  const cpp_int scaled = s->sum * pow10(kPlaces - s->scale), n = s->n;
+  const cpp_int quotient = scaled >= 0 ? cpp_int((2 * scaled + n) / (2 * n)) : cpp_int(-((-2 * scaled + n) / (2 * n)));
+  const double out = nearest_double(quotient, kPlaces);
+  release<Decimals>(ctx);
+  sqlite3_result_double(ctx, out);
 }
 
 // ---- sorted aggregates: values compared as PostgreSQL compares one type's values
@@ -653,7 +771,9 @@ bool register_aggregate_functions(sqlite3* db, int flags) {
             aggregate("pg_array_agg", -1, nullptr, array_agg_step, array_agg_final) &&
             aggregate("pg_percentile_cont", 3, &kCont, ordered_step, ordered_final) &&
             aggregate("pg_percentile_disc", 3, &kDisc, ordered_step, ordered_final) &&
-            aggregate("pg_mode", 2, &kMode, ordered_step, ordered_final);
+            aggregate("pg_mode", 2, &kMode, ordered_step, ordered_final) &&
+            aggregate("pg_numeric_sum", 2, nullptr, numeric_step, numeric_sum_final) &&
+            aggregate("pg_numeric_avg", 2, nullptr, numeric_step, numeric_avg_final);
   for (std::size_t i = 0; ok && i < std::size(kRegr); ++i)
     ok = aggregate(kRegrNames[i], 2, &kRegr[i], regr_step, regr_final);
   return ok;

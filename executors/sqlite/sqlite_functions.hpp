@@ -8,6 +8,9 @@
 // built-ins map ASCII letters only).
 #include <sqlite3.h>
 
+#include <optional>
+#include <string>
+
 namespace qg::exec::sqlite {
 
 // Returns false when SQLite refused a registration.
@@ -49,5 +52,9 @@ bool register_text_functions(sqlite3* db, int flags);
 
 // PostgreSQL's statistics, string_agg and ordered-set aggregates (sqlite_aggregates.cpp).
 bool register_aggregate_functions(sqlite3* db, int flags);
+
+// The decimal digits PostgreSQL's numeric gets from a double: float8 to numeric keeps 15 significant digits, and a
+// numeric of up to 15 significant digits that SQLite holds as a double comes back as itself (sqlite_numbers.cpp).
+std::optional<std::string> numeric_digits(double v);
 
 }  // namespace qg::exec::sqlite

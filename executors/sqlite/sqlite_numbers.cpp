@@ -586,6 +586,10 @@ void pg_extreme(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
 
 }  // namespace
 
+std::optional<std::string> numeric_digits(double v) {
+  return decimal_text(v);
+}
+
 bool register_number_functions(sqlite3* db, int flags) {
   return sqlite3_create_function(db, "pg_number", 2, flags, nullptr, pg_number, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_number", 3, flags, nullptr, pg_number, nullptr, nullptr) == SQLITE_OK &&

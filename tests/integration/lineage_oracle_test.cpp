@@ -274,6 +274,8 @@ constexpr Signature kSignatures[] = {
     {"pg_stddev_samp_int", "m"},
     {"pg_stddev_pop", "m"},
     {"pg_stddev_pop_int", "m"},
+    {"pg_numeric_sum", "ml"},  // sum / avg of a numeric of unknown scale on SQLite
+    {"pg_numeric_avg", "ml"},
     {"pg_covar_pop", "mm"},
     {"pg_covar_samp", "mm"},
     {"pg_corr", "mm"},

@@ -195,5 +195,31 @@ TEST_F(SqliteAggregatesTest, OrderedSetAggregatesAsPostgres) {
   EXPECT_NE(error.find("between 0 and 1"), std::string::npos) << error;
 }
 
+// sum() / avg() of a numeric of unknown scale: the exact decimal sum (PostgreSQL's add_var), returned as the double
+// nearest it. SQLite's own sum() of the same doubles drifts (0.1 + 0.2 + 0.3 = 0.6000000000000001).
+TEST_F(SqliteAggregatesTest, NumericSumAndAvgAddDecimalsExactly) {
+  constexpr const char* kDrift = " FROM (VALUES (0.1), (0.2), (0.3), (NULL)) AS t(x)";
+  EXPECT_NE(number(std::string("SELECT sum(x)") + kDrift), 0.6);  // the drift this aggregate removes
+  EXPECT_EQ(number(std::string("SELECT pg_numeric_sum(x, 'numeric')") + kDrift), 0.6);
+  EXPECT_EQ(number(std::string("SELECT pg_numeric_avg(x, 'numeric')") + kDrift), 0.2);
+  // Leading zeros of a fraction are digits, not an octal prefix: -0.5, -0.25, 0.1 average -0.21666...
+  EXPECT_EQ(number("SELECT pg_numeric_avg(x, 'numeric') FROM (VALUES (-0.5), (-0.25), (0.1)) AS t(x)"),
+            -0.21666666666666667);
+  EXPECT_EQ(number("SELECT pg_numeric_sum(x, 'numeric') FROM (VALUES (0.07), (0.000001), (3)) AS t(x)"), 3.070001);
+  // float8 to numeric keeps 15 significant digits: 0.1 + 0.2 (0.30000000000000004 as a double) is 0.3 there.
+  EXPECT_EQ(number("SELECT pg_numeric_sum(x, 'float8') FROM (VALUES (0.1 + 0.2), (1)) AS t(x)"), 1.3);
+  // ... while a numeric with more digits than 15 has no exact SQLite value: the statement fails.
+  std::string error;
+  row("SELECT pg_numeric_sum(x, 'numeric') FROM (VALUES (0.1 + 0.2), (1)) AS t(x)", &error);
+  EXPECT_NE(error.find("15 significant digits"), std::string::npos) << error;
+  error.clear();
+  row("SELECT pg_numeric_sum(x, 'float8') FROM (VALUES (1e15), (0.5)) AS t(x)", &error);
+  EXPECT_NE(error.find("15 significant digits"), std::string::npos) << error;
+  // Whole values, integers among them, and no rows.
+  EXPECT_EQ(number("SELECT pg_numeric_avg(x, 'numeric') FROM (VALUES (1), (2.0)) AS t(x)"), 1.5);
+  EXPECT_EQ(text("SELECT pg_numeric_sum(x, 'numeric') FROM (VALUES (1.5)) AS t(x) WHERE x > 2"), "NULL");
+  EXPECT_EQ(text("SELECT pg_numeric_avg(x, 'numeric') FROM (VALUES (NULL)) AS t(x)"), "NULL");
+}
+
 }  // namespace
 }  // namespace qg
