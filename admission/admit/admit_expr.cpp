@@ -181,6 +181,29 @@ Status Admitter::numeric_text_cast(const ast::Cast& c, int location) {
                             lit->text + "' AS numeric).",
                         pos(location));
     }
+    // float8in / float4in refuse a number past the type's range, also one too small ("1e-400"); SQLite's CAST
+    // reads Infinity or 0.
+    if (c.type.name == "float8" || c.type.name == "float4") {
+      std::string_view digits = lit->text;
+      if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+      double d = 0;
+      const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), d);
+      const double magnitude = std::fabs(d);
+      const bool float4 = c.type.name == "float4";
+      const bool out = ec == std::errc::result_out_of_range || std::isinf(d) ||
+                       (float4 && (magnitude > std::numeric_limits<float>::max() ||
+                                   (magnitude != 0 && magnitude < std::numeric_limits<float>::denorm_min())));
+      if (end == digits.data() + digits.size() && out) {
+        const std::string type = float4 ? "real" : "double precision";
+        return make_error(ErrorCode::ValidationUnsupported,
+                          "CAST('" + lit->text + "' AS " + type + ") is PostgreSQL's error \"\"" + lit->text +
+                              "\" is out of range for type " + type + "\"",
+                          "FIX: write a number within the range of " + type +
+                              " (about 1e-307 to 1e308 for double precision), or CAST('" + lit->text +
+                              "' AS numeric).",
+                          pos(location));
+      }
+    }
     return {};
   }
   std::string lower = lit->text;
