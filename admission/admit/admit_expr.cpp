@@ -199,8 +199,7 @@ Status Admitter::numeric_text_cast(const ast::Cast& c, int location) {
                           "CAST('" + lit->text + "' AS " + type + ") is PostgreSQL's error \"\"" + lit->text +
                               "\" is out of range for type " + type + "\"",
                           "FIX: write a number within the range of " + type +
-                              " (about 1e-307 to 1e308 for double precision), or CAST('" + lit->text +
-                              "' AS numeric).",
+                              " (about 1e-307 to 1e308 for double precision), or CAST('" + lit->text + "' AS numeric).",
                           pos(location));
       }
     }
@@ -329,6 +328,7 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
   if (auto s = function_types(f, ctx, location); !s) return s;
   if (f.filter) {
     if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
+    if (auto s = condition_type(**f.filter, ctx, "FILTER"); !s) return s;
     if (auto s = expr(**f.filter, ctx); !s) return s;
   }
   if (!f.order_by.empty()) {
@@ -722,6 +722,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (n.operand)
             if (auto s = expr(**n.operand, ctx); !s) return s;
           for (auto& w : n.whens) {
+            if (!n.operand)  // CASE WHEN condition: a boolean, as in WHERE
+              if (auto s = condition_type(*w.condition, ctx, "CASE/WHEN"); !s) return s;
             if (auto s = expr(*w.condition, ctx); !s) return s;
             if (auto s = expr(*w.result, ctx); !s) return s;
             // CASE x WHEN v: v is compared with x.

@@ -327,6 +327,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           if (auto s = construct(capability::Construct::ValuesInFrom, loc); !s) return s;
           if (auto s = same_width(n.rows, loc); !s) return s;
           ExprContext ctx{level.parent, ctes, nullptr};
+          values_time_literals(n.rows);
           for (auto& row : n.rows)
             if (auto s = exprs(row, ctx); !s) return s;
           if (auto s = values_types(n.rows, ctx, loc); !s) return s;
@@ -349,6 +350,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             for (std::size_t i = 0; i < row.size() && i < width; ++i)
               r.types[i] = common_type(r.types[i], column_value_type(row[i], ctx));
           r.types = resolved_unknowns(std::move(r.types));
+          r.time_kinds = values_time_kinds(n.rows, ctx);
           for (const auto& row : n.rows) {
             std::vector<SizeBound> row_bounds;
             for (const auto& e : row) row_bounds.push_back(bound_of(e, ctx, nullptr));

@@ -283,7 +283,8 @@ Status Admitter::group_items(std::vector<ast::GroupItem>& items, const ExprConte
 // the data). Checked as written: an ORDER BY item is a position, an output column's name, or a select-list
 // expression (a column by its name, with or without its table).
 Status Admitter::distinct_order_by(const ast::Select& s, const std::vector<ast::SortItem>& order_by) {
-  if (!s.distinct || !s.distinct_on.empty()) return {};
+  // The re-check of the printed statement (no source text) sorts by keys the rewrites wrote (pg_time_key).
+  if (!s.distinct || !s.distinct_on.empty() || sql_.empty()) return {};
   const auto column_name = [](const ast::Expr& e) -> const std::string* {
     const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
     return ref && !ref->star ? &ref->column : nullptr;
@@ -294,9 +295,13 @@ Status Admitter::distinct_order_by(const ast::Select& s, const std::vector<ast::
   }
   for (const auto& o : order_by) {
     if (std::holds_alternative<ast::Literal>(o.expr->node)) continue;  // a position (or a constant)
-    const std::string* name = column_name(*o.expr);
+    // A printed statement sorts a time by pg_time_key(x, kind) (time_types.cpp): x is what is listed.
+    const ast::Expr* key = &*o.expr;
+    if (const auto* f = std::get_if<ast::FuncCall>(&key->node); f && f->name == "pg_time_key" && !f->args.empty())
+      key = &f->args.front();
+    const std::string* name = column_name(*key);
     const bool listed = std::any_of(s.items.begin(), s.items.end(), [&](const ast::SelectItem& item) {
-      if (item.expr == *o.expr) return true;
+      if (item.expr == *key) return true;
       if (!name) return false;
       if (!item.alias.empty() && same(item.alias, *name)) return true;
       const std::string* listed_name = column_name(item.expr);
@@ -684,6 +689,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
         !st)
       return st.error();
     ExprContext ctx{outer, visible, nullptr};
+    values_time_literals(values.rows);
     for (auto& row : values.rows)
       if (auto st = exprs(row, ctx); !st) return st.error();
     if (auto st = values_types(values.rows, ctx, q.location); !st) return st.error();

@@ -353,6 +353,9 @@ class Admitter {
   // typed alternative, instead of SQLite's answer or PostgreSQL's error after a round trip.
   Status operator_types(const ast::Operator& op, const ExprContext& ctx, int location);
   Status condition_type(const ast::Expr& e, const ExprContext& ctx, std::string_view clause);
+  void values_time_literals(std::vector<std::vector<ast::Expr>>& rows);
+  std::vector<std::optional<pgtime::Kind>> values_time_kinds(const std::vector<std::vector<ast::Expr>>& rows,
+                                                             const ExprContext& ctx);
   Status distinct_order_by(const ast::Select& s, const std::vector<ast::SortItem>& order_by);
   Status function_types(ast::FuncCall& f, const ExprContext& ctx, int location);
   Status like_types(const ast::Like& like, const ExprContext& ctx, int location);

@@ -84,6 +84,7 @@ Status Admitter::aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprC
     if (auto s = expr(a, ctx); !s) return s;
   if (f.filter) {
     if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
+    if (auto s = condition_type(**f.filter, ctx, "FILTER"); !s) return s;
     if (auto s = expr(**f.filter, ctx); !s) return s;
   }
 

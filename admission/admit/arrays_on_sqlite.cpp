@@ -109,6 +109,7 @@ Status Admitter::array_agg_on_sqlite(ast::FuncCall& f, int location, const ExprC
   if (auto s = expr(f.args.front(), ctx); !s) return s;
   if (f.filter) {
     if (auto s = construct(capability::Construct::AggregateFilter, location); !s) return s;
+    if (auto s = condition_type(**f.filter, ctx, "FILTER"); !s) return s;
     if (auto s = expr(**f.filter, ctx); !s) return s;
   }
   // The element's type names the array's ("text[]") and says how each element is answered.

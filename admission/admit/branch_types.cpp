@@ -298,6 +298,53 @@ Status Admitter::values_types(std::vector<std::vector<ast::Expr>>& rows, const E
   return {};
 }
 
+// VALUES ('2026-01-02'::date), ('2026-01-03'): PostgreSQL types the column date and reads the quoted literal as
+// one (select_common_type). The literal is written as that cast before admission, so every row of the column
+// is the same kind of time on SQLite too (the column is then typed date, not text).
+void Admitter::values_time_literals(std::vector<std::vector<ast::Expr>>& rows) {
+  static const std::set<std::string> kTimes = {"date", "timestamptz", "timestamp", "time", "timetz", "interval"};
+  const std::size_t width = rows.empty() ? 0 : rows.front().size();
+  for (std::size_t i = 0; i < width; ++i) {
+    std::optional<ast::TypeName> type;
+    for (const auto& row : rows)
+      if (const auto* c = i < row.size() ? std::get_if<ast::Cast>(&row[i].node) : nullptr;
+          c && kTimes.count(c->type.name)) {
+        type = c->type;
+        break;
+      }
+    if (!type) continue;
+    for (auto& row : rows) {
+      const auto* lit = i < row.size() ? std::get_if<ast::Literal>(&row[i].node) : nullptr;
+      if (!lit || lit->kind != ast::LiteralKind::String) continue;
+      const int at = row[i].location;
+      ast::Cast cast;
+      cast.arg = ast::Box<ast::Expr>(std::move(row[i]));
+      cast.type = *type;
+      row[i] = ast::make_expr(std::move(cast), at);
+    }
+  }
+}
+
+// The kind of time each VALUES column holds when every row that is not NULL holds that one kind.
+std::vector<std::optional<pgtime::Kind>> Admitter::values_time_kinds(const std::vector<std::vector<ast::Expr>>& rows,
+                                                                     const ExprContext& ctx) {
+  const std::size_t width = rows.empty() ? 0 : rows.front().size();
+  std::vector<std::optional<pgtime::Kind>> kinds(width);
+  for (std::size_t i = 0; i < width; ++i) {
+    bool mixed = false;
+    for (const auto& row : rows) {
+      if (i >= row.size()) continue;
+      const auto* lit = std::get_if<ast::Literal>(&row[i].node);
+      if (lit && lit->kind == ast::LiteralKind::Null) continue;
+      const auto k = time_kind(row[i], ctx);
+      if (!k || (kinds[i] && *kinds[i] != *k)) mixed = true;
+      if (k && !kinds[i]) kinds[i] = k;
+    }
+    if (mixed) kinds[i].reset();
+  }
+  return kinds;
+}
+
 std::vector<ValueType> resolved_unknowns(std::vector<ValueType> types) {
   for (auto& t : types)
     if (t.type == SqlType::Untyped) t = {SqlType::Text};

@@ -43,7 +43,8 @@ bool plain(const ast::Expr& e) {
   if (const auto* o = std::get_if<ast::Operator>(&e.node)) return (!o->left || plain(**o->left)) && plain(*o->right);
   if (const auto* c = std::get_if<ast::Cast>(&e.node)) return plain(*c->arg);
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node))
-    return f->name == "pg_numeric" || (f->name == "sum" && f->args.size() == 1 && plain(f->args.front()));
+    return f->name == "pg_numeric" || f->name == "count" ||
+           (f->name == "sum" && f->args.size() == 1 && plain(f->args.front()));
   return false;
 }
 
