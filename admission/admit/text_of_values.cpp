@@ -67,6 +67,14 @@ Status Admitter::value_as_text_on_sqlite(ast::Expr& value, const ExprContext& ct
 Status Admitter::concat_types_on_sqlite(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx, int location) {
   if (dialect_ != Dialect::Sqlite) return {};
   const SqlType ta = value_type(a, ctx).type, tb = value_type(b, ctx).type;
+  // jsonb || jsonb (or a quoted literal, read as jsonb) merges objects and arrays in PostgreSQL; SQLite would
+  // join the two texts (attributes || '{"x": 1}' answered text that is not JSON).
+  if (ta == SqlType::Json || tb == SqlType::Json)
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "jsonb || ... merges JSON values in PostgreSQL; SQLite would join the two texts",
+                      "FIX: on SQLite, join text read from the JSON: (" + shown(ta == SqlType::Json ? a : b, dialect_) +
+                          " ->> 'key') || ' ...'; merging jsonb values is PostgreSQL's only.",
+                      pos(location));
   auto printed = [](SqlType t) {
     return t == SqlType::Boolean || t == SqlType::Float || t == SqlType::Numeric || t == SqlType::Integer;
   };
