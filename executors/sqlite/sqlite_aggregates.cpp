@@ -288,25 +288,28 @@ void int_final(sqlite3_context* ctx) {
 
 // ---- numeric sum / avg: exact decimals, as numeric.c adds them
 // pg_numeric_sum(x, from) / pg_numeric_avg(x, from): sum() and avg() of a numeric whose scale admission cannot
-// know (x::numeric of a float8, a numeric column SQLite holds as doubles). Each value is read as the decimal
-// PostgreSQL's numeric holds (from = 'float8': float8 to numeric's 15 significant digits; 'numeric': a double
-// that is exactly its 15-digit decimal, else the statement fails) and added exactly; the answer is the double
-// nearest the exact sum or mean (SQLite's sum() in doubles drifts: 67.85329300000005 for 67.853293000).
+// know (x::numeric of a float8, a NUMERIC column SQLite holds as doubles). Each value is read as the decimal
+// PostgreSQL's numeric holds (from = 'float8': float8 to numeric's 15 significant digits; 'numeric': the
+// shortest decimal that reads back as the stored double, the text it was stored from) and added exactly; the
+// answer is the double nearest the exact sum or mean (SQLite's sum() in doubles drifts: 67.85329300000005 for
+// 67.853293000). A value that is not a number (text a NUMERIC column of SQLite kept: PostgreSQL could not hold
+// it) makes the group SQLite's own sum / avg of doubles, as before these aggregates.
 
 struct Decimals {
   cpp_int sum;    // the sum times 10^scale
   int scale = 0;  // the largest scale of the values so far (numeric.c's add_var keeps it)
   std::int64_t n = 0;
-  bool failed = false;
+  double doubles = 0;  // SQLite's own sum, for a group with a value that is not a number
+  bool not_numbers = false;
 };
 
-constexpr const char* kNumericAggregateFix =
-    "querygate: sum()/avg() of a numeric with more than 15 significant digits has no exact SQLite value; the "
-    "PostgreSQL numeric would answer: round the values first, sum(round(x, 6)), or compute in double precision, "
-    "sum(CAST(x AS double precision))";
-
-// "-12.0340" as a scaled integer and its scale.
-bool scaled_decimal(const std::string& text, cpp_int& value, int& scale) {
+// "-12.0340" or "1.5e-07" as a scaled integer and its scale.
+bool scaled_decimal(std::string text, cpp_int& value, int& scale) {
+  int exponent = 0;
+  if (const auto e = text.find_first_of("eE"); e != std::string::npos) {
+    exponent = std::stoi(text.substr(e + 1));
+    text.resize(e);
+  }
   const bool negative = !text.empty() && text.front() == '-';
   std::string digits = text.substr(negative ? 1 : 0);
   const auto point = digits.find('.');
@@ -318,6 +321,11 @@ bool scaled_decimal(const std::string& text, cpp_int& value, int& scale) {
   if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
   digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));  // "025" would read as octal
   value = cpp_int(digits);
+  scale -= exponent;
+  if (scale < 0) {
+    value *= pow10(-scale);
+    scale = 0;
+  }
   if (negative) value = -value;
   return true;
 }
@@ -327,7 +335,9 @@ void numeric_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
   if (type == SQLITE_NULL) return;
   auto* s = state<Decimals>(ctx, true);
   if (!s) return sqlite3_result_error_nomem(ctx);
-  if (s->failed) return;
+  ++s->n;
+  s->doubles += sqlite3_value_double(argv[0]);
+  if (s->not_numbers) return;
   cpp_int value;
   int scale = 0;
   if (type == SQLITE_INTEGER) {
@@ -335,30 +345,27 @@ void numeric_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
   } else if (type == SQLITE_FLOAT) {
     const double v = sqlite3_value_double(argv[0]);
     const auto* from = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
-    const bool float8 = from && std::string_view(from) == "float8";
     std::optional<std::string> digits;
-    if (!float8 && v == std::trunc(v) && std::fabs(v) < 9007199254740992.0)
-      digits = std::to_string(static_cast<std::int64_t>(v));  // a whole numeric below 2^53: exact
-    else
+    if (from && std::string_view(from) == "float8") {
       digits = numeric_digits(v);
-    double back = 0;
-    if (!digits ||
-        (!float8 &&
-         (std::from_chars(digits->data(), digits->data() + digits->size(), back).ec != std::errc() || back != v)) ||
-        !scaled_decimal(*digits, value, scale)) {
-      s->failed = true;
-      return sqlite3_result_error(ctx, kNumericAggregateFix, -1);
+    } else if (std::isfinite(v)) {
+      char buf[64];
+      const auto r = std::to_chars(buf, buf + sizeof buf, v);  // the shortest text that reads back as v
+      if (r.ec == std::errc()) digits = std::string(buf, r.ptr);
+    }
+    if (!digits || !scaled_decimal(*digits, value, scale)) {
+      s->not_numbers = true;
+      return;
     }
   } else {
-    s->failed = true;
-    return sqlite3_result_error(ctx, "sum()/avg() of numeric: a value that is not a number", -1);
+    s->not_numbers = true;
+    return;
   }
   if (scale > s->scale) {
     s->sum *= pow10(scale - s->scale);
     s->scale = scale;
   }
   s->sum += value * pow10(s->scale - scale);
-  ++s->n;
 }
 
 // The double nearest value / 10^scale.
@@ -372,28 +379,29 @@ double nearest_double(const cpp_int& value, int scale) {
 
 void numeric_sum_final(sqlite3_context* ctx) {
   const Decimals* s = state<Decimals>(ctx, false);
-  if (!s || s->failed || s->n == 0) {
+  if (!s || s->n == 0) {
     release<Decimals>(ctx);
     return sqlite3_result_null(ctx);
   }
-  // The answer holds no more digits than a double keeps exactly: its significant digits, trailing zeros aside.
-  std::string digits = (s->sum < 0 ? cpp_int(-s->sum) : s->sum).str();
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  const double out = nearest_double(s->sum, s->scale);
+  const double out = s->not_numbers ? s->doubles : nearest_double(s->sum, s->scale);
   release<Decimals>(ctx);
-  if (digits.size() > 15) return sqlite3_result_error(ctx, kNumericAggregateFix, -1);
   sqlite3_result_double(ctx, out);
 }
 
 void numeric_avg_final(sqlite3_context* ctx) {
   const Decimals* s = state<Decimals>(ctx, false);
-  if (!s || s->failed || s->n == 0) {
+  if (!s || s->n == 0) {
     release<Decimals>(ctx);
     return sqlite3_result_null(ctx);
   }
+  if (s->not_numbers) {
+    const double out = s->doubles / static_cast<double>(s->n);
+    release<Decimals>(ctx);
+    return sqlite3_result_double(ctx, out);
+  }
   // The exact mean to 40 places, rounded half away from zero (div_var), then the double nearest it.
   constexpr int kPlaces = 40;
-  const cpp_int scaled = s->sum * pow10(kPlaces - s->scale), n = s->n;
+  const cpp_int scaled = s->sum * pow10(kPlaces) / pow10(s->scale), n = s->n;
   const cpp_int quotient = scaled >= 0 ? cpp_int((2 * scaled + n) / (2 * n)) : cpp_int(-((-2 * scaled + n) / (2 * n)));
   const double out = nearest_double(quotient, kPlaces);
   release<Decimals>(ctx);
