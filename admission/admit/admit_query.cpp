@@ -1,5 +1,5 @@
-// Queries: WITH, FROM (tables, CTEs, derived tables, VALUES, joins), star
-// expansion, grouping, set operations — and the entry point admit().
+// Queries: WITH, star expansion, grouping, SELECT DISTINCT's ORDER BY, set
+// operations — and the entry point admit(). FROM is admit_from.cpp's.
 #include <algorithm>
 #include <cctype>
 #include <functional>
