@@ -57,6 +57,8 @@ pgtime::Kind stored_kind(const catalog::Column& c);
 std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind);
 // An expression as messages and FIX examples show it (PostgreSQL's spelling on every backend; value_types.cpp).
 std::string shown(const ast::Expr& e, Dialect d);
+// A sort key's two letters in pg_string_agg's / pg_array_agg's specification (aggregates_on_sqlite.cpp).
+std::string sort_letters(const ast::SortItem& item);
 // PostgreSQL's "VALUES lists must all be the same length" (admit_query.cpp).
 Status same_width(const std::vector<std::vector<ast::Expr>>& rows, int location);
 

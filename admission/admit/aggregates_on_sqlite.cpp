@@ -41,6 +41,14 @@ ast::Expr int_literal(long long v) {
 
 }  // namespace
 
+// The two letters of a sort key in pg_string_agg's and pg_array_agg's specification
+// (executors/sqlite/sqlite_aggregates.cpp): a|d, then f|l (NULLS FIRST / LAST, PostgreSQL's default by direction).
+std::string sort_letters(const ast::SortItem& item) {
+  const bool desc = item.direction == ast::SortDirection::Desc;
+  const bool nulls_first = item.nulls == ast::NullsOrder::Default ? desc : item.nulls == ast::NullsOrder::First;
+  return {desc ? 'd' : 'a', nulls_first ? 'f' : 'l'};
+}
+
 Status Admitter::aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprContext& ctx, bool& replaced) {
   replaced = false;
   if (dialect_ != Dialect::Sqlite) return {};
@@ -144,10 +152,7 @@ Status Admitter::aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprC
         return refuse("string_agg(... ORDER BY a jsonb value) is not translated on SQLite",
                       "FIX: order by a key read as text or a number: ORDER BY x ->> 'key'.", item.expr->location);
       time_sort_on_sqlite(item, *item.expr, ctx);
-      const bool desc = item.direction == ast::SortDirection::Desc;
-      const bool nulls_first = item.nulls == ast::NullsOrder::Default ? desc : item.nulls == ast::NullsOrder::First;
-      spec += desc ? 'd' : 'a';
-      spec += nulls_first ? 'f' : 'l';
+      spec += sort_letters(item);
       keys.push_back(std::move(*item.expr));
     }
     f.order_by.clear();

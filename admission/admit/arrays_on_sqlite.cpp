@@ -148,10 +148,7 @@ Status Admitter::array_agg_on_sqlite(ast::FuncCall& f, int location, const ExprC
       return refuse("array_agg(... ORDER BY a jsonb value) is not translated on SQLite",
                     "FIX: order by a key read as text or a number: ORDER BY x ->> 'key'.", item.expr->location);
     time_sort_on_sqlite(item, *item.expr, ctx);
-    const bool desc = item.direction == ast::SortDirection::Desc;
-    const bool nulls_first = item.nulls == ast::NullsOrder::Default ? desc : item.nulls == ast::NullsOrder::First;
-    spec += desc ? 'd' : 'a';
-    spec += nulls_first ? 'f' : 'l';
+    spec += sort_letters(item);
     // With DISTINCT the key is the value itself: pg_array_agg sorts by the value, no key argument.
     if (!f.distinct) keys.push_back(std::move(*item.expr));
   }

@@ -503,6 +503,14 @@ int compare_keys(const std::vector<Val>& a, const std::vector<Val>& b, const std
   return 0;
 }
 
+// A sort specification (pg_string_agg, pg_array_agg): 'D' (DISTINCT) or '-', then two letters per sort key:
+// a|d (direction), f|l (NULLS FIRST/LAST). False when it is not that, for `sorted` keys.
+bool sort_spec(std::string_view spec, std::size_t sorted, std::vector<SortKey>& out) {
+  if (spec.size() != 1 + 2 * sorted || (spec[0] != 'D' && spec[0] != '-')) return false;
+  for (std::size_t k = 0; k < sorted; ++k) out.push_back(SortKey{spec[1 + 2 * k] == 'd', spec[2 + 2 * k] == 'f'});
+  return true;
+}
+
 struct StringAgg {
   struct Row {
     std::string value;
@@ -526,11 +534,8 @@ void string_agg_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     s->parsed = true;
     const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[2]));
     const std::string spec = text ? text : "";
-    const std::size_t keys = static_cast<std::size_t>(argc - 3);
-    if (spec.size() != 1 + 2 * keys || (spec[0] != 'D' && spec[0] != '-')) s->bad_spec = true;
     s->distinct = !spec.empty() && spec[0] == 'D';
-    for (std::size_t k = 0; k < keys && !s->bad_spec; ++k)
-      s->spec.push_back(SortKey{spec[1 + 2 * k] == 'd', spec[2 + 2 * k] == 'f'});
+    s->bad_spec = !sort_spec(spec, static_cast<std::size_t>(argc - 3), s->spec);
   }
   if (s->bad_spec) return sqlite3_result_error(ctx, "pg_string_agg: malformed sort specification", -1);
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;  // NULL values are skipped, their delimiters too
@@ -613,10 +618,7 @@ void array_agg_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     s->distinct = !spec.empty() && spec[0] == 'D';
     // DISTINCT sorts by the value itself: 'D' and at most one direction, no key arguments.
     const std::size_t sorted = s->distinct ? (spec.size() == 3 ? 1 : 0) : keys;
-    if ((s->distinct && keys != 0) || spec.size() != 1 + 2 * sorted || (spec[0] != 'D' && spec[0] != '-'))
-      s->bad_spec = true;
-    for (std::size_t k = 0; k < sorted && !s->bad_spec; ++k)
-      s->spec.push_back(SortKey{spec[1 + 2 * k] == 'd', spec[2 + 2 * k] == 'f'});
+    s->bad_spec = (s->distinct && keys != 0) || !sort_spec(spec, sorted, s->spec);
   }
   if (s->bad_spec) return sqlite3_result_error(ctx, "pg_array_agg: malformed sort specification", -1);
   ArrayAgg::Row row;
