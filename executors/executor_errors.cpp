@@ -190,7 +190,30 @@ std::string fix_for_sqlstate(const std::string& state, const std::string& messag
   if (state == "21000")
     return "FIX: the scalar subquery returned several rows: add a condition, aggregate, or LIMIT 1.";
   if (state == "42702") return "FIX: qualify the column with its table or alias (t.column).";
-  if (state == "22003") return "FIX: a number overflowed its type: CAST to bigint or numeric before the arithmetic.";
+  // ORDER BY / GROUP BY n past the select list: PostgreSQL's 42P10, SQLite's "... BY term out of range" (22003 by
+  // its words).
+  if (state == "42P10" || (state == "22003" && message.find("BY term out of range") != std::string::npos))
+    return "FIX: ORDER BY n and GROUP BY n name the n-th output column: use a position the select list has, or "
+           "name the column.";
+  if (state == "22003") {  // by what left its range (the one FIX for all misled: numeric(5, 2), acos(2), ORDER BY 3)
+    const auto has = [&](std::string_view w) { return message.find(w) != std::string::npos; };
+    if (has("numeric field overflow"))
+      return "FIX: the value has more digits before the point than numeric(p, s) allows (p - s): raise p, e.g. "
+             "CAST(x AS numeric(12, 2)), or leave the cast out.";
+    if (has("input is out of range"))
+      return "FIX: the argument is outside the function's domain (acos and asin take -1 to 1): keep it in range, "
+             "e.g. acos(greatest(-1, least(1, x))).";
+    if (has("value out of range: overflow") || has("value out of range: underflow"))
+      return "FIX: a double precision result left its range (about 1e-307 to 1e308): compute in numeric, e.g. "
+             "CAST(x AS numeric) * y, or scale the values.";
+    if (has("bigint out of range"))
+      return "FIX: the result overflowed bigint: CAST an operand to numeric before the arithmetic, e.g. CAST(x AS "
+             "numeric) * y.";
+    if (has("integer out of range") || has("smallint out of range"))
+      return "FIX: the result overflowed its integer type: CAST an operand to bigint before the arithmetic, e.g. "
+             "CAST(x AS bigint) * y.";
+    return "FIX: a number overflowed its type: CAST to bigint or numeric before the arithmetic.";
+  }
   return {};
 }
 

@@ -8,6 +8,7 @@
 
 #include "admission/admit/admitter.hpp"
 #include "admission/ast/walk.hpp"
+#include "admission/render/render.hpp"
 
 namespace qg::admit::detail {
 
@@ -303,7 +304,7 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
     note_rewrite("dialect:sum-of-boolean");
   }
   // How a SQLite spelling in an argument is read (sqlite_spellings.cpp).
-  if (dialect_ == Dialect::Postgres && f.args.size() == 1 && !f.star) {
+  if (f.args.size() == 1 && !f.star) {
     static constexpr std::string_view kNumber[] = {"sum",     "avg",   "max",   "min",  "abs", "round", "ceil",
                                                    "ceiling", "floor", "trunc", "sqrt", "ln",  "exp"};
     if (std::find(std::begin(kNumber), std::end(kNumber), f.name) != std::end(kNumber))
@@ -360,6 +361,17 @@ Status Admitter::window(ast::WindowSpec& w, const ExprContext& ctx, int location
     if (auto s = construct(capability::Construct::WindowFrameExclusion, location); !s) return s;
   if (auto s = exprs(w.partition_by, ctx); !s) return s;
   if (auto s = sort_items(w.order_by, ctx); !s) return s;
+  // RANGE ... interval '1 hour' PRECEDING: SQLite's RANGE offsets are numbers only (its own error, "frame starting
+  // offset must be a non-negative number", gave no FIX).
+  for (const ast::FrameBound* b : {&w.frame.start, w.frame.end ? &*w.frame.end : nullptr})
+    if (dialect_ == Dialect::Sqlite && b && b->offset && w.frame.mode == ast::FrameMode::Range &&
+        value_type(**b->offset, ctx).type == SqlType::Time)
+      return make_error(
+          ErrorCode::CapabilityNotOnSqlite,
+          "a RANGE frame offset of an interval is not available on SQLite (its RANGE offsets are numbers)",
+          "FIX: order the window by seconds and give the offset in seconds, e.g. OVER (ORDER BY "
+          "extract(epoch FROM start_time) RANGE BETWEEN 3600 PRECEDING AND CURRENT ROW).",
+          pos((*b->offset)->location >= 0 ? (*b->offset)->location : location));
   if (w.frame.start.offset)
     if (auto s = expr(**w.frame.start.offset, ctx); !s) return s;
   if (w.frame.end && w.frame.end->offset)
@@ -424,6 +436,16 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::Literal>) {
           return big_number_literal(n, loc);
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
+          // The printed form of a numeric literal on SQLite (admission/render: pg_numeric_literal('0.005754')) is
+          // that literal again, so the printed statement is a fixed point.
+          if (const auto* text = n.name == "pg_numeric_literal" && dialect_ == Dialect::Sqlite && n.args.size() == 1
+                                     ? std::get_if<ast::Literal>(&n.args.front().node)
+                                     : nullptr;
+              text && text->kind == ast::LiteralKind::String && render::is_numeric_literal_text(text->text)) {
+            ast::Literal number{ast::LiteralKind::Numeric, text->text};
+            e = ast::make_expr(std::move(number), loc);  // `n` dies here
+            return expr(e, ctx);
+          }
           const bool int4_checked = &e == int8_checked_;  // already the argument of pg_int4 (re-check)
           {
             bool replaced = false;
@@ -617,6 +639,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             wrap_int8(e);  // `n` dies here
             return {};
           }
+          shift_on_sqlite(e, ctx);          // `n` may die here
           numeric_scale_on_sqlite(e, ctx);  // `n` may die here
           return {};
         } else if constexpr (std::is_same_v<T, ast::BoolOp>) {
@@ -644,10 +667,33 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = check_precedence(e); !s) return s;
           if (auto s = expr(*n.left, ctx); !s) return s;
           if (auto s = expr(*n.right, ctx); !s) return s;
+          // A time literal is read as the column's time, as in a = b (SQLite compared the texts; outside tester s13).
+          if (auto s = time_literal(*n.left, *n.right, ctx); !s) return s;
+          if (auto s = time_literal(*n.right, *n.left, ctx); !s) return s;
           return time_comparison_on_sqlite({&*n.left, &*n.right}, ctx, loc);
         } else if constexpr (std::is_same_v<T, ast::NullIf>) {
           if (auto s = expr(*n.left, ctx); !s) return s;
           if (auto s = expr(*n.right, ctx); !s) return s;
+          // NULLIF(start_time, '...+00'): the literal in the column's stored form.
+          if (auto s = time_literal(*n.left, *n.right, ctx); !s) return s;
+          if (auto s = time_literal(*n.right, *n.left, ctx); !s) return s;
+          // NULLIF(a, b) of times, one computed (SQLite compared their texts; outside tester s13b): CASE WHEN a = b
+          // THEN NULL ELSE a END, compared as times (time_comparison_on_sqlite sorts by keys: on copies, so that
+          // the answer is a itself).
+          if (dialect_ == Dialect::Sqlite && time_kind(*n.left, ctx) && time_kind(*n.right, ctx) &&
+              (computed_time(*n.left, ctx) || computed_time(*n.right, ctx))) {
+            ast::Expr a = *n.left, b = *n.right;
+            if (auto s = time_comparison_on_sqlite({&a, &b}, ctx, loc); !s) return s;
+            ast::Case when_equal;
+            when_equal.whens.push_back(ast::CaseWhen{
+                ast::make_expr(ast::Operator{"=", ast::Box<ast::Expr>(std::move(a)), ast::Box<ast::Expr>(std::move(b))},
+                               loc),
+                ast::make_expr(ast::Literal{ast::LiteralKind::Null, "NULL"}, loc)});
+            when_equal.otherwise = ast::Box<ast::Expr>(std::move(*n.left));
+            e = ast::make_expr(std::move(when_equal), loc);  // `n` dies here
+            note_rewrite("dialect:time-nullif");
+            return {};
+          }
           // NULLIF(a, b) compares a = b: a quoted number meets a number as in a comparison (nullif(1, '1') is
           // NULL in PostgreSQL; SQLite compares the integer with the text as unequal; outside tester s8, H6).
           if (auto s = text_literal_as_number(*n.right, *n.left, ctx, loc); !s) return s;
@@ -665,6 +711,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = time_literal(*n.arg, item, ctx); !s) return s;
             if (auto s = text_literal_as_number(item, *n.arg, ctx, loc); !s) return s;
           }
+          exact_membership(e, ctx);  // `n` may die here
           return {};
         } else if constexpr (std::is_same_v<T, ast::Between>) {
           if (n.symmetric)
@@ -693,6 +740,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                                 pos(n.arg->location));
             if (lit->text == written) lit->text = for_low;
           }
+          exact_membership(e, ctx);  // `n` may die here
           return {};
         } else if constexpr (std::is_same_v<T, ast::Like>) {
           if (auto s = like_pattern_on_sqlite(n, loc); !s) return s;
@@ -730,6 +778,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (n.operand) {
               if (auto s = text_literal_as_number(*w.condition, **n.operand, ctx, loc); !s) return s;
               if (auto s = text_literal_as_number(**n.operand, *w.condition, ctx, loc); !s) return s;
+              if (auto s = time_literal(**n.operand, *w.condition, ctx); !s) return s;  // CASE start_time WHEN '...'
+              if (auto s = time_comparison_on_sqlite({&**n.operand, &*w.condition}, ctx, loc); !s) return s;
             }
           }
           if (n.otherwise)
@@ -795,6 +845,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = scalar_subquery_on_sqlite(n, loc); !s) return s;
           auto cols = query(*n.query, ctx.scope, ctx.ctes);
           if (!cols) return std::move(cols).error();
+          if (auto s = quantified_types(n, ctx, loc); !s) return s;
           if (n.test) return time_subquery_on_sqlite(**n.test, *n.query, ctx, loc);
           return {};
         } else if constexpr (std::is_same_v<T, ast::SqlValue>) {

@@ -360,30 +360,49 @@ const catalog::Column* common_time_column(const std::vector<const catalog::Colum
 // The timestamp column an expression stands for: a reference to one (through
 // derived tables and CTEs), min/max of one (in HAVING, or passed on by a
 // subquery), a window function passing one row's value on (lag, lead,
-// first_value, ...; without a default, which could be text), COALESCE/CASE
-// whose every result is one, stored alike, or a scalar subquery answering one.
+// first_value, ...; without a default, which could be text, or with NULL), COALESCE/CASE (ifnull / iif)
+// whose every result is one, stored alike (or NULL), NULLIF(one, x), or a scalar subquery answering one.
 const catalog::Column* Admitter::timestamp_column(const ast::Expr& e, const ExprContext& ctx) {
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
     if (f->star || f->sql_syntax || f->args.empty()) return nullptr;
     // pg_single: a scalar subquery's one row on SQLite (scalar_subquery.cpp), passed on unchanged.
     if ((f->name == "min" || f->name == "max" || f->name == "pg_single") && f->args.size() == 1)
       return timestamp_column(f->args.front(), ctx);
-    const bool passes_on = f->over && (((f->name == "lag" || f->name == "lead") && f->args.size() <= 2) ||
-                                       ((f->name == "first_value" || f->name == "last_value") && f->args.size() == 1) ||
-                                       (f->name == "nth_value" && f->args.size() == 2));
+    // SQLite's ifnull(a, b) and iif(c, a, b): COALESCE and CASE (sqlite_spellings.cpp translates them so).
+    if (f->name == "ifnull" && f->args.size() == 2 && !f->over) {
+      const ast::Expr* kept = null_literal(f->args[1]) ? &f->args[0] : null_literal(f->args[0]) ? &f->args[1] : nullptr;
+      if (kept) return timestamp_column(*kept, ctx);
+      return common_time_column({timestamp_column(f->args[0], ctx), timestamp_column(f->args[1], ctx)});
+    }
+    if (f->name == "iif" && f->args.size() == 3 && !f->over) {
+      if (null_literal(f->args[2])) return timestamp_column(f->args[1], ctx);
+      if (null_literal(f->args[1])) return timestamp_column(f->args[2], ctx);
+      return common_time_column({timestamp_column(f->args[1], ctx), timestamp_column(f->args[2], ctx)});
+    }
+    // lag / lead with a NULL default pass the value on as without one.
+    const bool null_default =
+        (f->name == "lag" || f->name == "lead") && f->args.size() == 3 && null_literal(f->args[2]);
+    const bool passes_on =
+        f->over && (((f->name == "lag" || f->name == "lead") && (f->args.size() <= 2 || null_default)) ||
+                    ((f->name == "first_value" || f->name == "last_value") && f->args.size() == 1) ||
+                    (f->name == "nth_value" && f->args.size() == 2));
     return passes_on ? timestamp_column(f->args.front(), ctx) : nullptr;
   }
+  // (A NULL branch is NULL in any form: coalesce(start_time, NULL) printed SQLite's stored text; outside tester s13.)
   if (const auto* c = std::get_if<ast::Coalesce>(&e.node)) {
     std::vector<const catalog::Column*> branches;
-    for (const auto& a : c->args) branches.push_back(timestamp_column(a, ctx));
+    for (const auto& a : c->args)
+      if (!null_literal(a)) branches.push_back(timestamp_column(a, ctx));
     return common_time_column(branches);
   }
   if (const auto* c = std::get_if<ast::Case>(&e.node)) {
     std::vector<const catalog::Column*> branches;
-    for (const auto& w : c->whens) branches.push_back(timestamp_column(*w.result, ctx));
-    if (c->otherwise) branches.push_back(timestamp_column(**c->otherwise, ctx));
+    for (const auto& w : c->whens)
+      if (!null_literal(*w.result)) branches.push_back(timestamp_column(*w.result, ctx));
+    if (c->otherwise && !null_literal(**c->otherwise)) branches.push_back(timestamp_column(**c->otherwise, ctx));
     return common_time_column(branches);
   }
+  if (const auto* n = std::get_if<ast::NullIf>(&e.node)) return timestamp_column(*n->left, ctx);  // a or NULL
   // A scalar subquery passes its one output on: (SELECT min(start_time) FROM traces) is that column's value,
   // answered in the column's form (the stored text of SQLite is not the answer's).
   if (const auto* sub = std::get_if<ast::SubLink>(&e.node); sub && sub->kind == ast::SubLinkKind::Scalar) {

@@ -948,6 +948,18 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   const auto kinds = admitter.output_kinds(query);
   for (std::size_t i = 0; i < kinds.size() && i < out.columns.size(); ++i)
     if (kinds[i] && !out.columns[i].timestamp) out.columns[i].type = pgtime::type_words(*kinds[i]);
+  // SQLite's datetime() and strftime() are typed times for comparisons (time_types.cpp), but their value is the
+  // text PostgreSQL's translation of them gives (to_char): named text, as on PostgreSQL.
+  // So is min / max / lag ... of one (max(datetime(t)) answered a timestamp '2026-11-14T22:47:52'; outside tester s13).
+  if (const auto* select = std::get_if<ast::Select>(&query.body))
+    for (std::size_t i = 0; i < select->items.size() && i < out.columns.size(); ++i) {
+      const auto* f = std::get_if<ast::FuncCall>(&select->items[i].expr.node);
+      static constexpr std::string_view kPassOn[] = {"min",         "max",        "lag",       "lead",
+                                                     "first_value", "last_value", "nth_value", "pg_single"};
+      while (f && !f->args.empty() && std::find(std::begin(kPassOn), std::end(kPassOn), f->name) != std::end(kPassOn))
+        f = std::get_if<ast::FuncCall>(&f->args.front().node);
+      if (f && (f->name == "datetime" || f->name == "strftime") && !f->over) out.columns[i].type = "text";
+    }
   // The leftmost base table of the outermost SELECT (CTE names are not base tables).
   if (const auto* select = std::get_if<ast::Select>(&query.body); select && !select->from.empty()) {
     const ast::FromItem* item = &select->from.front();

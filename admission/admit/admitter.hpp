@@ -57,10 +57,23 @@ pgtime::Kind stored_kind(const catalog::Column& c);
 std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind);
 // An expression as messages and FIX examples show it (PostgreSQL's spelling on every backend; value_types.cpp).
 std::string shown(const ast::Expr& e, Dialect d);
+// The whole expression as written (for a FIX to copy), or "x" past 200 characters (value_types.cpp).
+std::string written_whole(const ast::Expr& e);
 // A sort key's two letters in pg_string_agg's / pg_array_agg's specification (aggregates_on_sqlite.cpp).
 std::string sort_letters(const ast::SortItem& item);
 // PostgreSQL's "VALUES lists must all be the same length" (admit_query.cpp).
 Status same_width(const std::vector<std::vector<ast::Expr>>& rows, int location);
+
+// The NULL literal.
+inline bool null_literal(const ast::Expr& e) {
+  const auto* l = std::get_if<ast::Literal>(&e.node);
+  return l && l->kind == ast::LiteralKind::Null;
+}
+
+// A call that computes a numeric exactly on SQLite (pg_numeric_div / _arith / _math / _sum / _avg), and the same
+// asked for its decimal text, for another exact computation to read (numeric_scale_on_sqlite.cpp).
+bool exact_call(const ast::Expr& e);
+bool exact_text(ast::Expr& e);
 
 // Per column, the widest of two lists of bounds (set-operation branches, VALUES rows).
 std::vector<SizeBound> widest_bounds(const std::vector<SizeBound>& a, const std::vector<SizeBound>& b);
@@ -172,8 +185,15 @@ class Admitter {
   // CASE on floor() that rounds as PostgreSQL does.
   void float_round_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   void numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numeric_scale_on_sqlite.cpp
-  void exact_division(ast::Operator& o, const ExprContext& ctx);
+  void exact_operator(ast::Expr& e, const ExprContext& ctx);
+  void float_division(ast::Operator& o, const ExprContext& ctx);
+  bool numeric_of_float(const ast::Expr& e, const ExprContext& ctx);
   void exact_numeric_aggregate(ast::FuncCall& f, const ExprContext& ctx);
+  void exact_comparison(ast::Expr& e, const ExprContext& ctx);
+  void exact_membership(ast::Expr& e, const ExprContext& ctx);
+  bool exact_function(ast::Expr& e, const ExprContext& ctx);
+  bool float_window_sum(ast::FuncCall& f, const ExprContext& ctx);
+  void shift_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numbers_on_sqlite.cpp
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);
   // A boolean, float8 or numeric written into text (|| and CAST(x AS text)) as PostgreSQL writes it, on SQLite
@@ -189,6 +209,7 @@ class Admitter {
   // PostgreSQL's "integer out of range" refused; other such arithmetic wrapped in pg_int4 / pg_int2 unless
   // `checked` (already their argument). `handled`: `e` was such arithmetic (no pg_int8 check).
   Status int4_arithmetic_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool checked, bool& handled);
+  Status int4_column_arithmetic(ast::Expr& e, const ExprContext& ctx, bool checked, bool& handled);
   // abs(x) of an integer / smallint on SQLite: abs(-2147483648) is PostgreSQL's "integer out of range"
   // (a constant refused, the rest through pg_int4 / pg_int2), unless `checked`.
   Status int4_abs_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool checked);
@@ -198,7 +219,7 @@ class Admitter {
   // VALUES list or set operation passes on.
   ValueType column_value_type(const ast::Expr& e, const ExprContext& ctx) {
     ValueType t = value_type(e, ctx);
-    t.width = t.type == SqlType::Integer && !t.int8 ? int_width(e, ctx) : 0;
+    if (t.type == SqlType::Integer) t.width = t.int8 ? 0 : int_width(e, ctx);  // a Float keeps its (real: 4)
     return t;
   }
   Status numeric_typmod_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
@@ -353,6 +374,7 @@ class Admitter {
   // Type errors PostgreSQL raises ("operator does not exist: text = integer", "function sum(text) does
   // not exist", text arithmetic, jsonb where text is needed): refused here on both backends, with the
   // typed alternative, instead of SQLite's answer or PostgreSQL's error after a round trip.
+  Status quantified_types(const ast::SubLink& link, const ExprContext& ctx, int location);
   Status operator_types(const ast::Operator& op, const ExprContext& ctx, int location);
   Status condition_type(const ast::Expr& e, const ExprContext& ctx, std::string_view clause);
   void values_time_literals(std::vector<std::vector<ast::Expr>>& rows);

@@ -370,9 +370,8 @@ Status Admitter::cast_types(const ast::Cast& cast, const ExprContext& ctx, int l
 }
 
 std::string Admitter::shown_value(const ast::Expr& e) {
-  auto text = render::render_expr(e, Dialect::Postgres);
-  if (!text || text->find("pg_") != std::string::npos) return "x";  // a SQLite translation: not what was written
-  return text->size() > 60 ? text->substr(0, 57) + "..." : *text;
+  const std::string text = shown(e, Dialect::Postgres);
+  return text.find("pg_") != std::string::npos ? "x" : text;  // a SQLite translation: not what was written
 }
 
 }  // namespace qg::admit::detail

@@ -337,15 +337,15 @@ Status Admitter::text_literal_as_number(ast::Expr& literal_side, const ast::Expr
   const bool fits = digits.has_value();
   if (!fits && !typed) return {};
   if (!fits)
-    return make_error(ErrorCode::ValidationUnsupported,
-                      "the text '" + lit->text + "' is compared with " +
-                          (want == Kind::Integer ? "an integer" : "a number") +
-                          ": PostgreSQL reads it as one and refuses a text that is not (\"invalid input syntax\"); "
-                          "SQLite would compare text with a number as unequal",
-                      want == Kind::Integer
-                          ? "FIX: write the integer bare (e.g. = 2), or compare with a number: CAST(x AS REAL) = 2.5."
-                          : "FIX: write the number bare, e.g. = 2.5.",
-                      pos(location));
+    return make_error(
+        ErrorCode::ValidationUnsupported,
+        "the text '" + lit->text + "' is compared with " + (want == Kind::Integer ? "an integer" : "a number") +
+            ": PostgreSQL reads it as one and refuses a text that is not (\"invalid input syntax\"); "
+            "SQLite would compare text with a number as unequal",
+        want == Kind::Integer
+            ? "FIX: write the integer bare (e.g. = 2), or compare with a number: CAST(x AS double precision) = 2.5."
+            : "FIX: write the number bare, e.g. = 2.5.",
+        pos(location));
   lit->kind = want == Kind::Integer ? ast::LiteralKind::Integer : ast::LiteralKind::Numeric;
   lit->text = std::move(*digits);
   note_rewrite("dialect:text-literal-as-number");
@@ -691,7 +691,7 @@ Status Admitter::text_arithmetic(const ast::Operator& op, const ExprContext& ctx
         time ? "FIX: on SQLite, for the seconds between two times write (julianday(end_time) - julianday(start_time)) "
                "* 86400 (within 0.1 ms of PostgreSQL's EXTRACT(EPOCH FROM end_time - start_time)); to shift a "
                "time write datetime(t, '+1 hour')."
-             : "FIX: convert the text to a number first, e.g. CAST(x AS REAL); to join texts write ||.";
+             : "FIX: convert the text to a number first, e.g. CAST(x AS numeric); to join texts write ||.";
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "arithmetic (" + op.op + ") on " + what +
                           ": SQLite would compute with the number at the start of the text, PostgreSQL does not",
@@ -761,7 +761,11 @@ bool Admitter::text_or_unknown(const ast::Expr& e, const ExprContext& ctx) {
   if (literal(e, ast::LiteralKind::String)) return true;
   if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
     auto relation = resolve_column(*ref, e.location, ctx);
-    if (!relation || !*relation || !(*relation)->table) return true;
+    if (!relation || !*relation) return true;
+    if (!(*relation)->table) {  // a derived table's or CTE's column: a number when admission typed it one
+      const SqlType t = value_type(e, ctx).type;  // (SELECT 1.0 / 3 AS v): v::int rounds; it failed in SQLite
+      return t != SqlType::Integer && t != SqlType::Numeric && t != SqlType::Float;
+    }
     const auto* c = (*relation)->table->find_column(ref->column, dialect_);
     return c == nullptr || c->timestamp || affinity(c->type) == Affinity::Text;
   }
@@ -857,6 +861,19 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
   // reads the number at the start of the text ('31b6…' → 31, 'Alpha' → 0) where PostgreSQL raises "invalid
   // input syntax". pg_number (executors/sqlite/sqlite_numbers.cpp) passes what PostgreSQL accepts and fails
   // the statement on the rest. Literals were checked already (numeric_text_cast).
+  // A float8 to numeric: PostgreSQL keeps 15 significant digits ((0.1::float8 + 0.2::float8)::numeric is 0.3),
+  // SQLite's double all of its own (0.30000000000000004): pg_number(x, 'numeric', 'float8') rounds it so.
+  if (to == "numeric" && cast.type.modifiers.empty() && value_type(*cast.arg, ctx).type == SqlType::Float) {
+    const int at = cast.arg->location;
+    ast::FuncCall checked;
+    checked.name = "pg_number";
+    checked.args.push_back(std::move(*cast.arg));
+    checked.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, "numeric"}));
+    checked.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, "float8"}));
+    *cast.arg = ast::make_expr(std::move(checked), at);
+    note_rewrite("dialect:float8-to-numeric");
+    return {};
+  }
   static constexpr std::string_view kNumbers[] = {"int2", "int4", "int8", "float4", "float8", "numeric"};
   if (std::find(std::begin(kNumbers), std::end(kNumbers), to) != std::end(kNumbers) &&
       !std::holds_alternative<ast::Literal>(cast.arg->node) && !number_valued(*cast.arg, ctx) &&

@@ -11,13 +11,16 @@
 // pg_numeric (executors/sqlite/sqlite_numbers.cpp, also CAST(x AS numeric(p, s)))
 // fails the statement where the rounding needs more than the 15 significant
 // digits a double holds, so a sum beyond them is an error, not other digits.
-// Division keeps the double (PostgreSQL chooses its scale from the values), but
-// a whole numeric divided by a whole number divides as doubles (exact_division).
-// (sum(x) / n of an INTEGER column stays SQLite's integer division: INTEGER
-// is PostgreSQL's int4, whose sum is a bigint, divided as integers.)
+// Other + - * of numerics, division and sum / avg of unknown scale are exact
+// too, in functions of their own (exact_operator,
+// exact_numeric_aggregate). (sum(x) / n of an INTEGER
+// column stays SQLite's integer division: INTEGER is PostgreSQL's int4, whose
+// sum is a bigint, divided as integers.)
 // Its direct argument is not rounded again when the printed statement is
 // admitted again (numeric_checked_), so the rewrite is a fixed point.
+#include <algorithm>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "admission/admit/admitter.hpp"
@@ -48,63 +51,280 @@ bool plain(const ast::Expr& e) {
   return false;
 }
 
+ast::Expr text_literal(std::string s) {
+  return ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(s)});
+}
+
 }  // namespace
 
-// a / b where one side is a whole numeric (sum(bigint), CAST(x AS numeric)) and the other a whole number:
-// PostgreSQL divides as numerics (sum(id) / 2 is 10.5 for a bigint id), SQLite would divide its two integers
-// as integers (10). The numeric side passes through pg_numeric(x, 1000, 0), which answers a double (an integer
-// past 2^53 fails the statement), so SQLite divides as doubles (outside tester s8, H1).
-void Admitter::exact_division(ast::Operator& o, const ExprContext& ctx) {
-  const ValueType l = value_type(**o.left, ctx), r = value_type(*o.right, ctx);
-  const auto whole = [](ValueType t) {
-    return t.type == SqlType::Integer || (t.type == SqlType::Numeric && t.scale == 0);
-  };
-  if (!whole(l) || !whole(r) || (l.type == SqlType::Integer && r.type == SqlType::Integer)) return;
-  ast::Expr& side = l.type == SqlType::Numeric ? **o.left : *o.right;
-  if (const auto* f = std::get_if<ast::FuncCall>(&side.node); f && f->name == "pg_numeric") return;
-  if (numeric_checked_.contains(&side) || !plain(side)) return;
-  side = numeric_of(std::move(side), 0);
-  note_rewrite("dialect:numeric-division");
+// A call that computes a numeric exactly on SQLite (this file's translations): its answer is the double nearest
+// PostgreSQL's value, or, asked so, that value's decimal text. COALESCE and CASE pass one on (floor(coalesce(5.0 / 7
+// * 7, 0)) was 5; outside tester s13b).
+bool exact_call(const ast::Expr& e) {
+  if (const auto* c = std::get_if<ast::Coalesce>(&e.node))
+    return std::any_of(c->args.begin(), c->args.end(), [](const ast::Expr& a) { return exact_call(a); });
+  if (const auto* c = std::get_if<ast::Case>(&e.node))
+    return std::any_of(c->whens.begin(), c->whens.end(),
+                       [](const ast::CaseWhen& w) { return exact_call(*w.result); }) ||
+           (c->otherwise && exact_call(**c->otherwise));
+  const auto* f = std::get_if<ast::FuncCall>(&e.node);
+  static constexpr std::string_view kExact[] = {"pg_numeric_div", "pg_numeric_arith", "pg_numeric_math",
+                                                "pg_numeric_sum", "pg_numeric_avg"};
+  return f && !f->args.empty() && std::find(std::begin(kExact), std::end(kExact), f->name) != std::end(kExact);
+}
+
+// An exact call asked for its decimal text, for another exact computation to read every digit of it (floor(5.0 / 7
+// * 7) is 4 on PostgreSQL: 4.99999999999999999997; the double is 5). Its mode literal says so: pg_numeric_math's
+// name ends in ":t", pg_numeric_div's and pg_numeric_arith's `from` gains a third letter 't', the sums' a flag 't'
+// after a colon; a COALESCE's or CASE's exact results each. false: not an exact call.
+bool exact_text(ast::Expr& e) {
+  if (auto* c = std::get_if<ast::Coalesce>(&e.node)) {
+    bool any = false;
+    for (auto& a : c->args) any = exact_text(a) || any;
+    return any;
+  }
+  if (auto* c = std::get_if<ast::Case>(&e.node)) {
+    bool any = false;
+    for (auto& w : c->whens) any = exact_text(*w.result) || any;
+    if (c->otherwise) any = exact_text(**c->otherwise) || any;
+    return any;
+  }
+  if (!exact_call(e)) return false;
+  auto& f = std::get<ast::FuncCall>(e.node);
+  auto* mode = std::get_if<ast::Literal>(&(f.name == "pg_numeric_math" ? f.args.front() : f.args.back()).node);
+  if (!mode || mode->kind != ast::LiteralKind::String) return false;
+  std::string& m = mode->text;
+  if (f.name == "pg_numeric_math") {
+    if (!m.ends_with(":t")) m += ":t";
+  } else if (f.name == "pg_numeric_div" || f.name == "pg_numeric_arith") {
+    if (m.size() == 2) m += "t";
+  } else if (const auto colon = m.find(':'); colon == std::string::npos) {
+    m += ":t";
+  } else if (m.find('t', colon) == std::string::npos) {
+    m += "t";
+  }
+  return true;
+}
+
+// The operand of a numeric division or sum that is CAST(x AS numeric) of a float8 x, also as printed:
+// CAST(pg_number(x, 'numeric') AS NUMERIC_REAL). PostgreSQL's numeric holds 15 significant digits of it.
+bool Admitter::numeric_of_float(const ast::Expr& e, const ExprContext& ctx) {
+  const auto* cast = std::get_if<ast::Cast>(&e.node);
+  const ast::Expr* inner = cast ? &*cast->arg : nullptr;
+  if (const auto* g = inner ? std::get_if<ast::FuncCall>(&inner->node) : nullptr;
+      g && g->name == "pg_number" && !g->args.empty())
+    inner = &g->args.front();
+  return inner != nullptr && value_type(*inner, ctx).type == SqlType::Float;
 }
 
 // sum(x) of a numeric of unknown scale (x::numeric of a float8, a NUMERIC column) and avg(x) of any numeric:
 // SQLite adds doubles, and its sum drifts from PostgreSQL's exact one (sum(cost_usd::numeric) answered
 // 67.85329300000005 for 67.853293000; outside tester s10). pg_numeric_sum / pg_numeric_avg
 // (executors/sqlite/sqlite_aggregates.cpp) add the values' decimals exactly, each read as PostgreSQL's numeric
-// holds it: 'float8' for a cast of a float (15 significant digits), else 'numeric'. In a window (OVER) or with
-// DISTINCT the call stays SQLite's (the registered aggregates are neither).
+// holds it: 'float8' for a cast of a float (15 significant digits), else 'numeric'; also in a window (OVER: the
+// functions are window functions too). With DISTINCT the call stays SQLite's (the aggregate does not dedupe).
 void Admitter::exact_numeric_aggregate(ast::FuncCall& f, const ExprContext& ctx) {
-  if (f.over || f.distinct) return;
-  // CAST(x AS numeric) of a float8 x, also as printed: CAST(pg_number(x, 'numeric') AS NUMERIC_REAL).
-  const auto* cast = std::get_if<ast::Cast>(&f.args.front().node);
-  const ast::Expr* inner = cast ? &*cast->arg : nullptr;
-  if (const auto* g = inner ? std::get_if<ast::FuncCall>(&inner->node) : nullptr;
-      g && g->name == "pg_number" && !g->args.empty())
-    inner = &g->args.front();
-  const bool from_float = inner != nullptr && value_type(*inner, ctx).type == SqlType::Float;
+  if (f.distinct) return;
+  const bool from_float = numeric_of_float(f.args.front(), ctx);
+  // sum(x / 3): each value is the quotient's decimal text, read as a decimal (flag 'd').
+  const bool exact_values = exact_text(f.args.front());
   f.name = f.name == "sum" ? "pg_numeric_sum" : "pg_numeric_avg";
-  f.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, from_float ? "float8" : "numeric"}));
+  f.args.push_back(text_literal(std::string(from_float ? "float8" : "numeric") + (exact_values ? ":d" : "")));
   note_rewrite("dialect:numeric-" + std::string(f.name == "pg_numeric_sum" ? "sum" : "avg"));
+}
+
+// a / b of numerics (a numeric and an integer, or two numerics): PostgreSQL divides exactly, at a scale it chooses
+// from the values (select_div_scale), SQLite divides doubles (cost_usd::numeric / 7 answered
+// 0.0002052914285714286 for 0.00020529142857142857; outside tester s11) or, for two whole numbers, integers
+// (sum(id) / 2 answered 10 for 10.5). pg_numeric_div(a, b, from) (executors/sqlite/sqlite_decimals.cpp) divides
+// the decimals PostgreSQL's numeric holds ('f' for an operand cast from a float8, else 'n') as numeric_div does
+// and answers the double nearest the quotient.
+// And a + b, a - b, a * b of numerics that pg_numeric cannot round (an operand that is not plain: abs(-0.1) + 0.2,
+// latency_ms * 0.3, extract(epoch ...) * 1000; or a scale that is not known): pg_numeric_arith(a, b, op, from)
+// (executors/sqlite/sqlite_decimals.cpp) computes on the operands' decimals exactly and answers the double nearest
+// the result (SQLite's doubles answered abs(-0.1) + 0.2 = 0.3 false, floor(abs(4.35) * 100) 434; outside tester
+// s12).
+// Both print as a call of the operands, (for + - *) the operator, and `from`: a letter for each operand, 'f' for a
+// float8 cast to numeric (15 significant digits), else 'n'.
+void Admitter::exact_operator(ast::Expr& e, const ExprContext& ctx) {
+  auto& o = std::get<ast::Operator>(e.node);
+  std::string from = numeric_of_float(**o.left, ctx) ? "f" : "n";
+  from += numeric_of_float(*o.right, ctx) ? "f" : "n";
+  const bool division = o.op == "/";
+  const int location = e.location;
+  ast::FuncCall exact;
+  exact.name = division ? "pg_numeric_div" : "pg_numeric_arith";
+  exact.args.push_back(std::move(**o.left));
+  exact.args.push_back(std::move(*o.right));
+  if (!division) exact.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, o.op}));
+  exact.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(from)}));
+  // An operand that is itself one of these exact calls answers its decimal text, not a double: 2.0 / 3 * 3 is
+  // 2.00000000000000000001 on PostgreSQL (floor 2), the double of 2.0 / 3 times 3 is 1.9999999999999998.
+  exact_text(exact.args[0]);
+  exact_text(exact.args[1]);
+  e = ast::make_expr(std::move(exact), location);
+  note_rewrite(division ? "dialect:numeric-division" : "dialect:numeric-arithmetic");
+}
+
+// a / b of double precision: a value PostgreSQL types float8 can be an SQLite integer (coalesce(NULL::float8, 7),
+// date_part('hour', t), greatest(1::float8, 7), a UNION of 7 and 1.5::float8), and SQLite divides two integers as
+// integers (3 for PostgreSQL's 3.5; outside tester s12). Each operand that is not already a float8 cast is cast
+// to DOUBLE PRECISION (REAL on SQLite), so the division is a double's.
+void Admitter::float_division(ast::Operator& o, const ExprContext& ctx) {
+  bool changed = false;
+  for (ast::Box<ast::Expr>* side : {&*o.left, &o.right}) {
+    ast::Expr& x = **side;
+    if (const auto* c = std::get_if<ast::Cast>(&x.node); c && (c->type.name == "float8" || c->type.name == "float4"))
+      continue;
+    if (const auto* l = std::get_if<ast::Literal>(&x.node); l && l->kind != ast::LiteralKind::Integer) continue;
+    const ValueType t = value_type(x, ctx);
+    if (t.type != SqlType::Float && t.type != SqlType::Integer) continue;
+    const int at = x.location;
+    x = ast::make_expr(ast::Cast{ast::Box<ast::Expr>(std::move(x)), ast::TypeName{"float8", {}}}, at);
+    changed = true;
+  }
+  if (changed) note_rewrite("dialect:float-division");
+}
+
+// a = b, a < b, ... where a or b is an exact call (and neither a float8: PostgreSQL compares a numeric with a float8
+// as doubles): pg_numeric_cmp(a, b, from) = 0, ... (executors/sqlite/sqlite_decimals.cpp) compares the decimals
+// (1.0 / 3 * 3 = 1 was true on SQLite, whose double of 0.99999999999999999999 is 1; latency_ms / 3.0 * 3 =
+// latency_ms counted 63 176 rows for 20 931; outside tester s12).
+void Admitter::exact_comparison(ast::Expr& e, const ExprContext& ctx) {
+  auto& o = std::get<ast::Operator>(e.node);
+  if (!exact_call(**o.left) && !exact_call(*o.right)) return;
+  for (const ast::Expr* side : {&**o.left, &*o.right}) {
+    const SqlType t = value_type(*side, ctx).type;
+    if (t != SqlType::Numeric && t != SqlType::Integer) return;
+  }
+  std::string from = numeric_of_float(**o.left, ctx) ? "f" : "n";
+  from += numeric_of_float(*o.right, ctx) ? "f" : "n";
+  ast::FuncCall cmp;
+  cmp.name = "pg_numeric_cmp";
+  cmp.args.push_back(std::move(**o.left));
+  cmp.args.push_back(std::move(*o.right));
+  exact_text(cmp.args[0]);
+  exact_text(cmp.args[1]);
+  cmp.args.push_back(text_literal(std::move(from)));
+  const int at = cmp.args[0].location;
+  *o.left = ast::make_expr(std::move(cmp), at);
+  *o.right = ast::make_expr(ast::Literal{ast::LiteralKind::Integer, "0"});
+  note_rewrite("dialect:numeric-comparison");
+}
+
+// x BETWEEN a AND b and x IN (a, b, ...) where one of them is an exact call: x >= a AND x <= b, x = a OR x = b ...
+// (NOT ... when negated: PostgreSQL defines them so, NULLs included), each an exact comparison.
+void Admitter::exact_membership(ast::Expr& e, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite) return;
+  const auto comparison = [&](std::string op, const ast::Expr& a, const ast::Expr& b) {
+    ast::Expr c =
+        ast::make_expr(ast::Operator{std::move(op), ast::Box<ast::Expr>(a), ast::Box<ast::Expr>(b)}, a.location);
+    exact_comparison(c, ctx);
+    return c;
+  };
+  ast::BoolOp test;
+  bool negated = false;
+  if (const auto* b = std::get_if<ast::Between>(&e.node)) {
+    if (b->symmetric || (!exact_call(*b->arg) && !exact_call(*b->low) && !exact_call(*b->high))) return;
+    test.args.push_back(comparison(">=", *b->arg, *b->low));
+    test.args.push_back(comparison("<=", *b->arg, *b->high));
+    negated = b->negated;
+  } else if (const auto* in = std::get_if<ast::InList>(&e.node)) {
+    if (!exact_call(*in->arg) && std::none_of(in->items.begin(), in->items.end(), exact_call)) return;
+    test.kind = ast::BoolOpKind::Or;
+    for (const auto& item : in->items) test.args.push_back(comparison("=", *in->arg, item));
+    negated = in->negated;
+  } else {
+    return;
+  }
+  const int at = e.location;
+  if (test.args.size() == 1) {  // x IN (a): one comparison (a BoolOp of one operand does not print)
+    ast::Expr only = std::move(test.args.front());
+    e = std::move(only);
+  } else {
+    e = ast::make_expr(std::move(test), at);
+  }
+  if (negated) {
+    ast::BoolOp no{ast::BoolOpKind::Not, {}};
+    no.args.push_back(std::move(e));
+    e = ast::make_expr(std::move(no), at);
+  }
 }
 
 void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   if (dialect_ != Dialect::Sqlite || numeric_checked_.contains(&e)) return;
   if (auto* o = std::get_if<ast::Operator>(&e.node)) {
-    if (o->left && o->op == "/") return exact_division(*o, ctx);
-    if (!o->left || (o->op != "+" && o->op != "-" && o->op != "*")) return;
+    static constexpr std::string_view kComparisons[] = {"=", "<>", "!=", "<", ">", "<=", ">="};
+    if (o->left && std::find(std::begin(kComparisons), std::end(kComparisons), o->op) != std::end(kComparisons))
+      return exact_comparison(e, ctx);
+    if (!o->left && o->op == "-" && exact_call(*o->right)) {
+      // -(x / 3): 0 - x, exact (a prefix minus of a double loses the digits an operator above it reads).
+      o->left = ast::make_expr(ast::Literal{ast::LiteralKind::Integer, "0"});
+      return exact_operator(e, ctx);
+    }
+    if (!o->left || (o->op != "+" && o->op != "-" && o->op != "*" && o->op != "/")) return;
+    const ValueType t = value_type(e, ctx);
+    if (t.type == SqlType::Float && o->op == "/") return float_division(*o, ctx);
+    if (t.type != SqlType::Numeric) return;
+    if (o->op == "/" || !plain(e) || t.scale < 0 || t.scale > 15) return exact_operator(e, ctx);
   } else if (auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+    if (exact_function(e, ctx)) return;
+    if (float_window_sum(*f, ctx)) return;
     if ((f->name != "sum" && f->name != "avg") || f->args.size() != 1 || f->star) return;
     const ValueType arg = value_type(f->args.front(), ctx);
     if (arg.type != SqlType::Numeric) return;  // sum(bigint) is exact on SQLite
-    if (f->name == "avg" || arg.scale < 0) return exact_numeric_aggregate(*f, ctx);
+    if (f->name == "avg" || arg.scale < 0 || arg.scale > 15 || !plain(e)) return exact_numeric_aggregate(*f, ctx);
   } else {
     return;
   }
-  if (!plain(e)) return;
   const ValueType t = value_type(e, ctx);
   if (t.type != SqlType::Numeric || t.scale < 0 || t.scale > 15) return;
   e = numeric_of(std::move(e), t.scale);
   note_rewrite("dialect:numeric-scale");
+}
+
+// sum(x) / avg(x) of double precision over a window frame that moves (its start is not UNBOUNDED PRECEDING, or a
+// named window's frame): PostgreSQL adds each frame afresh, SQLite's sum subtracts the rows leaving it, and a
+// double does not come back ((1e20, 1, 1) over ROWS 1 PRECEDING summed 1 for 2; outside tester s13).
+// pg_float_sum / pg_float_avg (executors/sqlite/sqlite_aggregates.cpp) add the frame's values again.
+bool Admitter::float_window_sum(ast::FuncCall& f, const ExprContext& ctx) {
+  if (!f.over || (f.name != "sum" && f.name != "avg") || f.args.size() != 1 || f.distinct || f.star) return false;
+  const ast::WindowFrame& frame = f.over->frame;
+  const bool moving = !f.over->base_name.empty() || (frame.mode != ast::FrameMode::Default &&
+                                                     frame.start.kind != ast::FrameBoundKind::UnboundedPreceding);
+  if (!moving || value_type(f.args.front(), ctx).type != SqlType::Float) return false;
+  f.name = f.name == "sum" ? "pg_float_sum" : "pg_float_avg";
+  note_rewrite("dialect:float-window-" + std::string(f.name == "pg_float_sum" ? "sum" : "avg"));
+  return true;
+}
+
+// PostgreSQL's numeric sqrt / exp / ln / log / power: their digits at numeric.c's scale (SQLite's doubles:
+// floor(log(10, 1000)) was 2; outside tester s12); and floor, ceil, round, trunc, abs, sign of an exact call: of its
+// decimal (floor(5.0 / 7 * 7) was 5 for 4). pg_numeric_math(name, x[, y]), sqlite_decimals.cpp. false: not one.
+bool Admitter::exact_function(ast::Expr& e, const ExprContext& ctx) {
+  auto& f = std::get<ast::FuncCall>(e.node);
+  if (f.over || f.star || f.distinct || f.args.empty() || f.args.size() > 2) return false;
+  static constexpr std::string_view kMath[] = {"sqrt", "exp", "ln", "log", "log10", "power", "pow"};
+  static constexpr std::string_view kCut[] = {"floor",    "ceil",     "ceiling", "round", "trunc",
+                                              "pg_round", "pg_trunc", "abs",     "sign"};
+  std::string name = f.name;
+  if (std::find(std::begin(kMath), std::end(kMath), name) != std::end(kMath)) {
+    if (value_type(e, ctx).type != SqlType::Numeric) return false;
+  } else if (std::find(std::begin(kCut), std::end(kCut), name) != std::end(kCut)) {
+    const bool places = name == "pg_round" || name == "pg_trunc" || name == "round" || name == "trunc";
+    if (!exact_call(f.args.front()) || (f.args.size() == 2 && !places)) return false;
+  } else {
+    return false;
+  }
+  name = name == "log10" ? "log" : name == "pow" ? "power" : name == "ceiling" ? "ceil" : name;
+  if (name.starts_with("pg_")) name.erase(0, 3);
+  const bool cut = std::find(std::begin(kCut), std::end(kCut), f.name) != std::end(kCut);
+  exact_text(f.args.front());
+  if (!cut && f.args.size() == 2) exact_text(f.args.back());
+  f.name = "pg_numeric_math";
+  f.args.insert(f.args.begin(), text_literal(name));
+  note_rewrite("dialect:numeric-" + name);
+  return true;
 }
 
 }  // namespace qg::admit::detail

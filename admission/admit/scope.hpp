@@ -34,7 +34,8 @@ struct ValueType {
   // An Integer PostgreSQL certainly holds as integer (4) or smallint (2), as Admitter::int_width tells
   // (numbers_on_sqlite.cpp); 0: bigint, or not known (a SQLite INTEGER column). Set for the columns of
   // derived tables, CTEs, VALUES lists and set operations, so that arithmetic on them overflows as
-  // PostgreSQL's does on SQLite (pg_int4 / pg_int2).
+  // PostgreSQL's does on SQLite (pg_int4 / pg_int2). A Float of width 4 is a real (a cast to float4 and
+  // what keeps its type: min, max ...), computed as a double on SQLite but named as PostgreSQL names it.
   int width = 0;
   // A one-dimensional array of values of this type (array_agg, regexp_match: on SQLite pg_array_agg,
   // pg_regexp_match, admitted only as a whole output column: arrays_on_sqlite.cpp).

@@ -120,7 +120,7 @@ std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind)
     case SqlType::Numeric:
       return "numeric";
     case SqlType::Float:
-      return "double precision";
+      return v.width == 4 ? "real" : "double precision";
     case SqlType::Text:
       return "text";
     case SqlType::Json:

@@ -141,8 +141,9 @@ bool Admitter::text_alike(const ast::Expr& e, const ExprContext& ctx) {
   return false;
 }
 
+// On PostgreSQL the use decides the translation; on SQLite, where json_extract runs as it is, it decides the
+// value's type (value_types.cpp: a json_extract read as a number is numeric, as its translation is).
 void Admitter::spelling_use(const ast::Expr& e, SpellingUse use) {
-  if (dialect_ != Dialect::Postgres) return;
   const auto* f = std::get_if<ast::FuncCall>(&e.node);
   if (f && (f->name == "json_extract" || f->name == "datetime")) spelling_uses_[&e] = use;
 }
@@ -225,7 +226,6 @@ std::optional<ast::Expr> Admitter::apply_modifiers(ast::Expr t, std::vector<ast:
 // How a comparison reads a json_extract()/datetime() operand: with a number, as a number; with a text
 // that cannot be a JSON number, boolean, object or array, as the text; with a timestamp column, as a time.
 void Admitter::spelling_uses_in_comparison(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx) {
-  if (dialect_ != Dialect::Postgres) return;
   for (const auto* side : {&a, &b}) {
     const ast::Expr& other = side == &a ? b : a;
     if (const auto* l = std::get_if<ast::Literal>(&other.node)) {
@@ -386,6 +386,8 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
     const auto use_it = spelling_uses_.find(&e);
     const SpellingUse use = use_it == spelling_uses_.end() ? SpellingUse::Value : use_it->second;
     Expr doc = std::move(f.args[0]);
+    // A quoted document is untyped in PostgreSQL: json or jsonb for -> is ambiguous ("operator is not unique").
+    if (string_literal(doc)) doc = cast(std::move(doc), "jsonb");
     Expr path = std::move(f.args[1]);
     Expr as_text = op("->>", doc, path);
     Expr as_json = op("->", doc, path);

@@ -39,14 +39,13 @@ Status Admitter::value_as_text_on_sqlite(ast::Expr& value, const ExprContext& ct
   else if (t.type == SqlType::Json)
     function = "pg_jsonb_out";
   else if (t.type == SqlType::Numeric) {
-    auto text = render::render_expr(value, Dialect::Postgres);
-    const std::string what = !text ? "x" : text->size() > 60 ? text->substr(0, 57) + "..." : *text;
-    return make_error(ErrorCode::CapabilityNotOnSqlite,
-                      "the numeric " + what +
-                          " written as text on SQLite: PostgreSQL prints every decimal of its exact numeric (e.g. "
-                          "1.5000000000000000 for an avg), SQLite holds a double with other digits",
-                      "FIX: round it to the decimals you need first: CAST(round(" + what + ", 2) AS text).",
-                      pos(value.location >= 0 ? value.location : location));
+    return make_error(
+        ErrorCode::CapabilityNotOnSqlite,
+        "the numeric " + shown(value, Dialect::Postgres) +
+            " written as text on SQLite: PostgreSQL prints every decimal of its exact numeric (e.g. "
+            "1.5000000000000000 for an avg), SQLite holds a double with other digits",
+        "FIX: round it to the decimals you need first: CAST(round(" + written_whole(value) + ", 2) AS text).",
+        pos(value.location >= 0 ? value.location : location));
   } else {
     return {};
   }

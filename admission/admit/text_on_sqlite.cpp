@@ -94,9 +94,9 @@ Status Admitter::text_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   auto& f = std::get<ast::FuncCall>(e.node);
   const std::string name = f.name;
   static constexpr std::string_view kTranslated[] = {
-      "concat",   "concat_ws",      "left",        "right",        "split_part",    "strpos",
-      "position", "initcap",        "reverse",     "starts_with",  "char_length",   "character_length",
-      "btrim",    "regexp_replace", "regexp_like", "regexp_count", "regexp_substr", "regexp_match"};
+      "concat",  "concat_ws",      "left",        "right",        "split_part",       "strpos",      "position",
+      "initcap", "reverse",        "starts_with", "char_length",  "character_length", "ascii",       "octet_length",
+      "btrim",   "regexp_replace", "regexp_like", "regexp_count", "regexp_substr",    "regexp_match"};
   if (std::find(std::begin(kTranslated), std::end(kTranslated), name) == std::end(kTranslated)) return {};
   const int loc = e.location;
   auto refuse = [&](const std::string& why, const std::string& fix) {
@@ -148,7 +148,8 @@ Status Admitter::text_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
       if (auto s = text_argument_on_sqlite(f.args[i], ctx, name, false); !s) return s;
     return name == "starts_with" ? done("pg_starts_with", "dialect:starts_with") : done("pg_strpos", "dialect:strpos");
   }
-  if (name == "initcap" || name == "reverse" || name == "char_length" || name == "character_length") {
+  if (name == "initcap" || name == "reverse" || name == "char_length" || name == "character_length" ||
+      name == "ascii" || name == "octet_length") {
     if (auto s = arity(1, 1, name + "(x)"); !s) return s;
     if (auto s = text_argument_on_sqlite(f.args[0], ctx, name, false); !s) return s;
     // SQLite's length() of text counts characters, as char_length does.

@@ -24,11 +24,6 @@ const ast::Literal* string_literal(const ast::Expr& e) {
   return l && l->kind == ast::LiteralKind::String ? l : nullptr;
 }
 
-bool null_literal(const ast::Expr& e) {
-  const auto* l = std::get_if<ast::Literal>(&e.node);
-  return l && l->kind == ast::LiteralKind::Null;
-}
-
 ast::Expr call(std::string name, std::vector<ast::Expr> args, int location) {
   ast::FuncCall f;
   f.name = std::move(name);

@@ -31,11 +31,6 @@ const ast::Literal* string_literal(const ast::Expr& e) {
   return l && l->kind == ast::LiteralKind::String ? l : nullptr;
 }
 
-bool null_literal(const ast::Expr& e) {
-  const auto* l = std::get_if<ast::Literal>(&e.node);
-  return l && l->kind == ast::LiteralKind::Null;
-}
-
 ast::Expr text(std::string s) {
   return ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(s)});
 }
@@ -137,7 +132,7 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
             if (!k) return std::nullopt;
             return *k == Kind::Timestamp ? Kind::Timestamptz : Kind::Timestamp;
           }
-          if (f == "date" && n.args.size() == 1) return Kind::Date;
+          if (f == "date" && !n.args.empty()) return Kind::Date;  // with modifiers too: 'YYYY-MM-DD' (or NULL)
           // SQLite's own spellings of a time: datetime() prints 'YYYY-MM-DD HH:MM:SS' (UTC), strftime() with a
           // full date-time or date format the same. Typed, so that comparing them with a stored time compares
           // times (pg_time_key), not texts ('2026-10-05 10:00:00' sorts before '2026-10-05T09:00:00+00:00').
@@ -468,7 +463,11 @@ Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     if ((name == "sum" || name == "avg" || name == "total") && computed_time(f.args[0], ctx))
       return refuse(name + "() of " + words(k) + " is not translated on SQLite",
                     "FIX: aggregate the seconds instead: " + name + "(date_part('epoch', x)).");
-    if ((name == "min" || name == "max") && computed_time(f.args[0], ctx)) {
+    // SQLite's datetime() / strftime() write text, as their PostgreSQL translation (to_char) does: min / max of it
+    // is of the text ('YYYY-MM-DD HH:MM:SS' sorts as the time), answered as text on both.
+    const auto* spelled = std::get_if<ast::FuncCall>(&f.args[0].node);
+    const bool text_time = spelled && (spelled->name == "datetime" || spelled->name == "strftime");
+    if ((name == "min" || name == "max") && computed_time(f.args[0], ctx) && !text_time) {
       if (*k == Kind::Interval)
         return refuse(name + "() of an interval is not translated on SQLite (intervals do not sort as text)",
                       "FIX: take the " + name + " of the seconds: " + name +

@@ -259,6 +259,9 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_only("pg_stddev_pop", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_stddev_pop_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_numeric_sum", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write sum(x)."),
+    // sum / avg of double precision over a moving window frame on SQLite (admit/numeric_scale_on_sqlite.cpp).
+    sqlite_only("pg_float_sum", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write sum(x)."),
+    sqlite_only("pg_float_avg", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write avg(x)."),
     sqlite_only("pg_numeric_avg", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write avg(x)."),
     sqlite_only("pg_covar_pop", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_covar_samp", Aggregate, Number, Growth::Fixed, kPgStatistics),
@@ -323,8 +326,7 @@ constexpr FunctionCapability kFunctions[] = {
     // Translated on SQLite (admit/text_on_sqlite.cpp): into length(), trim() or the pg_* functions below.
     sqlite_rewrite("char_length", Scalar, Number, Growth::Fixed, "dialect:char_length"),
     sqlite_rewrite("character_length", Scalar, Number, Growth::Fixed, "dialect:char_length"),
-    pg_only("octet_length", Scalar, Number, Growth::Fixed,
-            "FIX: on SQLite, write length(hex(x)) / 2 (bytes), or length(x) (characters)."),
+    sqlite_rewrite("octet_length", Scalar, Number, Growth::Fixed, "dialect:octet_length"),
     both("lower", Scalar, Text, Growth::CaseMap),
     both("upper", Scalar, Text, Growth::CaseMap),
     both("substr", Scalar, Text, Growth::Within),
@@ -382,7 +384,7 @@ constexpr FunctionCapability kFunctions[] = {
     pg_only("chr", Scalar, Text, Growth::Fixed,
             "FIX: on SQLite, write \"char\"(n) (quoted: CHAR is also a type name)."),
     sqlite_only("unicode", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write ascii(x)."),
-    pg_only("ascii", Scalar, Number, Growth::Fixed, "FIX: on SQLite, write unicode(x)."),
+    sqlite_rewrite("ascii", Scalar, Number, Growth::Fixed, "dialect:ascii"),
     sqlite_only("hex", Scalar, Text, Growth::Double,
                 "FIX: on PostgreSQL, write to_hex(n) for the hex digits of an integer."),
     pg_only("to_hex", Scalar, Text, Growth::Fixed, "FIX: on SQLite, write printf('%x', n)."),
@@ -489,7 +491,31 @@ constexpr FunctionCapability kFunctions[] = {
     // x / y and x % y as SQLite prints them (render.hpp, division_checked): PostgreSQL's "division by zero".
     sqlite_only("pg_div", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the division itself, e.g. SELECT cost_usd / id FROM spans."),
+    // integer + - * of INTEGER columns on SQLite, with PostgreSQL's int4 overflow (admit/numbers_on_sqlite.cpp).
+    sqlite_only("pg_int4_arith", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT id * 2 FROM spans."),
+    // numeric x + y, x - y, x * y on SQLite, exact (admit/numeric_scale_on_sqlite.cpp).
+    sqlite_only(
+        "pg_numeric_arith", Scalar, Number, Growth::Fixed,
+        "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT abs(cost_usd::numeric) + 0.5 FROM spans."),
+    // numeric sqrt, exp, ln, log, power on SQLite at numeric.c's scales (admit/numeric_scale_on_sqlite.cpp).
+    sqlite_only("pg_numeric_math", Scalar, Number, Growth::Power,
+                "FIX: on PostgreSQL, write the function itself, e.g. SELECT log(10, 1000), power(2, 0.5)."),
+    // numeric x / y on SQLite, exact (admit/numeric_scale_on_sqlite.cpp, executors/sqlite/sqlite_decimals.cpp).
+    sqlite_only("pg_numeric_div", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the division itself, e.g. SELECT cost_usd::numeric / 7 FROM spans."),
+    // a comparison of numerics on SQLite, exact (-1, 0, 1: admit/numeric_scale_on_sqlite.cpp).
+    sqlite_only("pg_numeric_cmp", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the comparison itself, e.g. SELECT id FROM spans WHERE id / 7.0 > 3."),
+    // a numeric literal a double does not hold exactly, as printed for SQLite (admission/render/render_expr.cpp).
+    sqlite_only("pg_numeric_literal", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the number itself, e.g. SELECT id FROM spans WHERE cost_usd = 0.005754."),
+    // x << n, x >> n of an integer on SQLite, within the type's bits (admit/numbers_on_sqlite.cpp).
+    sqlite_only("pg_shift", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the shift itself, e.g. SELECT 1 << 4."),
     sqlite_only("pg_mod", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write mod(x, y)."),
+    sqlite_only("pg_ascii", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write ascii(x)."),
+    sqlite_only("pg_octet_length", Scalar, Number, Growth::Fixed, "FIX: on PostgreSQL, write octet_length(x)."),
     sqlite_only("pg_numeric_text", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS text)."),
     // A float8 / boolean as PostgreSQL writes it into text, on SQLite (executors/sqlite/sqlite_values.cpp).
     sqlite_only("pg_float8_text", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS text)."),
@@ -643,13 +669,19 @@ constexpr std::array kOperators{
 
 constexpr std::string_view kSqliteNoBool = "FIX: on SQLite, write (x <> 0) or CASE WHEN ... THEN 1 ELSE 0 END.";
 constexpr std::string_view kSqliteNoLen = "FIX: on SQLite, cast to TEXT and cut with substr(x, 1, n).";
+// real (float4) on SQLite, which has doubles only: every value, sum, comparison with a numeric, set operation and
+// text of a real would need a rounding to single precision (0.3::real IN (0.3) is true in PostgreSQL, 0.1::real's
+// text is 0.1; outside tester s13).
+constexpr std::string_view kSqliteNoFloat4 =
+    "FIX: on SQLite, cast to double precision instead, e.g. SELECT CAST(cost_usd AS double precision) FROM spans "
+    "(SQLite has no single-precision float).";
 constexpr std::string_view kPgOnlyJsonType = "FIX: on SQLite, JSON is TEXT: write json(x) to normalise it.";
 
 constexpr std::array kCasts{
     CastCapability{"int2", Number, admit(), admit()},
     CastCapability{"int4", Number, admit(), admit()},
     CastCapability{"int8", Number, admit(), admit()},
-    CastCapability{"float4", Number, admit(), admit()},
+    CastCapability{"float4", Number, refuse(kSqliteNoFloat4), admit()},
     CastCapability{"float8", Number, admit(), admit()},
     CastCapability{"numeric", Number, admit(), admit()},
     CastCapability{"text", Text, admit(), admit()},

@@ -328,7 +328,7 @@ Result<ast::Expr> Converter::func_call(object o, int loc) {
     auto field_word = [](const ast::Expr& e) {
       const auto* lit = std::get_if<ast::Literal>(&e.node);
       return lit && lit->kind == ast::LiteralKind::String && !lit->text.empty() && lit->text.size() <= 32 &&
-             std::all_of(lit->text.begin(), lit->text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+             std::all_of(lit->text.begin(), lit->text.end(), [](char c) { return (c >= 'a' && c <= 'z') || c == '_'; });
     };
     // x AT TIME ZONE z is timezone(z, x), printed back in keyword form.
     if ((parts[1] == "extract" && args->size() == 2 && field_word(args->front())) ||
@@ -345,8 +345,10 @@ Result<ast::Expr> Converter::func_call(object o, int loc) {
     // turned special syntax into a pg_catalog call we cannot yet print back faithfully.
     return make_error(ErrorCode::ValidationUnsupported,
                       "the SQL-standard syntax form of " + parts.back() + "(...) is not supported yet",
-                      "FIX: call the function with plain arguments, e.g. substr(x, 2, 3) instead of SUBSTRING(x FROM 2 "
-                      "FOR 3); on SQLite use strftime('%Y', t) instead of EXTRACT(YEAR FROM t).",
+                      parts.back() == "extract"
+                          ? "FIX: write date_part('field', x), e.g. date_part('hour', start_time)."
+                          : "FIX: call the function with plain arguments, e.g. substr(x, 2, 3) instead of SUBSTRING(x "
+                            "FROM 2 FOR 3).",
                       pos(loc));
   }
   if (parts.size() > 1) {

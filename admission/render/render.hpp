@@ -39,6 +39,8 @@ std::string render_type(const ast::TypeName& type, Dialect dialect);
 // except x / y with a divisor that is a literal other than 0 and the integer -1 (-2, 0.5) (division_checked is
 // false for it; INT64_MIN / -1 is PostgreSQL's "bigint out of range").
 bool division_checked(const ast::Expr& divisor);
+// `-?(digits[.digits*] | .digits)([eE][+-]?digits)?`: the text of a numeric literal as both grammars read it.
+bool is_numeric_literal_text(std::string_view text);
 
 // Constructs the AST can hold but some dialect has no spelling for. One list,
 // so the capability table can check that it refuses each gap before rendering.

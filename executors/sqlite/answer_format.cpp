@@ -36,8 +36,25 @@ std::optional<std::string> pg_timestamp_text(std::string_view s) {
 
 std::optional<std::string> pg_numeric_text(double value, int scale) {
   if (!std::isfinite(value) || std::fabs(value) >= 1e15) return std::nullopt;
-  char buf[64];
+  char buf[400];
   if (scale >= 0) {
+    // The shortest text that reads back as the double, padded with zeros to the scale: round(12345.678, 14) is
+    // 12345.67800000000000 (printf's %.14f printed the double's binary expansion, 12345.67799999999988; a scale
+    // past 20 fell back to a float's 6 digits; outside tester s13).
+    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
+    if (r.ec == std::errc()) {
+      std::string out(buf, r.ptr);
+      const auto point = out.find('.');
+      const std::size_t places = point == std::string::npos ? 0 : out.size() - point - 1;
+      if (places <= static_cast<std::size_t>(scale)) {
+        if (scale > 0) {
+          if (point == std::string::npos) out += '.';
+          out.append(static_cast<std::size_t>(scale) - places, '0');
+        }
+        if (out.starts_with("-") && out.find_first_not_of("-0.") == std::string::npos) out.erase(0, 1);  // -0.00
+        return out;
+      }
+    }
     if (scale > 20) return std::nullopt;
     const int n = std::snprintf(buf, sizeof buf, "%.*f", scale, value);
     if (n <= 0 || n >= static_cast<int>(sizeof buf)) return std::nullopt;

@@ -18,10 +18,10 @@
 
 #include <algorithm>
 #include <boost/multiprecision/cpp_int.hpp>
-#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <new>
 #include <optional>
@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "executors/sqlite/sqlite_arrays.hpp"
+#include "executors/sqlite/sqlite_decimals.hpp"
 #include "executors/sqlite/sqlite_functions.hpp"
 
 namespace qg::exec::sqlite {
@@ -223,30 +224,6 @@ void int_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
   s->sxx += x * x;
 }
 
-// A positive integer's weight and first digit in numeric.c's base 10000.
-void base10000(const cpp_int& v, int& weight, int& first) {
-  const std::string digits = v.str();
-  const int n = static_cast<int>(digits.size());
-  weight = (n + 3) / 4 - 1;
-  const int lead = n - weight * 4;  // 1..4 decimal digits in the first base-10000 digit
-  first = std::stoi(digits.substr(0, static_cast<std::size_t>(lead)));
-}
-
-cpp_int pow10(int n) {
-  cpp_int p = 1;
-  for (int i = 0; i < n; ++i) p *= 10;
-  return p;
-}
-
-std::string decimal_text(const cpp_int& scaled, int scale) {
-  std::string digits = scaled.str();
-  if (scale <= 0) return digits;
-  if (static_cast<int>(digits.size()) <= scale)
-    digits.insert(0, static_cast<std::size_t>(scale + 1) - digits.size(), '0');
-  digits.insert(digits.size() - static_cast<std::size_t>(scale), ".");
-  return digits;
-}
-
 // PostgreSQL's numeric variance / standard deviation of integers with sum `sx`, sum of squares `sxx`,
 // count `n`, as its text; empty when PostgreSQL answers NULL.
 std::string pg_numeric_variance_text(std::int64_t n, const cpp_int& sx, const cpp_int& sxx, bool sample, bool stddev) {
@@ -255,20 +232,13 @@ std::string pg_numeric_variance_text(std::int64_t n, const cpp_int& sx, const cp
   const cpp_int numerator = big_n * sxx - sx * sx;  // N * sumX2 - sumX * sumX
   if (numerator <= 0) return "0";
   const cpp_int denominator = sample ? cpp_int(big_n * (big_n - 1)) : cpp_int(big_n * big_n);
-  // select_div_scale: NUMERIC_MIN_SIG_DIGITS (16) significant digits from the quotient's estimated weight.
-  int w1 = 0, f1 = 0, w2 = 0, f2 = 0;
-  base10000(numerator, w1, f1);
-  base10000(denominator, w2, f2);
-  int qweight = w1 - w2;
-  if (f1 <= f2) --qweight;
-  const int rscale = std::clamp(16 - qweight * 4, 0, 1000);
-  const cpp_int unit = pow10(rscale);
-  // div_var(..., round = true): the quotient rounded half away from zero at rscale digits.
-  const cpp_int quotient = (2 * numerator * unit + denominator) / (2 * denominator);
-  if (!stddev) return decimal_text(quotient, rscale);
+  // numeric_div's scale and rounding (select_div_scale: 16 significant digits).
+  const decimal::Decimal variance = decimal::divide({numerator, 0}, {denominator, 0});
+  if (!stddev) return decimal::text(variance);
   // sqrt_var at the same rscale, of the rounded variance: round(sqrt(q / 10^r), r) = (isqrt(4 q 10^r) + 1) / 2.
-  const cpp_int root = (boost::multiprecision::sqrt(cpp_int(4 * quotient * unit)) + 1) / 2;
-  return decimal_text(root, rscale);
+  const cpp_int root =
+      (boost::multiprecision::sqrt(cpp_int(4 * variance.value * decimal::pow10(variance.scale))) + 1) / 2;
+  return decimal::text({root, variance.scale});
 }
 
 void int_final(sqlite3_context* ctx) {
@@ -299,113 +269,125 @@ struct Decimals {
   cpp_int sum;    // the sum times 10^scale
   int scale = 0;  // the largest scale of the values so far (numeric.c's add_var keeps it)
   std::int64_t n = 0;
-  double doubles = 0;  // SQLite's own sum, for a group with a value that is not a number
-  bool not_numbers = false;
+  double doubles = 0;            // SQLite's own sum, for a group with a value that is not a number
+  std::int64_t not_numbers = 0;  // such values in the group (a window frame drops them again)
+  bool text = false;             // answer the exact decimal's text (from has ":t": the operand of pg_numeric_*)
 };
 
-// "-12.0340" or "1.5e-07" as a scaled integer and its scale.
-bool scaled_decimal(std::string text, cpp_int& value, int& scale) {
-  int exponent = 0;
-  if (const auto e = text.find_first_of("eE"); e != std::string::npos) {
-    exponent = std::stoi(text.substr(e + 1));
-    text.resize(e);
+// Adds (sign 1) or removes (sign -1, a window frame's inverse) one value.
+void numeric_add(sqlite3_context* ctx, sqlite3_value** argv, int sign) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
+  auto* s = state<Decimals>(ctx, true);
+  if (!s) return sqlite3_result_error_nomem(ctx);
+  s->n += sign;
+  s->doubles += sign * sqlite3_value_double(argv[0]);
+  const auto* from_text = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+  const std::string_view from = from_text ? from_text : "";
+  // Flags after a colon: 't' answers the decimal's text, 'd' reads text values as decimals (the text answers of
+  // exact numeric calls: sum(x / 3)).
+  const auto colon = from.find(':');
+  const std::string_view flags = colon == std::string_view::npos ? "" : from.substr(colon + 1);
+  s->text = flags.find('t') != std::string_view::npos;
+  const auto value = sqlite3_value_type(argv[0]) == SQLITE_TEXT && flags.find('d') == std::string_view::npos
+                         ? std::nullopt
+                         : decimal::of_value(argv[0], from.starts_with("float8"));
+  if (!value) {
+    s->not_numbers += sign;
+    return;
   }
-  const bool negative = !text.empty() && text.front() == '-';
-  std::string digits = text.substr(negative ? 1 : 0);
-  const auto point = digits.find('.');
-  scale = 0;
-  if (point != std::string::npos) {
-    scale = static_cast<int>(digits.size() - point - 1);
-    digits.erase(point, 1);
+  if (value->scale > s->scale) {
+    s->sum *= decimal::pow10(value->scale - s->scale);
+    s->scale = value->scale;
   }
-  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return false;
-  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));  // "025" would read as octal
-  value = cpp_int(digits);
-  scale -= exponent;
-  if (scale < 0) {
-    value *= pow10(-scale);
-    scale = 0;
-  }
-  if (negative) value = -value;
-  return true;
+  s->sum += sign * value->value * decimal::pow10(s->scale - value->scale);
 }
 
 void numeric_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
-  const int type = sqlite3_value_type(argv[0]);
-  if (type == SQLITE_NULL) return;
-  auto* s = state<Decimals>(ctx, true);
+  numeric_add(ctx, argv, 1);
+}
+
+void numeric_inverse(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  numeric_add(ctx, argv, -1);
+}
+
+// The sum or mean of the group (or window frame) so far, or NULL for none.
+template <bool Mean>
+void numeric_value(sqlite3_context* ctx) {
+  const Decimals* s = state<Decimals>(ctx, false);
+  if (!s || s->n == 0) return sqlite3_result_null(ctx);
+  if (s->not_numbers > 0) return sqlite3_result_double(ctx, Mean ? s->doubles / static_cast<double>(s->n) : s->doubles);
+  const decimal::Decimal sum{s->sum, s->scale};
+  // numeric_avg: sum / count with numeric_div's scale and rounding; then the double nearest it (or its text).
+  const decimal::Decimal out = Mean ? decimal::divide(sum, {s->n, 0}) : sum;
+  if (s->text) {
+    const std::string t = decimal::text(out);
+    return sqlite3_result_text(ctx, t.c_str(), static_cast<int>(t.size()), SQLITE_TRANSIENT);
+  }
+  sqlite3_result_double(ctx, decimal::nearest_double(out));
+}
+
+template <bool Mean>
+void numeric_final(sqlite3_context* ctx) {
+  numeric_value<Mean>(ctx);
+  release<Decimals>(ctx);
+}
+
+// ---- sum / avg of double precision over a moving window frame
+// pg_float_sum(x) / pg_float_avg(x) OVER (... ROWS BETWEEN 1 PRECEDING AND CURRENT ROW): PostgreSQL adds each frame's
+// values afresh, in frame order (float8 sums have no inverse transition); SQLite's sum() subtracts the rows that
+// leave the frame, and a double does not come back: (1e20, 1, 1) summed 1 for 2, (0.1, 0.2) -0.7 for 0.3 (outside
+// tester s13). The frame's values are kept in order (SQLite removes the oldest first); the sum is the running one
+// until a value leaves, then the frame's values added again.
+struct FloatFrame {
+  std::deque<std::optional<double>> values;  // NULLs too: xInverse is called for every row that leaves
+  double running = 0;
+  std::int64_t n = 0;
+  bool removed = false;
+};
+
+void float_frame_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  auto* s = state<FloatFrame>(ctx, true);
   if (!s) return sqlite3_result_error_nomem(ctx);
-  ++s->n;
-  s->doubles += sqlite3_value_double(argv[0]);
-  if (s->not_numbers) return;
-  cpp_int value;
-  int scale = 0;
-  if (type == SQLITE_INTEGER) {
-    value = sqlite3_value_int64(argv[0]);
-  } else if (type == SQLITE_FLOAT) {
-    const double v = sqlite3_value_double(argv[0]);
-    const auto* from = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
-    std::optional<std::string> digits;
-    if (from && std::string_view(from) == "float8") {
-      digits = numeric_digits(v);
-    } else if (std::isfinite(v)) {
-      char buf[64];
-      const auto r = std::to_chars(buf, buf + sizeof buf, v);  // the shortest text that reads back as v
-      if (r.ec == std::errc()) digits = std::string(buf, r.ptr);
-    }
-    if (!digits || !scaled_decimal(*digits, value, scale)) {
-      s->not_numbers = true;
-      return;
-    }
-  } else {
-    s->not_numbers = true;
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) {
+    s->values.emplace_back();
     return;
   }
-  if (scale > s->scale) {
-    s->sum *= pow10(scale - s->scale);
-    s->scale = scale;
-  }
-  s->sum += value * pow10(s->scale - scale);
+  const double v = sqlite3_value_double(argv[0]);
+  s->values.emplace_back(v);
+  s->running += v;
+  ++s->n;
 }
 
-// The double nearest value / 10^scale.
-double nearest_double(const cpp_int& value, int scale) {
-  const bool negative = value < 0;
-  const std::string text = (negative ? "-" : "") + decimal_text(negative ? cpp_int(-value) : value, scale);
-  double out = 0;
-  std::from_chars(text.data(), text.data() + text.size(), out);
-  return out;
+void float_frame_inverse(sqlite3_context* ctx, int, sqlite3_value**) {
+  auto* s = state<FloatFrame>(ctx, true);
+  if (!s || s->values.empty()) return;
+  if (s->values.front()) {
+    --s->n;
+    s->removed = true;
+  }
+  s->values.pop_front();
 }
 
-void numeric_sum_final(sqlite3_context* ctx) {
-  const Decimals* s = state<Decimals>(ctx, false);
-  if (!s || s->n == 0) {
-    release<Decimals>(ctx);
-    return sqlite3_result_null(ctx);
+template <bool Mean>
+void float_frame_value(sqlite3_context* ctx) {
+  const FloatFrame* s = state<FloatFrame>(ctx, false);
+  if (!s || s->n == 0) return sqlite3_result_null(ctx);
+  double sum = s->running;
+  if (s->removed) {
+    sum = 0;
+    for (const auto& v : s->values)
+      if (v) sum += *v;
   }
-  const double out = s->not_numbers ? s->doubles : nearest_double(s->sum, s->scale);
-  release<Decimals>(ctx);
-  sqlite3_result_double(ctx, out);
+  const auto infinite = [](const std::optional<double>& v) { return v && std::isinf(*v); };
+  if (std::isinf(sum) && std::none_of(s->values.begin(), s->values.end(), infinite))
+    return sqlite3_result_error(ctx, "value out of range: overflow", -1);  // float8pl's check
+  sqlite3_result_double(ctx, Mean ? sum / static_cast<double>(s->n) : sum);
 }
 
-void numeric_avg_final(sqlite3_context* ctx) {
-  const Decimals* s = state<Decimals>(ctx, false);
-  if (!s || s->n == 0) {
-    release<Decimals>(ctx);
-    return sqlite3_result_null(ctx);
-  }
-  if (s->not_numbers) {
-    const double out = s->doubles / static_cast<double>(s->n);
-    release<Decimals>(ctx);
-    return sqlite3_result_double(ctx, out);
-  }
-  // The exact mean to 40 places, rounded half away from zero (div_var), then the double nearest it.
-  constexpr int kPlaces = 40;
-  const cpp_int scaled = s->sum * pow10(kPlaces) / pow10(s->scale), n = s->n;
-  const cpp_int quotient = scaled >= 0 ? cpp_int((2 * scaled + n) / (2 * n)) : cpp_int(-((-2 * scaled + n) / (2 * n)));
-  const double out = nearest_double(quotient, kPlaces);
-  release<Decimals>(ctx);
-  sqlite3_result_double(ctx, out);
+template <bool Mean>
+void float_frame_final(sqlite3_context* ctx) {
+  float_frame_value<Mean>(ctx);
+  release<FloatFrame>(ctx);
 }
 
 // ---- sorted aggregates: values compared as PostgreSQL compares one type's values
@@ -769,7 +751,18 @@ bool register_aggregate_functions(sqlite3* db, int flags) {
                        void (*step)(sqlite3_context*, int, sqlite3_value**), void (*final)(sqlite3_context*)) {
     return sqlite3_create_function(db, name, argc, flags, const_cast<void*>(data), nullptr, step, final) == SQLITE_OK;
   };
-  bool ok = aggregate("pg_var_samp", 1, &kVarSamp, float_step, float_final) &&
+  // pg_numeric_sum / pg_numeric_avg(x, from) are window functions too: sum(x::numeric) OVER (...).
+  auto window = [&](const char* name, void (*final)(sqlite3_context*), void (*value)(sqlite3_context*)) {
+    return sqlite3_create_window_function(db, name, 2, flags, nullptr, numeric_step, final, value, numeric_inverse,
+                                          nullptr) == SQLITE_OK;
+  };
+  auto float_window = [&](const char* name, void (*final)(sqlite3_context*), void (*value)(sqlite3_context*)) {
+    return sqlite3_create_window_function(db, name, 1, flags, nullptr, float_frame_step, final, value,
+                                          float_frame_inverse, nullptr) == SQLITE_OK;
+  };
+  bool ok = float_window("pg_float_sum", float_frame_final<false>, float_frame_value<false>) &&
+            float_window("pg_float_avg", float_frame_final<true>, float_frame_value<true>) &&
+            aggregate("pg_var_samp", 1, &kVarSamp, float_step, float_final) &&
             aggregate("pg_var_pop", 1, &kVarPop, float_step, float_final) &&
             aggregate("pg_stddev_samp", 1, &kStddevSamp, float_step, float_final) &&
             aggregate("pg_stddev_pop", 1, &kStddevPop, float_step, float_final) &&
@@ -782,8 +775,8 @@ bool register_aggregate_functions(sqlite3* db, int flags) {
             aggregate("pg_percentile_cont", 3, &kCont, ordered_step, ordered_final) &&
             aggregate("pg_percentile_disc", 3, &kDisc, ordered_step, ordered_final) &&
             aggregate("pg_mode", 2, &kMode, ordered_step, ordered_final) &&
-            aggregate("pg_numeric_sum", 2, nullptr, numeric_step, numeric_sum_final) &&
-            aggregate("pg_numeric_avg", 2, nullptr, numeric_step, numeric_avg_final);
+            window("pg_numeric_sum", numeric_final<false>, numeric_value<false>) &&
+            window("pg_numeric_avg", numeric_final<true>, numeric_value<true>);
   for (std::size_t i = 0; ok && i < std::size(kRegr); ++i)
     ok = aggregate(kRegrNames[i], 2, &kRegr[i], regr_step, regr_final);
   return ok;

@@ -107,6 +107,11 @@ Error engine_error(const Connection& conn, int rc, std::string_view sql) {
       if (message.find("has no exact SQLite value") != std::string::npos ||
           message.find("than the SQLite double holds exactly") != std::string::npos)
         return make_error(ErrorCode::BackendError, message, kNumericDigitsFix);
+      // The JSON operators on a value that is not JSON (a text column): PostgreSQL's "operator does not exist".
+      if (message.find("on a value that is not JSON") != std::string::npos)
+        return make_error(ErrorCode::BackendError, message,
+                          "FIX: apply -> / ->> to a JSON column (GET /v1/schema marks them jsonb), e.g. attributes ->> "
+                          "'key'; a text column is compared or matched as text: x = 'value', x LIKE '%value%'.");
       // PostgreSQL's errors in its words (division by zero, integer out of range ...): PostgreSQL's FIX.
       // A text that does not read as a number met at run time came from the data: admission checks literals.
       if (const std::string state = sqlstate_of_words(words.text); !state.empty())

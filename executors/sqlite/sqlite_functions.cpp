@@ -9,10 +9,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <new>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
+
+#include "executors/sqlite/sqlite_decimals.hpp"
 
 namespace qg::exec::sqlite {
 namespace {
@@ -294,6 +298,61 @@ void pg_int_checked(sqlite3_context* ctx, int, sqlite3_value** argv) {
   }
 }
 
+// pg_int4_arith(a, b, op): a + b, a - b or a * b of integer columns SQLite stores in 64 bits, typed integer (int4)
+// as PostgreSQL holds such a column (admit/numbers_on_sqlite.cpp). Two operands within int4 whose result is not:
+// PostgreSQL's "integer out of range" (id * 100000 answered 6317600000 on SQLite). An operand beyond int4 (a
+// column PostgreSQL would hold as bigint): bigint arithmetic, "bigint out of range" past 64 bits. A REAL operand
+// (a fraction an INTEGER column kept): SQLite's double arithmetic. Text in an INTEGER column (Spider's '' for an
+// unknown temperature) is read as SQLite's arithmetic reads it (its numeric prefix, '' as 0), unchecked:
+// PostgreSQL could not have held it, and this is the answer the statement had on SQLite before.
+void pg_int4_arith(sqlite3_context* ctx, int, sqlite3_value** argv) {
+  struct Operand {
+    bool integer = true;
+    bool text = false;
+    std::int64_t i = 0;
+    double d = 0;
+  };
+  const auto read = [](sqlite3_value* v) -> std::optional<Operand> {
+    Operand o;
+    switch (sqlite3_value_numeric_type(v)) {
+      case SQLITE_NULL:
+        return std::nullopt;
+      case SQLITE_INTEGER:
+        o.i = sqlite3_value_int64(v);
+        return o;
+      case SQLITE_FLOAT:
+        o.integer = false;
+        o.d = sqlite3_value_double(v);
+        return o;
+      default:  // text that is not wholly a number, or a blob: its numeric prefix
+        o.text = true;
+        o.d = sqlite3_value_double(v);
+        o.i = sqlite3_value_int64(v);
+        o.integer = static_cast<double>(o.i) == o.d;
+        return o;
+    }
+  };
+  const auto a = read(argv[0]), b = read(argv[1]);
+  if (!a || !b) return sqlite3_result_null(ctx);
+  const auto* op_text = reinterpret_cast<const char*>(sqlite3_value_text(argv[2]));
+  const char op = op_text && op_text[0] && !op_text[1] ? op_text[0] : '?';
+  if (op != '+' && op != '-' && op != '*')
+    return sqlite3_result_error(ctx, "querygate: pg_int4_arith: bad operator", -1);
+  if (!a->integer || !b->integer) {
+    const double x = a->integer ? static_cast<double>(a->i) : a->d, y = b->integer ? static_cast<double>(b->i) : b->d;
+    return sqlite3_result_double(ctx, op == '+' ? x + y : op == '-' ? x - y : x * y);
+  }
+  const __int128 x = a->i, y = b->i;
+  const __int128 r = op == '+' ? x + y : op == '-' ? x - y : x * y;
+  const auto within = [](__int128 v, std::int64_t lo, std::int64_t hi) { return v >= lo && v <= hi; };
+  constexpr std::int64_t kMin4 = -2147483648LL, kMax4 = 2147483647LL;
+  if (!a->text && !b->text && within(x, kMin4, kMax4) && within(y, kMin4, kMax4) && !within(r, kMin4, kMax4))
+    return sqlite3_result_error(ctx, "integer out of range", -1);
+  if (!within(r, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()))
+    return sqlite3_result_error(ctx, "bigint out of range", -1);
+  sqlite3_result_int64(ctx, static_cast<sqlite3_int64>(r));
+}
+
 // pg_single(x): a scalar subquery's one row (issue #12). PostgreSQL fails a scalar subquery that returns
 // more than one row; SQLite answers the first. Admission reads such a subquery through this aggregate
 // (admission/admit/scalar_subquery.cpp): no row gives NULL, one row its value, a second row PostgreSQL's error.
@@ -354,13 +413,15 @@ bool register_functions(sqlite3* db) {
          sqlite3_create_function(db, "pg_int8", 1, flags, nullptr, pg_int8, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_int4", 1, flags, nullptr, pg_int_checked<-2147483648LL, 2147483647LL>, nullptr,
                                  nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_int4_arith", 3, flags, nullptr, pg_int4_arith, nullptr, nullptr) ==
+             SQLITE_OK &&
          sqlite3_create_function(db, "pg_int2", 1, flags, nullptr, pg_int_checked<-32768, 32767>, nullptr, nullptr) ==
              SQLITE_OK &&
          sqlite3_create_function(db, "pg_single", 1, flags, nullptr, nullptr, single_step, single_final) == SQLITE_OK &&
          register_math(db, flags) && register_time_functions(db, flags) && register_time_constructors(db, flags) &&
          register_series(db) && register_number_functions(db, flags) && register_json_functions(db, flags) &&
          register_value_functions(db, flags) && register_json_rows(db, flags) && register_text_functions(db, flags) &&
-         register_aggregate_functions(db, flags);
+         register_aggregate_functions(db, flags) && decimal::register_decimal_functions(db, flags);
 }
 
 }  // namespace qg::exec::sqlite

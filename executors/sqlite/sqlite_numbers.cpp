@@ -166,7 +166,7 @@ void from_text(sqlite3_context* ctx, std::string_view text, Target t) {
   if (ec == std::errc::result_out_of_range || std::isinf(v)) return out_of_range(ctx, t);
   if (t == Target::Float4 && std::abs(v) > static_cast<double>(std::numeric_limits<float>::max()))
     return out_of_range(ctx, t);
-  sqlite3_result_double(ctx, v);
+  sqlite3_result_double(ctx, t == Target::Float4 ? static_cast<double>(static_cast<float>(v)) : v);
 }
 
 std::optional<double> decimal_cut(double v, std::int64_t scale, bool truncate);
@@ -280,6 +280,16 @@ std::optional<double> decimal_cut(double v, std::int64_t scale, bool truncate) {
     const double magnitude = std::fabs(v);
     const int whole_digits = magnitude >= 1 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1 : 0;
     if (cut && whole_digits + scale + 1 > 15) return std::nullopt;
+    // Nothing to cut in the 15 digits, but the double holds more (1e14 / 3, 2.0 / 3): the places asked for are
+    // past what is known exactly (round(1e14 / 3, 2) answered 33333333333333.30 for .33; outside tester s12).
+    if (!cut && whole_digits + scale > 15) {
+      char shortest[32];
+      const auto r = std::to_chars(shortest, shortest + sizeof shortest, v, std::chars_format::scientific);
+      const std::string_view digits(shortest, static_cast<std::size_t>(r.ptr - shortest));
+      const auto e = digits.find('e');
+      const std::size_t significant = e - (digits.front() == '-' ? 1 : 0) - (digits.find('.') < e ? 1 : 0);
+      if (significant > 15) return std::nullopt;
+    }
     // 15 digits of 1e15 + 0.5 show no fraction at all: the fraction is there, but not known exactly.
     if (whole_digits >= 15 && v != std::trunc(v)) return std::nullopt;
   }
@@ -584,6 +594,62 @@ void pg_extreme(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   sqlite3_result_value(ctx, best);
 }
 
+// pg_numeric_literal('0.005754'): the double nearest a numeric literal, as PostgreSQL's float8 input reads it. SQLite
+// 3.40 reads a literal through a long double and rounds twice, 1 ulp off for some (0.005754 is the double above the
+// nearest one: cost_usd = 0.005754 found none of 5 rows; outside tester s13). admission/render prints every literal a
+// double does not hold exactly so.
+void pg_numeric_literal(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  if (!text) return sqlite3_result_null(ctx);
+  const std::string_view s(text, static_cast<std::size_t>(sqlite3_value_bytes(argv[0])));
+  double d = 0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), d);
+  if (r.ec == std::errc::result_out_of_range || !std::isfinite(d))
+    return fail(ctx,
+                "querygate: a numeric beyond the range the SQLite double holds (1e-307 to 1e308), which the "
+                "PostgreSQL numeric would hold");
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size())
+    return fail(ctx, "querygate: pg_numeric_literal takes the text of a number");
+  sqlite3_result_double(ctx, d);
+}
+
+// pg_shift(x, n, op, bits): PostgreSQL's x << n / x >> n of a smallint (16), integer (32) or bigint (64): C's shift of
+// the type, the count masked as the machine masks it (to 5 bits; 6 for a bigint), the result cut to the type.
+void pg_shift(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return sqlite3_result_null(ctx);
+  const auto* op = reinterpret_cast<const char*>(sqlite3_value_text(argv[2]));
+  const bool left = op && std::string_view(op) == "<<";
+  const std::int64_t x = sqlite3_value_int64(argv[0]), n = sqlite3_value_int64(argv[1]);
+  const std::int64_t bits = sqlite3_value_int64(argv[3]);
+  if (bits == 64) {
+    const int c = static_cast<int>(n & 63);
+    return sqlite3_result_int64(ctx, left ? static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << c) : x >> c);
+  }
+  const int c = static_cast<int>(n & 31);  // int2 is promoted to int first
+  const auto v = static_cast<std::int32_t>(x);
+  std::int32_t r = left ? static_cast<std::int32_t>(static_cast<std::uint32_t>(v) << c) : v >> c;
+  if (bits == 16) r = static_cast<std::int16_t>(r);
+  sqlite3_result_int64(ctx, r);
+}
+
+// degrees(x) / radians(x) as PostgreSQL's float.c computes them: x / or * RADIANS_PER_DEGREE, with its range
+// checks. SQLite's own (x * 180 / pi) differs in the last bit: degrees(17)::text was 974.0282517223995 for
+// 974.0282517223994 (outside tester s13b). Registered under SQLite's names, replacing its functions.
+template <bool ToDegrees>
+void pg_degrees_radians(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  const int t = sqlite3_value_numeric_type(argv[0]);
+  if (t == SQLITE_NULL) return sqlite3_result_null(ctx);
+  if (t != SQLITE_INTEGER && t != SQLITE_FLOAT)
+    return fail(ctx, ToDegrees ? "querygate: degrees() takes a number" : "querygate: radians() takes a number");
+  constexpr double kRadiansPerDegree = 0.0174532925199432957692;
+  const double x = sqlite3_value_double(argv[0]);
+  const double r = ToDegrees ? x / kRadiansPerDegree : x * kRadiansPerDegree;
+  if (std::isinf(r) && !std::isinf(x)) return float_overflow(ctx);
+  if (r == 0 && x != 0) return fail(ctx, "value out of range: underflow");
+  sqlite3_result_double(ctx, r);
+}
+
 }  // namespace
 
 std::optional<std::string> numeric_digits(double v) {
@@ -603,7 +669,15 @@ bool register_number_functions(sqlite3* db, int flags) {
              SQLITE_OK &&
          sqlite3_create_function(db, "pg_greatest", -1, flags, nullptr, pg_extreme<true>, nullptr, nullptr) ==
              SQLITE_OK &&
-         sqlite3_create_function(db, "pg_least", -1, flags, nullptr, pg_extreme<false>, nullptr, nullptr) == SQLITE_OK;
+         sqlite3_create_function(db, "pg_least", -1, flags, nullptr, pg_extreme<false>, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_literal", 1, flags, nullptr, pg_numeric_literal, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_shift", 4, flags, nullptr, pg_shift, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "degrees", 1, flags, nullptr, pg_degrees_radians<true>, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "radians", 1, flags, nullptr, pg_degrees_radians<false>, nullptr, nullptr) ==
+             SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite

@@ -174,6 +174,25 @@ void pg_reverse(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   answer(ctx, out);
 }
 
+// ascii(s): the code point of the first character (0 for ''); SQLite's unicode('') is NULL (outside tester s13).
+void pg_ascii(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (any_null(argc, argv)) return sqlite3_result_null(ctx);
+  const std::string_view s = text_of(argv[0]);
+  if (s.empty()) return sqlite3_result_int(ctx, 0);
+  const auto lead = static_cast<unsigned char>(s[0]);
+  const int extra = lead < 0x80 ? 0 : lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
+  std::int64_t code = extra == 0 ? lead : lead & (0x3F >> extra);
+  for (int k = 1; k <= extra && static_cast<std::size_t>(k) < s.size(); ++k)
+    code = (code << 6) | (static_cast<unsigned char>(s[static_cast<std::size_t>(k)]) & 0x3F);
+  sqlite3_result_int64(ctx, code);
+}
+
+// octet_length(s): the bytes of the text (UTF-8); SQLite's length() counts characters.
+void pg_octet_length(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (any_null(argc, argv)) return sqlite3_result_null(ctx);
+  sqlite3_result_int64(ctx, static_cast<std::int64_t>(text_of(argv[0]).size()));
+}
+
 // starts_with(s, prefix): a boolean (1/0).
 void pg_starts_with(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (any_null(argc, argv)) return sqlite3_result_null(ctx);
@@ -429,6 +448,8 @@ bool register_text_functions(sqlite3* db, int flags) {
       {"pg_strpos", 2, pg_strpos},
       {"pg_initcap", 1, pg_initcap},
       {"pg_reverse", 1, pg_reverse},
+      {"pg_ascii", 1, pg_ascii},
+      {"pg_octet_length", 1, pg_octet_length},
       {"pg_starts_with", 2, pg_starts_with},
       {"pg_regex", 3, pg_regex},
       {"pg_regexp_replace", 4, pg_regexp_replace},

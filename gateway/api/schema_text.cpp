@@ -313,7 +313,9 @@ std::string admitted_functions_text(Dialect d) {
     for (auto r : {Returns::Number, Returns::Boolean, Returns::LikeArguments, Returns::Text}) {
       std::vector<std::string> names;
       for (const auto& f : capability::functions())
-        if (f.kind == k && f.returns == r && capability::cell(f, d).verdict != capability::Verdict::Refuse)
+        // pg_*: querygate's own SQLite functions, which its translations call (not for an agent to write).
+        if (f.kind == k && f.returns == r && capability::cell(f, d).verdict != capability::Verdict::Refuse &&
+            !std::string_view(f.name).starts_with("pg_"))
           names.emplace_back(f.name);
       if (names.empty()) continue;
       std::sort(names.begin(), names.end());

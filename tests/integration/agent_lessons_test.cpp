@@ -19,6 +19,9 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tests/integration/test_support.hpp"
 #include "tests/unit/corpus_file.hpp"
@@ -255,6 +258,27 @@ void subquery_columns_are_named_as_postgres_names_them(int port) {
   }
 }
 
+// An engine's range errors each get the FIX for what left its range (one FIX, "CAST to bigint or numeric",
+// answered numeric(5, 2), acos(2) and ORDER BY 3 alike; outside tester s12).
+void range_errors_name_what_overflowed(int port) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"SELECT 12345.678::numeric(5, 2) AS a", "numeric(p, s)"},
+      {"SELECT acos(2) AS a", "domain"},
+      {"SELECT '1e300'::float8 * '1e300'::float8 AS a", "double precision result"},
+      {"SELECT 9223372036854775807 + id AS a FROM projects", "overflowed bigint"},
+      {"SELECT 2147483647 + id AS a FROM projects", "overflowed its integer type"},
+      {"SELECT id FROM projects ORDER BY 3", "ORDER BY n"},
+  };
+  for (const auto& [sql, words] : cases) {
+    const Answer a = ask(port, sql);
+    const auto* e = a.error();
+    ASSERT_NE(e, nullptr) << sql << ": " << a.rows();
+    const auto* fix = e->if_contains("fix");
+    ASSERT_TRUE(fix != nullptr && fix->is_string()) << sql << ": " << json::serialize(*e);
+    EXPECT_NE(std::string(fix->as_string()).find(words), std::string::npos) << sql << ": " << json::serialize(*e);
+  }
+}
+
 fs::path sqlite_demo_config(const fs::path& dir) {
   EXPECT_EQ(run_command({QG_BINARY, "demo-db", (dir / "demo.db").string()}).exit_code, 0);
   std::string demo = read_text(fs::path(QG_SOURCE_DIR) / "config" / "demo.yaml");
@@ -270,6 +294,7 @@ TEST(AgentLessons, SqliteListsEveryProblemSuggestsStatementsThatRunAndNamesWindo
   subquery_columns_are_named_as_postgres_names_them(gateway.port());
   suggestions_run_and_answer_as_the_fix_says(gateway.port());
   every_suggestion_of_the_corpus_runs(gateway.port(), "sqlite");
+  range_errors_name_what_overflowed(gateway.port());
   fs::remove_all(dir);
 }
 
@@ -286,6 +311,7 @@ TEST(AgentLessons, PostgresListsEveryProblemSuggestsStatementsThatRunAndNamesWin
   subquery_columns_are_named_as_postgres_names_them(gateway.port());
   suggestions_run_and_answer_as_the_fix_says(gateway.port());
   every_suggestion_of_the_corpus_runs(gateway.port(), "postgres");
+  range_errors_name_what_overflowed(gateway.port());
   fs::remove_all(dir);
 }
 

@@ -227,7 +227,7 @@ TEST_F(DialectParityTest, ArrowTextIsTheKeyAndDollarTextIsThePath) {
   // ->> gives PostgreSQL's text on SQLite too (pg_jsonb_text, s8): numbers and booleans compare as text.
   expect_truth("SELECT id FROM e WHERE attrs -> 'arr' ->> 0 = '4' ORDER BY id");
   expect_truth("SELECT id FROM e WHERE attrs ->> 'b' = 'true' ORDER BY id");
-  expect_truth("SELECT id FROM e WHERE CAST(attrs -> 'arr' ->> 0 AS REAL) = 4 ORDER BY id");
+  expect_truth("SELECT id FROM e WHERE CAST(attrs -> 'arr' ->> 0 AS double precision) = 4 ORDER BY id");
   // Forms with no exact spelling are refused, each with a FIX.
   expect_refused(*sqlite_, "SELECT attrs -> 'llm' FROM e", "->>");
   expect_refused(*postgres_, "SELECT attrs ->> '$.arr[0]' FROM e", "-> 0");
@@ -278,8 +278,8 @@ TEST_F(DialectParityTest, TimeArithmeticIsTypedOnSqliteAndTextArithmeticRefused)
   expect_truth("SELECT id, date(end_time) - date(start_time) FROM e ORDER BY id");
   EXPECT_THROW(truth("SELECT id FROM e WHERE end_time - start_time > 1"), pqxx::sql_error);
   expect_refused(*sqlite_, "SELECT id FROM e WHERE end_time - start_time > 1", "date_part('epoch', x) > 1");
-  expect_refused(*sqlite_, "SELECT name + 1 FROM e", "CAST(x AS REAL)");
-  expect_refused(*sqlite_, "SELECT n + 'abc' FROM e", "CAST(x AS REAL)");
+  expect_refused(*sqlite_, "SELECT name + 1 FROM e", "CAST(x AS numeric)");
+  expect_refused(*sqlite_, "SELECT n + 'abc' FROM e", "CAST(x AS numeric)");
   expect_truth("SELECT id, n + 1, n * 2 - '3', x * 2 FROM e ORDER BY id");  // numbers stay admitted
   // The FIX's statement gives PostgreSQL's seconds (SQLite keeps milliseconds).
   expect_close(answer(*sqlite_, "SELECT id, (julianday(end_time) - julianday(start_time)) * 86400 FROM e ORDER BY id"),

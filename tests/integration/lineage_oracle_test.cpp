@@ -236,6 +236,16 @@ constexpr Signature kSignatures[] = {
     {"pg_trunc", "mn"},
     {"pg_round", "mn"},  // round(x, n) with n negative or computed, on SQLite
     {"pg_div", "mm"},
+    {"pg_numeric_div", "mml"},
+    {"pg_int4_arith", "mml"},
+    {"pg_numeric_arith", "mmll"},
+    {"pg_numeric_cmp", "mml"},    // a numeric comparison on SQLite
+    {"pg_numeric_literal", "l"},  // a numeric literal on SQLite
+    {"pg_float_sum", "m"},        // sum / avg of a float over a moving window frame on SQLite
+    {"pg_float_avg", "m"},
+    {"pg_shift", "mmll"},       // x << n, x >> n on SQLite
+    {"pg_numeric_math", "lm"},  // numeric sqrt, exp, ln, log, power on SQLite  // numeric + - * on SQLite  // integer +
+                                // - * on SQLite  // numeric a / b on SQLite (numeric_scale_on_sqlite.cpp)
     {"pg_float8",
      "m"},  // float + - * on SQLite ("value out of range: overflow")    // x / y on SQLite ("division by zero")
     {"pg_mod", "mm"},  // x % y on SQLite
@@ -300,6 +310,8 @@ constexpr Signature kSignatures[] = {
     {"pg_strpos", "xl"},
     {"pg_initcap", "x"},
     {"pg_reverse", "x"},
+    {"pg_ascii", "x"},
+    {"pg_octet_length", "x"},
     {"pg_starts_with", "xl"},
     {"pg_regex", "xll"},
     {"pg_regexp_replace", "xlll"},

@@ -56,3 +56,33 @@ SELECT * FROM (VALUES (true), ('off'), (' YES '), ('f')) v ORDER BY 1;
 
 -- id: widths-017
 SELECT p.id, s.n + 1 AS n FROM projects p JOIN (SELECT project_id, count(*)::int AS n FROM traces GROUP BY project_id) s ON s.project_id = p.id ORDER BY p.id;
+
+-- Integer columns of a SQLite file are PostgreSQL's integer (int4): their + - * overflows at 32 bits there
+-- (pg_int4_arith), while an operand beyond int4 makes it bigint arithmetic (outside tester s11).
+-- id: widths-018
+SELECT id * 100000 FROM spans ORDER BY id DESC LIMIT 1;
+
+-- id: widths-019
+SELECT id * 10 AS a, id + id AS b, (id * 2) - 1 AS c, -id + 3 AS d, 3 - -id AS e, id * 1000::bigint AS f FROM spans ORDER BY id DESC LIMIT 3;
+
+-- id: widths-020
+SELECT sum(id * 1000) AS s, max(id * id) AS m FROM spans WHERE id < 40000;
+
+-- id: widths-021
+SELECT max(id * id) FROM spans;
+
+-- id: widths-022
+SELECT -2147483648 AS lowest, -2147483648 + id AS shifted, -2147483649 AS below FROM spans ORDER BY id LIMIT 2;
+
+-- id: widths-023
+-- database: chinook
+SELECT trackid, milliseconds * 1000 AS us FROM track ORDER BY milliseconds DESC LIMIT 3;
+
+-- id: widths-024
+-- database: chinook
+SELECT trackid, milliseconds * 100 AS cs, bytes + milliseconds AS b FROM track ORDER BY milliseconds DESC LIMIT 3;
+
+-- x << n and x >> n shift within the type's bits, the count masked as the machine does (1 << 31 was refused on
+-- SQLite; 1::bigint << 64 answered 0 for 1, 5::bigint >> -1 10 for 0; outside tester s13).
+-- id: widths-025
+SELECT 1 << 31 AS a, CAST(1 AS bigint) << 64 AS b, CAST(5 AS bigint) >> -1 AS c, id << 30 AS d, CAST(3 AS smallint) << 15 AS e, -8 >> 1 AS f, (id * 3) >> 1 AS g, CAST(id AS bigint) << 40 AS h FROM projects ORDER BY id;

@@ -60,3 +60,47 @@ SELECT DISTINCT date_trunc('day', start_time) AS d FROM spans WHERE id < 50 ORDE
 
 -- id: numagg-018
 SELECT d, d + interval '1 day' AS next FROM (VALUES ('2026-01-02 10:00'::timestamptz), ('2026-01-03 09:00'), (NULL)) v(d) ORDER BY d;
+
+-- Windows and divisions (outside tester s11): sum / avg of a numeric OVER (...) run as the same exact
+-- aggregates, now window functions; numeric a / b runs as pg_numeric_div, numeric_div's scale and rounding.
+-- id: numagg-019
+SELECT id, sum(cost_usd::numeric) OVER (ORDER BY id) AS running, avg(cost_usd::numeric) OVER (PARTITION BY kind) AS mean FROM spans WHERE cost_usd IS NOT NULL ORDER BY id DESC LIMIT 20;
+
+-- id: numagg-020
+SELECT id, avg(cost_usd::numeric) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) AS moving, sum(cost_usd::numeric) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS centred FROM spans WHERE cost_usd > 0 ORDER BY id LIMIT 40;
+
+-- id: numagg-021
+SELECT id, cost_usd::numeric / 7 AS seventh, 1.0 / 3 AS third, 10::numeric / 3 AS ten_thirds, cost_usd::numeric / (id % 9 + 1) AS share FROM spans WHERE cost_usd > 0 ORDER BY id LIMIT 30;
+
+-- id: numagg-022
+SELECT kind, sum(cost_usd::numeric) / count(*) AS per_span, count(*) * 100.0 / sum(count(*)) OVER () AS pct FROM spans GROUP BY kind ORDER BY kind;
+
+-- id: numagg-023
+SELECT round(sum(cost_usd::numeric) / nullif(sum((attributes ->> 'llm.token_count.total')::bigint), 0) * 1000000, 4) AS usd_per_million_tokens, avg((attributes ->> 'llm.token_count.total')::bigint) / 3 AS third FROM spans;
+
+-- id: numagg-024
+-- database: chinook
+SELECT invoiceid, total / 3 AS third, total / 7.5 AS other, total / (invoiceid % 11 + 1) AS share, sum(total) OVER (PARTITION BY customerid ORDER BY invoiceid) AS running FROM invoice ORDER BY invoiceid LIMIT 60;
+
+-- id: numagg-025
+-- database: chinook
+SELECT customerid, avg(total) OVER (PARTITION BY customerid) AS mean, total / sum(total) OVER (PARTITION BY customerid) AS share FROM invoice ORDER BY invoiceid LIMIT 60;
+
+-- id: numagg-026
+-- database: chinook
+SELECT t.albumid, sum(t.unitprice) / count(*) AS mean_price, sum(t.milliseconds) / 60000.0 AS minutes, avg(t.milliseconds) / 1000 AS seconds FROM track t GROUP BY t.albumid ORDER BY t.albumid LIMIT 50;
+
+-- id: numagg-027
+-- database: chinook
+SELECT billingcountry, sum(total) / (SELECT sum(total) FROM invoice) AS share FROM invoice GROUP BY billingcountry ORDER BY billingcountry;
+
+-- id: numagg-028
+SELECT x / y AS q FROM (VALUES (1.0, 3), (-2.5, 7), (0, 5), (123456789.123, 0.001), (1e-10, 3), (NULL, 2), (7, 0.03)) AS t(x, y) ORDER BY 1;
+
+-- sum / avg of double precision over a moving window frame add each frame afresh, as PostgreSQL does (SQLite's
+-- sum subtracted the rows leaving the frame: (1e20, 1, 1) over ROWS 1 PRECEDING summed 1 for 2; outside tester s13).
+-- id: numagg-029
+SELECT i, sum(x) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s, avg(x) OVER (ORDER BY i ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS a, sum(x) OVER (ORDER BY i ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) AS f FROM (VALUES (1, '1e20'::float8), (2, 1.0::float8), (3, 1.0::float8), (4, 0.1::float8), (5, 0.2::float8), (6, NULL::float8), (7, 0.3::float8)) AS t(i, x) ORDER BY i;
+
+-- id: numagg-030
+SELECT id, sum(cost_usd) OVER (PARTITION BY trace_id ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s, avg(cost_usd) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING) AS a FROM spans WHERE id <= 3000 ORDER BY id;

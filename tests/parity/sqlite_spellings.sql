@@ -731,3 +731,25 @@ SELECT Name FROM Track WHERE Name GLOB 'A*' ORDER BY TrackId LIMIT 10, 5;
 -- database: chinook
 -- truth: SELECT BillingCountry, round(coalesce(sum(Total), 0)::numeric, 2) FROM Invoice GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5
 SELECT BillingCountry, round(total(Total), 2) FROM Invoice GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 5;
+
+-- id: sqlite-146
+-- database: demo
+-- truth: SELECT avg((attributes ->> 'llm.token_count.total')::numeric), avg((attributes ->> 'llm.token_count.total')::numeric / 3.0), sum((attributes ->> 'llm.token_count.total')::numeric) / 7, max((attributes ->> 'llm.token_count.total')::numeric) FROM spans
+SELECT avg(json_extract(attributes, '$."llm.token_count.total"')), avg(json_extract(attributes, '$."llm.token_count.total"') / 3.0), sum(json_extract(attributes, '$."llm.token_count.total"')) / 7, max(json_extract(attributes, '$."llm.token_count.total"')) FROM spans;
+
+-- id: sqlite-147
+-- database: demo
+-- truth: SELECT to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS d, to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') AS dt, (start_time AT TIME ZONE 'UTC')::date + 1 AS next, coalesce(cost_usd, 0) AS c, CASE WHEN kind = 'LLM' THEN 1 ELSE 0 END AS llm, CASE WHEN kind = 'LLM' THEN 1.0 ELSE 0.0 END AS llm_n FROM spans ORDER BY id LIMIT 5
+SELECT strftime('%Y-%m-%d', start_time) AS d, datetime(start_time) AS dt, date(start_time, '+1 day') AS next, ifnull(cost_usd, 0) AS c, iif(kind = 'LLM', 1, 0) AS llm, iif(kind = 'LLM', 1.0, 0.0) AS llm_n FROM spans ORDER BY id LIMIT 5;
+
+-- id: sqlite-148
+-- database: demo
+-- truth: SELECT avg(CASE WHEN status = 'ERROR' THEN 1 ELSE 0 END) AS error_rate, sum(CASE WHEN kind = 'LLM' THEN 1 ELSE 0 END) AS llm FROM spans
+SELECT avg(iif(status = 'ERROR', 1, 0)) AS error_rate, sum(iif(kind = 'LLM', 1, 0)) AS llm FROM spans;
+
+-- min / max of datetime() / strftime() is of their text, as PostgreSQL's translation (to_char) gives it (SQLite
+-- answered max(datetime(t)) as a timestamp '2026-11-14T22:47:52'; outside tester s13).
+-- id: sqlite-149
+-- database: demo
+-- truth: SELECT max(to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')) AS a, min(to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD')) AS b FROM spans
+SELECT max(datetime(start_time)) AS a, min(strftime('%Y-%m-%d', start_time)) AS b FROM spans;

@@ -92,7 +92,7 @@ SELECT initcap('hello wORLD'), initcap('o''neil mc-donald'), initcap('3rd_place 
 -- id: text-029
 SELECT initcap('élan VITAL école'), initcap('ÀÉÎ ñandú'), initcap('ß straße'), initcap('😀abc DEF');
 
--- id: text-030
+-- id: text-098
 SELECT DISTINCT initcap(kind) FROM spans ORDER BY 1;
 
 -- id: text-031
@@ -302,3 +302,8 @@ SELECT Name FROM ARTIST WHERE Name ~* 'É' ORDER BY ArtistId;
 -- database: chinook
 SELECT btrim(Title, 'A') FROM ALBUM ORDER BY AlbumId LIMIT 10;
 
+
+-- ascii and octet_length run on SQLite (their FIXes pointed at unicode(x), NULL for '', and length(hex(x)) / 2,
+-- 0 for NULL; outside tester s13).
+-- id: text-098
+SELECT ascii('') AS a, ascii(NULL) AS b, ascii('é') AS c, ascii(name) AS d, octet_length(name) AS e, octet_length('héllo') AS f, octet_length(NULL::text) AS g, octet_length('') AS h FROM projects ORDER BY id;

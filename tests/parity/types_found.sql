@@ -107,3 +107,31 @@ SELECT (SELECT min(date(start_time)) FROM spans) - 3 AS d, (SELECT min(CAST(star
 -- id: types-found-026
 -- note: date ± bigint does not exist in PostgreSQL (count(*) is bigint).
 SELECT (SELECT min(CAST(start_time AS date)) FROM spans) + count(*) AS d FROM traces;
+
+-- id: types-found-027
+-- note: a cast to real is named real (computed as a double on SQLite); arithmetic on it is double precision.
+SELECT 0.1::real AS r, max(cost_usd::real) AS m, 1.5::real * 2 AS d, min((id * 7)::real) AS i FROM spans;
+
+-- id: types-found-028
+-- note: a cast to real rounds to a single-precision float on SQLite too (outside tester s12).
+SELECT 16777217::real AS a, 123456789::real::int AS b, 0.1::real = 0.1 AS c, (SELECT count(*) FROM spans WHERE cost_usd::real = cost_usd) AS d;
+
+-- The trigonometric functions are double precision whatever the argument: their text and numeric casts are
+-- float8's (sin(1)::text printed SQLite's 15 digits; outside tester s13).
+-- id: types-found-029
+SELECT sin(1)::text AS a, cos(0.5)::text AS b, atan2(1, 2)::numeric AS c, degrees(1) = degrees(1)::text::float8 AS d, radians(30)::text AS e, tan(id)::text AS f FROM projects ORDER BY id;
+
+-- A stored time passed on with a NULL beside it is answered in PostgreSQL's form (coalesce(start_time, NULL),
+-- NULLIF, lag with a NULL default and CASE ... END printed SQLite's stored text; outside tester s13).
+-- id: types-found-030
+SELECT coalesce(start_time, NULL) AS a, nullif(start_time, end_time) AS b, lag(start_time, 1, NULL) OVER (ORDER BY id) AS c, CASE WHEN id > 1 THEN start_time END AS d, coalesce(start_time, NULL)::text AS e, nullif(end_time, start_time) - start_time AS f FROM spans WHERE id <= 50 ORDER BY id;
+
+-- lag / lead with a default are of the common type of the value and the default (lag(id, 1, 0.5) was typed
+-- integer on SQLite; outside tester s13).
+-- id: types-found-031
+SELECT id, lag(id, 1, 0.5) OVER (ORDER BY id) AS a, lead(id, 2, 0) OVER (ORDER BY id) AS b, lag(name, 1, 'none') OVER (ORDER BY id) AS c FROM projects ORDER BY id;
+
+-- degrees / radians as PostgreSQL computes them (x / RADIANS_PER_DEGREE): degrees(17)::text differed in the last
+-- digit; EXTRACT of timezone_hour / timezone_minute (refused with a FIX about SUBSTRING; outside tester s13).
+-- id: types-found-032
+SELECT degrees(17)::text AS a, degrees(0.0151)::text AS b, radians(100)::text AS c, degrees(id)::text AS d, radians(id * 7)::text AS e, EXTRACT(timezone_hour FROM start_time) AS f FROM spans WHERE id <= 40 ORDER BY id;

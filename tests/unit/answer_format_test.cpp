@@ -56,3 +56,20 @@ TEST(AnswerFormat, TypeNamesArePostgresNames) {
 
 }  // namespace
 }  // namespace qg::exec::sqlite
+
+namespace qg::exec::sqlite {
+namespace {
+
+// A numeric of a known scale is the double's shortest text padded to the scale, as PostgreSQL prints the numeric
+// (printf's %.14f printed the double's binary expansion, 12345.67799999999988; outside tester s13).
+TEST(AnswerFormat, NumericOfAKnownScaleIsTheShortestTextPadded) {
+  EXPECT_EQ(pg_numeric_text(12345.678, 14), "12345.67800000000000");
+  EXPECT_EQ(pg_numeric_text(12345.678, 25), "12345.6780000000000000000000000");
+  EXPECT_EQ(pg_numeric_text(0.3, 20), "0.30000000000000000000");
+  EXPECT_EQ(pg_numeric_text(2.5, 2), "2.50");
+  EXPECT_EQ(pg_numeric_text(7, 0), "7");
+  EXPECT_EQ(pg_numeric_text(-0.0, 2), "0.00");
+}
+
+}  // namespace
+}  // namespace qg::exec::sqlite

@@ -57,6 +57,8 @@ TEST(RenderTest, StringsDoubleTheirQuotes) {
             "cannot print a string containing a NUL byte for postgres");
 }
 
+// A number a double holds exactly prints as its text; on SQLite another is pg_numeric_literal('text'), the double
+// nearest it (SQLite 3.40 reads 0.005754 1 ulp off).
 TEST(RenderTest, LiteralsPrintAsTheirText) {
   for (Dialect d : {Dialect::Postgres, Dialect::Sqlite}) {
     auto r = [&](const Expr& e) { return d == Dialect::Postgres ? pg(e) : lite(e); };
@@ -64,7 +66,11 @@ TEST(RenderTest, LiteralsPrintAsTheirText) {
     EXPECT_EQ(r(num("-7")), "-7");
     EXPECT_EQ(r(num("3.25")), "3.25");
     EXPECT_EQ(r(num(".5")), ".5");
-    EXPECT_EQ(r(num("1.5e-3")), "1.5e-3");
+    EXPECT_EQ(r(num("1.5e-3")), d == Dialect::Postgres ? "1.5e-3" : "pg_numeric_literal('1.5e-3')");
+    EXPECT_EQ(r(num("0.005754")), d == Dialect::Postgres ? "0.005754" : "pg_numeric_literal('0.005754')");
+    EXPECT_EQ(r(num("1e22")), "1e22");                          // 5^22 * 2^22
+    EXPECT_EQ(r(num("9007199254740993")), "9007199254740993");  // SQLite reads an int64 exactly
+    EXPECT_EQ(r(num("-0.375")), "-0.375");
     EXPECT_EQ(r(boolean(true)), "TRUE");
     EXPECT_EQ(r(boolean(false)), "FALSE");
     EXPECT_EQ(r(null()), "NULL");

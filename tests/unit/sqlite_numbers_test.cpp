@@ -55,8 +55,13 @@ TEST_F(SqliteNumbersTest, NumericTypmodRoundsTheDecimalDigitsPostgresHolds) {
   // (and float8's 15 significant digits) hold 2.675, which rounds up.
   EXPECT_EQ(eval("pg_numeric(2.675, 5, 2)"), "2.68");
   EXPECT_EQ(eval("pg_numeric(-2.675, 5, 2)"), "-2.68");
-  // 0.1 + 0.2 is 0.30000000000000004 as a double, 0.300000000000000 as float8 -> numeric.
-  EXPECT_EQ(eval("pg_numeric(0.1 + 0.2, 20, 17)"), "0.3");
+  // 0.1 + 0.2 is 0.30000000000000004 as a double, 0.300000000000000 as float8 -> numeric (admission passes a
+  // float through pg_number(x, 'numeric', 'float8') first). A double of 17 significant digits is a numeric
+  // whose 16th and 17th are not known exactly: 17 places of it are refused, not cut from 15.
+  EXPECT_EQ(eval("pg_numeric(pg_number(0.1 + 0.2, 'numeric', 'float8'), 20, 17)"), "0.3");
+  EXPECT_EQ(eval("pg_numeric(0.1 + 0.2, 20, 17)").rfind("error: querygate: rounding to numeric(p, s) needs more", 0),
+            0u);
+  EXPECT_EQ(eval("pg_round(1e14 / 3, 2)").rfind("error: querygate: round(x, n) needs more", 0), 0u);
   EXPECT_EQ(eval("pg_numeric(9.995, 3, 2)").rfind("error: querygate: numeric field overflow", 0), 0u);
   EXPECT_EQ(eval("pg_numeric(9.994, 3, 2)"), "9.99");
   // A double even for a whole number (7 as numeric(5,0) divided by 2 is 3.5), printed as PostgreSQL prints it.

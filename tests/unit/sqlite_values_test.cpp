@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -171,6 +172,35 @@ TEST_F(SqliteValuesVsPostgres, Float8TextIsFloat8out) {
     EXPECT_EQ(exec::sqlite::float8_text(std::strtod(text.c_str(), nullptr)), text) << v;
     EXPECT_EQ(sqlite_.eval("pg_float8_text(CAST(" + text + " AS REAL))"), text) << v;
   }
+}
+
+// Short decimals at every scale (0.005754 is within a long double's rounding of the midpoint between two doubles:
+// its double printed 0.0057539999999999996 for PostgreSQL's 0.005754; outside tester s13): each one's double, as
+// PostgreSQL's float8out prints it, and as pg_float8_text does.
+TEST_F(SqliteValuesVsPostgres, Float8TextOfShortDecimals) {
+  std::vector<std::string> decimals;
+  for (int i = 0; i < 3000; ++i) {
+    const int digits = 1 + i % 7, scale = -8 + (i * 7) % 30;
+    std::string d = std::to_string(1 + (i * 7919 + i * i * 104729) % 9999999);
+    d.resize(static_cast<std::size_t>(std::min<int>(digits, static_cast<int>(d.size()))));
+    decimals.push_back(d + "e" + std::to_string(-scale));
+  }
+  decimals.push_back("5754e-6");
+  std::string list;
+  for (const auto& d : decimals) list += (list.empty() ? "'" : ",'") + d + "'";
+  const std::string texts =
+      pg("string_agg(v::float8::text, ' ' ORDER BY i) FROM unnest(ARRAY[" + list + "]) WITH ORDINALITY AS t(v, i)");
+  std::size_t at = 0;
+  int wrong = 0;
+  for (const auto& d : decimals) {
+    const auto end = texts.find(' ', at);
+    const std::string truth = texts.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    at = end == std::string::npos ? texts.size() : end + 1;
+    if (exec::sqlite::float8_text(std::strtod(d.c_str(), nullptr)) != truth && ++wrong <= 10)
+      ADD_FAILURE() << d << ": PostgreSQL " << truth << ", pg_float8_text "
+                    << exec::sqlite::float8_text(std::strtod(d.c_str(), nullptr));
+  }
+  EXPECT_EQ(wrong, 0) << "of " << decimals.size();
 }
 
 TEST(SqliteValues, FixedCases) {

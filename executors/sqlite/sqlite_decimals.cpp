@@ -1,0 +1,436 @@
+// PostgreSQL's numeric as exact decimals on SQLite (issue #12): the reading of a
+// SQLite number as the decimal PostgreSQL's numeric holds, numeric_div's scale
+// and rounding, and pg_numeric_div(x, y, from), the numeric x / y admission
+// prints for SQLite (admission/admit/numeric_scale_on_sqlite.cpp). SQLite
+// divides doubles: cost_usd::numeric / 7 answered 0.0002052914285714286 where
+// PostgreSQL's numeric quotient 0.00020529142857142857 is the double
+// 0.00020529142857142856.
+#include "executors/sqlite/sqlite_decimals.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include "executors/sqlite/sqlite_functions.hpp"
+
+namespace qg::exec::sqlite::decimal {
+
+cpp_int pow10(int n) {
+  cpp_int p = 1;
+  for (int i = 0; i < n; ++i) p *= 10;
+  return p;
+}
+
+std::optional<Decimal> parse(std::string text) {
+  int exponent = 0;
+  if (const auto e = text.find_first_of("eE"); e != std::string::npos) {
+    const char* first = text.data() + e + 1;
+    const char* last = text.data() + text.size();
+    if (first != last && *first == '+') ++first;
+    const auto r = std::from_chars(first, last, exponent);
+    if (r.ec != std::errc() || r.ptr != last || exponent > 1000 || exponent < -1000) return std::nullopt;
+    text.resize(e);
+  }
+  const bool negative = !text.empty() && text.front() == '-';
+  std::string digits = text.substr(negative ? 1 : 0);
+  const auto point = digits.find('.');
+  Decimal out;
+  if (point != std::string::npos) {
+    out.scale = static_cast<int>(digits.size() - point - 1);
+    digits.erase(point, 1);
+  }
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size() - 1));  // "025" would read as octal
+  out.value = cpp_int(digits);
+  out.scale -= exponent;
+  if (out.scale < 0) {
+    out.value *= pow10(-out.scale);
+    out.scale = 0;
+  }
+  if (negative) out.value = -out.value;
+  return out;
+}
+
+std::optional<Decimal> of_value(sqlite3_value* v, bool from_float) {
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER:
+      return Decimal{cpp_int(sqlite3_value_int64(v)), 0};
+    case SQLITE_FLOAT: {
+      const double d = sqlite3_value_double(v);
+      if (from_float) {
+        const auto digits = numeric_digits(d);
+        return digits ? parse(*digits) : std::nullopt;
+      }
+      if (!std::isfinite(d)) return std::nullopt;
+      char buf[64];
+      const auto r = std::to_chars(buf, buf + sizeof buf, d);  // the shortest text that reads back as d
+      if (r.ec != std::errc()) return std::nullopt;
+      return parse(std::string(buf, r.ptr));
+    }
+    case SQLITE_TEXT: {  // a number kept as text: its digits as written
+      const auto* t = reinterpret_cast<const char*>(sqlite3_value_text(v));
+      return t ? parse(std::string(t, static_cast<std::size_t>(sqlite3_value_bytes(v)))) : std::nullopt;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string text(const Decimal& d) {
+  const bool negative = d.value < 0;
+  std::string digits = negative ? cpp_int(-d.value).str() : d.value.str();
+  if (d.scale > 0) {
+    if (static_cast<int>(digits.size()) <= d.scale)
+      digits.insert(0, static_cast<std::size_t>(d.scale + 1) - digits.size(), '0');
+    digits.insert(digits.size() - static_cast<std::size_t>(d.scale), ".");
+  }
+  return negative ? "-" + digits : digits;
+}
+
+double nearest_double(const Decimal& d) {
+  const std::string t = text(d);
+  double out = 0;
+  std::from_chars(t.data(), t.data() + t.size(), out);  // correctly rounded; out of range: ±inf is not returned
+  return out == 0 ? 0.0 : out;                          // numeric has no -0
+}
+
+namespace {
+
+// A nonzero decimal's weight and first digit in numeric.c's base 10000 (digit i of the weight w counts 10000^w).
+void base10000(const Decimal& d, int& weight, int& first) {
+  std::string digits = d.value < 0 ? cpp_int(-d.value).str() : d.value.str();
+  const int p = static_cast<int>(digits.size()) - 1 - d.scale;  // the power of ten of the leading digit
+  weight = p >= 0 ? p / 4 : -((-p + 3) / 4);                    // floor(p / 4)
+  // 1..4 decimal digits in the first base-10000 digit, zeros past the last one (0.03: 0300).
+  const auto lead = static_cast<std::size_t>(p - weight * 4 + 1);
+  if (digits.size() < lead) digits.append(lead - digits.size(), '0');
+  first = std::stoi(digits.substr(0, lead));
+}
+
+}  // namespace
+
+Decimal divide(const Decimal& a, const Decimal& b) {
+  // select_div_scale: NUMERIC_MIN_SIG_DIGITS (16) significant digits from the quotient's estimated weight, and no
+  // fewer places than either operand's display scale.
+  int w1 = 0, f1 = 0, w2 = 0, f2 = 0;
+  if (a.value != 0) base10000(a, w1, f1);
+  base10000(b, w2, f2);
+  int qweight = w1 - w2;
+  if (f1 <= f2) --qweight;
+  const int rscale = std::clamp(std::max({16 - qweight * 4, a.scale, b.scale}), 0, 1000);
+  // div_var(..., round = true): a / b at rscale places, rounded half away from zero.
+  cpp_int numerator = a.value * pow10(b.scale + rscale), denominator = b.value * pow10(a.scale);
+  const bool negative = (numerator < 0) != (denominator < 0);
+  if (numerator < 0) numerator = -numerator;
+  if (denominator < 0) denominator = -denominator;
+  cpp_int quotient = (2 * numerator + denominator) / (2 * denominator);
+  if (negative) quotient = -quotient;
+  return {quotient, rscale};
+}
+
+namespace {
+
+// An exact numeric result: its decimal text where asked (the operand of another of these functions, so that a chain
+// such as 2.0 / 3 * 3 keeps every digit PostgreSQL's numeric keeps, or of a comparison, floor, ...), else the double
+// nearest it, or the statement's error where a double cannot stand for it: a nonzero value that would be 0
+// (1e-300 * 1e-300 is PostgreSQL's 1E-600) or beyond the double's range.
+void answer(sqlite3_context* ctx, const Decimal& d, bool as_text) {
+  if (as_text) {
+    const std::string t = text(d);
+    return sqlite3_result_text(ctx, t.c_str(), static_cast<int>(t.size()), SQLITE_TRANSIENT);
+  }
+  const double out = nearest_double(d);
+  if ((out == 0 && d.value != 0) || std::isinf(out))
+    return sqlite3_result_error(ctx,
+                                "querygate: a numeric result beyond the range the SQLite double holds exactly "
+                                "(1e-307 to 1e308), which the PostgreSQL numeric would hold",
+                                -1);
+  sqlite3_result_double(ctx, out);
+}
+
+// `from` of pg_numeric_div / pg_numeric_arith / pg_numeric_cmp: a letter for each operand, then 't' for a text answer.
+void result(sqlite3_context* ctx, const Decimal& d, sqlite3_value* from_value) {
+  const auto* from = reinterpret_cast<const char*>(sqlite3_value_text(from_value));
+  answer(ctx, d, from && std::string_view(from).size() > 2 && from[2] == 't');
+}
+
+// The operands of pg_numeric_div / pg_numeric_arith as PostgreSQL's numeric holds them; false (with the statement's
+// error set, or NULL answered) when there is no such pair.
+bool operands(sqlite3_context* ctx, sqlite3_value** argv, sqlite3_value* from_value, const char* what,
+              std::optional<Decimal>& x, std::optional<Decimal>& y) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL) {
+    sqlite3_result_null(ctx);
+    return false;
+  }
+  const auto* from = reinterpret_cast<const char*>(sqlite3_value_text(from_value));
+  const std::string_view f = from ? from : "";
+  x = of_value(argv[0], f.size() > 0 && f[0] == 'f');
+  y = of_value(argv[1], f.size() > 1 && f[1] == 'f');
+  if (!x || !y) {
+    // A NUMERIC column SQLite kept as text (PostgreSQL could not have held it), or an infinity.
+    sqlite3_result_error(ctx,
+                         (std::string("querygate: invalid input syntax for type numeric (an operand of ") + what +
+                          " that is not a number)")
+                             .c_str(),
+                         -1);
+    return false;
+  }
+  return true;
+}
+
+// pg_numeric_arith(x, y, op, from): PostgreSQL's numeric x + y, x - y or x * y, exact on the operands' decimals
+// (`from` as pg_numeric_div's), answered as the double nearest the result (SQLite's doubles: abs(-0.1) + 0.2 was
+// 0.30000000000000004, and = 0.3 false).
+void pg_numeric_arith(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  const auto* op_text = reinterpret_cast<const char*>(sqlite3_value_text(argv[2]));
+  const char op = op_text && op_text[0] && !op_text[1] ? op_text[0] : '?';
+  if (op != '+' && op != '-' && op != '*')
+    return sqlite3_result_error(ctx, "querygate: pg_numeric_arith: bad operator", -1);
+  std::optional<Decimal> x, y;
+  if (!operands(ctx, argv, argv[3], op_text, x, y)) return;
+  if (op == '*') return result(ctx, {x->value * y->value, x->scale + y->scale}, argv[3]);
+  const int scale = std::max(x->scale, y->scale);
+  const cpp_int a = x->value * pow10(scale - x->scale), b = y->value * pow10(scale - y->scale);
+  result(ctx, {op == '+' ? cpp_int(a + b) : cpp_int(a - b), scale}, argv[3]);
+}
+
+// pg_numeric_div(x, y, from): PostgreSQL's numeric x / y. `from` has a letter for each operand: 'f' for a float8
+// cast to numeric (15 significant digits), 'n' for a numeric (an integer, or a double read as its shortest text).
+// NULL in, NULL out; "division by zero" where SQLite would answer NULL; text that is not a number fails, as pg_div.
+void pg_numeric_div(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  std::optional<Decimal> x, y;
+  if (!operands(ctx, argv, argv[2], "/", x, y)) return;
+  if (y->value == 0) return sqlite3_result_error(ctx, "division by zero", -1);
+  result(ctx, divide(*x, *y), argv[2]);
+}
+
+// pg_numeric_cmp(x, y, from): PostgreSQL's numeric comparison of x and y: -1, 0 or 1 (NULL for a NULL operand), on
+// the operands' decimals (`from` as pg_numeric_div's). Admission compares its answer with 0: an exact result a
+// double rounds (1.0 / 3 * 3 is 0.99999999999999999999, the double 1) compares as PostgreSQL compares it.
+void pg_numeric_cmp(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  std::optional<Decimal> x, y;
+  if (!operands(ctx, argv, argv[2], "a comparison", x, y)) return;
+  const int scale = std::max(x->scale, y->scale);
+  const cpp_int a = x->value * pow10(scale - x->scale), b = y->value * pow10(scale - y->scale);
+  sqlite3_result_int(ctx, a < b ? -1 : a > b ? 1 : 0);
+}
+
+// ---- sqrt, exp, ln, log, power of numerics: numeric.c's result scales (at least 16 significant digits), the
+// value computed in long double (64-bit mantissa, 19 digits) and rounded to that scale. floor, ceil, round, trunc,
+// abs and sign: exact, on the decimal.
+
+// A positive decimal's weight and first two digits in base 10000 (d1: -1 when it has one digit), as NumericVar.
+struct Digits {
+  int weight = 0;
+  int d0 = 0;
+  int d1 = -1;
+};
+
+Digits digits_of(const Decimal& d) {
+  Digits out;
+  std::string text = d.value < 0 ? cpp_int(-d.value).str() : d.value.str();
+  const int p = static_cast<int>(text.size()) - 1 - d.scale;
+  out.weight = p >= 0 ? p / 4 : -((-p + 3) / 4);
+  const auto lead = static_cast<std::size_t>(p - out.weight * 4 + 1);
+  text.append(lead + 4 > text.size() ? lead + 4 - text.size() : 0, '0');
+  out.d0 = std::stoi(text.substr(0, lead));
+  const std::string rest = text.substr(lead);
+  if (rest.find_first_not_of('0') != std::string::npos) out.d1 = std::stoi(rest.substr(0, 4));
+  return out;
+}
+
+// x ~ digits * 10^dweight from its first two base-10000 digits, as numeric.c estimates weights.
+std::pair<double, int> leading(const Decimal& x) {
+  const Digits g = digits_of(x);
+  double digits = g.d0;
+  int dweight = g.weight * 4;
+  if (g.d1 >= 0) {
+    digits = digits * 10000 + g.d1;
+    dweight -= 4;
+  }
+  return {digits, dweight};
+}
+
+long double to_long_double(const Decimal& d) {
+  const std::string t = text(d);
+  return std::strtold(t.c_str(), nullptr);
+}
+
+// estimate_ln_dweight: the decimal weight of ln(x), x > 0.
+int ln_dweight(const Decimal& x) {
+  const cpp_int unit = pow10(x.scale);
+  if (x.value * 10 >= unit * 9 && x.value * 10 <= unit * 11) {  // 0.9 <= x <= 1.1: ln(1 + y) ~ y
+    const Decimal y{x.value - unit, x.scale};
+    if (y.value == 0) return 0;
+    const Digits g = digits_of(y);
+    return g.weight * 4 + static_cast<int>(std::log10(static_cast<double>(g.d0)));
+  }
+  const auto [digits, dweight] = leading(x);
+  const double ln = std::log(digits) + dweight * 2.302585092994046;
+  return static_cast<int>(std::log10(std::fabs(ln)));
+}
+
+int clamp_scale(int rscale, std::initializer_list<int> dscales) {
+  for (int d : dscales) rscale = std::max(rscale, d);
+  return std::clamp(rscale, 0, 1000);
+}
+
+// v rounded to `scale` places.
+std::optional<Decimal> at_scale(long double v, int scale) {
+  if (!std::isfinite(v)) return std::nullopt;
+  const int n = std::snprintf(nullptr, 0, "%.*Lf", scale, v);
+  std::string buf(static_cast<std::size_t>(n) + 1, '\0');
+  std::snprintf(buf.data(), buf.size(), "%.*Lf", scale, v);
+  buf.resize(static_cast<std::size_t>(n));
+  return parse(std::move(buf));
+}
+
+// d at `places` decimal places (a negative count cuts before the point), truncated or rounded half away from zero,
+// at the scale PostgreSQL's round / trunc give it (places, or 0).
+Decimal cut(const Decimal& d, int places, bool truncate) {
+  const int scale = std::max(places, 0);
+  if (places >= d.scale) return {d.value * pow10(scale - d.scale), scale};
+  const cpp_int unit = pow10(d.scale - places);
+  const bool negative = d.value < 0;
+  const cpp_int a = negative ? cpp_int(-d.value) : d.value;
+  cpp_int q = a / unit;
+  if (!truncate && 2 * (a % unit) >= unit) ++q;
+  if (places < 0) q *= pow10(-places);
+  return {negative ? cpp_int(-q) : q, scale};
+}
+
+// floor (up = false) or ceil of d.
+Decimal whole(const Decimal& d, bool up) {
+  const cpp_int unit = pow10(d.scale);
+  cpp_int q = d.value / unit;  // toward zero
+  if (d.value % unit != 0 && (d.value > 0) == up) q += up ? 1 : -1;
+  return {q, 0};
+}
+
+// A function's result, or PostgreSQL's error ("value overflows numeric format" when neither is set).
+struct Math {
+  std::optional<Decimal> value;
+  const char* error = nullptr;
+};
+
+Math failed(const char* error) {
+  return {std::nullopt, error};
+}
+
+Math numeric_sqrt(const Decimal& x) {
+  if (x.value < 0) return failed("cannot take square root of a negative number");
+  if (x.value == 0) return {Decimal{0, 0}};
+  const int sweight = (digits_of(x).weight + 1) * 4 / 2 - 1;
+  return {at_scale(std::sqrt(to_long_double(x)), clamp_scale(16 - sweight, {x.scale}))};
+}
+
+Math numeric_exp(const Decimal& x) {
+  const long double lx = to_long_double(x);
+  const double val = std::clamp(static_cast<double>(lx) * 0.434294481903252, -2000.0, 2000.0);
+  return {at_scale(std::exp(lx), clamp_scale(16 - static_cast<int>(val), {x.scale}))};
+}
+
+// ln(num) (base: none) or log(base, num).
+Math numeric_log(const Decimal* base, const Decimal& num) {
+  for (const Decimal* d : {base, &num}) {
+    if (d == nullptr) continue;
+    if (d->value == 0) return failed("cannot take logarithm of zero");
+    if (d->value < 0) return failed("cannot take logarithm of a negative number");
+  }
+  const long double ln_num = std::log(to_long_double(num));
+  if (base == nullptr) return {at_scale(ln_num, clamp_scale(16 - ln_dweight(num), {num.scale}))};
+  const long double ln_base = std::log(to_long_double(*base));
+  if (ln_base == 0) return failed("division by zero");
+  const int rscale = clamp_scale(16 - (ln_dweight(num) - ln_dweight(*base)), {base->scale, num.scale});
+  return {at_scale(ln_num / ln_base, rscale)};
+}
+
+Math numeric_power(const Decimal& base, const Decimal& exponent) {
+  const long double le = to_long_double(exponent);
+  if (base.value == 0) {
+    if (exponent.value < 0) return failed("zero raised to a negative power is undefined");
+    return {Decimal{exponent.value == 0 ? 1 : 0, 0}};
+  }
+  if (exponent.value % pow10(exponent.scale) == 0 && std::fabs(le) <= 2147483647.0L) {
+    // The result's decimal weight from the first two base-10000 digits of the base: past numeric's range, its error.
+    const auto [digits, p] = leading(base);
+    const double f = static_cast<double>(le) * (std::log10(digits) + p);
+    if (f > 131072.0 || f < -16383.0) return failed("value overflows numeric format");
+    // numeric_power's scale for an integer exponent: 16 places, or the base's.
+    const int rscale = clamp_scale(16, {base.scale});
+    const auto n = static_cast<long long>(le);
+    if (n < 0 || n > 64) return {at_scale(std::pow(to_long_double(base), le), rscale)};
+    Decimal r{1, 0};  // exact: the base's decimal to the power n, rounded at rscale
+    for (long long i = 0; i < n; ++i) r = {r.value * base.value, r.scale + base.scale};
+    return {r.scale > rscale ? cut(r, rscale, false) : r};
+  }
+  if (base.value < 0) return failed("a negative number raised to a non-integer power yields a complex result");
+  const long double ln_num = std::log(to_long_double(base)) * le;
+  const double val = static_cast<double>(ln_num) * 0.434294481903252;
+  if (val > 131072 || val < -16383) return failed("value overflows numeric format");
+  const int rscale = clamp_scale(16 - static_cast<int>(val), {base.scale, exponent.scale});
+  return {at_scale(std::exp(ln_num), rscale)};
+}
+
+// name(x[, y]); `places`: round's and trunc's count of decimal places (0 without one).
+Math numeric_function(std::string_view name, const Decimal& x, const std::optional<Decimal>& y, std::int64_t places) {
+  const bool one = !y;
+  if (name == "sqrt" && one) return numeric_sqrt(x);
+  if (name == "exp" && one) return numeric_exp(x);
+  if (name == "ln" && one) return numeric_log(nullptr, x);
+  if (name == "log") {
+    const Decimal ten{10, 0};
+    return one ? numeric_log(&ten, x) : numeric_log(&x, *y);
+  }
+  if (name == "power" && !one) return numeric_power(x, *y);
+  if ((name == "floor" || name == "ceil") && one) return {whole(x, name == "ceil")};
+  if (name == "round" || name == "trunc")  // NUMERIC_MAX_RESULT_SCALE bounds the places, as in numeric.c
+    return {cut(x, static_cast<int>(std::clamp<std::int64_t>(places, -2000, 2000)), name == "trunc")};
+  if (name == "abs" && one) return {Decimal{x.value < 0 ? cpp_int(-x.value) : x.value, x.scale}};
+  if (name == "sign" && one) return {Decimal{x.value < 0 ? -1 : x.value > 0 ? 1 : 0, 0}};
+  return failed("querygate: pg_numeric_math: unknown function");
+}
+
+// pg_numeric_math(name, x[, y]): PostgreSQL's numeric sqrt(x), exp(x), ln(x), log(x) (base 10), log(b, x),
+// power(x, y), floor(x), ceil(x), round(x[, n]), trunc(x[, n]), abs(x), sign(x), with its errors. A name ending in
+// ":t" answers the decimal's text (the operand of another exact computation), else the double nearest it.
+void pg_numeric_math(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const auto* name_text = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  std::string_view name = name_text ? name_text : "";
+  const bool as_text = name.ends_with(":t");
+  if (as_text) name.remove_suffix(2);
+  const bool places = argc > 2 && (name == "round" || name == "trunc");
+  std::optional<Decimal> x = of_value(argv[1], false), y;
+  if (argc > 2 && !places) y = of_value(argv[2], false);
+  if (!x || (argc > 2 && !places && !y))
+    return sqlite3_result_error(
+        ctx, "querygate: invalid input syntax for type numeric (an argument that is not a number)", -1);
+  const Math out = numeric_function(name, *x, y, places ? sqlite3_value_int64(argv[2]) : 0);
+  if (out.value) return answer(ctx, *out.value, as_text);
+  sqlite3_result_error(ctx, out.error ? out.error : "value overflows numeric format", -1);
+}
+
+}  // namespace
+
+bool register_decimal_functions(sqlite3* db, int flags) {
+  return sqlite3_create_function(db, "pg_numeric_div", 3, flags, nullptr, pg_numeric_div, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_arith", 4, flags, nullptr, pg_numeric_arith, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_math", 2, flags, nullptr, pg_numeric_math, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_math", 3, flags, nullptr, pg_numeric_math, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_cmp", 3, flags, nullptr, pg_numeric_cmp, nullptr, nullptr) ==
+             SQLITE_OK;
+}
+
+}  // namespace qg::exec::sqlite::decimal

@@ -1,0 +1,45 @@
+#pragma once
+// PostgreSQL's numeric as exact decimals, for the SQLite functions that compute
+// a numeric result (sqlite_decimals.cpp: pg_numeric_div; sqlite_aggregates.cpp:
+// the numeric sums, averages and variances). A value is a scaled integer:
+// value / 10^scale, the scale being numeric.c's display scale (dscale).
+#include <sqlite3.h>
+
+#include <boost/multiprecision/cpp_int.hpp>
+#include <optional>
+#include <string>
+
+namespace qg::exec::sqlite::decimal {
+
+using boost::multiprecision::cpp_int;
+
+struct Decimal {
+  cpp_int value;  // the number times 10^scale
+  int scale = 0;
+};
+
+cpp_int pow10(int n);
+
+// "-12.0340" or "1.5e-07" as a decimal (scale 4, scale 8); nullopt for text that is not a number.
+std::optional<Decimal> parse(std::string text);
+
+// The decimal a number SQLite holds stands for in PostgreSQL's numeric: an INTEGER exactly; a REAL as float8 to
+// numeric reads it (from_float: 15 significant digits) or as the shortest text that reads back as it (a NUMERIC
+// column or numeric expression SQLite holds as a double: the decimal it was stored from). nullopt: not a number.
+std::optional<Decimal> of_value(sqlite3_value* v, bool from_float);
+
+// Its text: "-0.05" for value -5, scale 2.
+std::string text(const Decimal& d);
+
+// The double nearest it.
+double nearest_double(const Decimal& d);
+
+// a / b as numeric_div computes it: at select_div_scale's scale (at least 16 significant digits, no fewer places
+// than either operand), rounded half away from zero. b is not zero.
+Decimal divide(const Decimal& a, const Decimal& b);
+
+// pg_numeric_div(x, y, from), pg_numeric_arith(x, y, op, from): registered on every connection (sqlite_functions.cpp's
+// register_functions).
+bool register_decimal_functions(sqlite3* db, int flags);
+
+}  // namespace qg::exec::sqlite::decimal

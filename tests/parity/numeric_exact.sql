@@ -1,0 +1,116 @@
+-- Numeric + - * / of any operands on SQLite as PostgreSQL's numeric computes them (outside tester s12): an
+-- operand that is a call, an aggregate, a virtual column or a cast ran as doubles (abs(-0.1) + 0.2 = 0.3 was
+-- false; floor(abs(4.35) * 100) was 434). pg_numeric_arith / pg_numeric_div compute on the operands' decimals;
+-- float8 to numeric keeps 15 significant digits; round(x, n) rounds the decimal. Format: as tests/parity/chinook.sql.
+-- database: demo
+
+-- id: numexact-001
+SELECT abs(-0.1) + 0.2 = 0.3 AS a, coalesce(0.1, 0) + 0.2 AS b, floor(abs(4.35) * 100) AS c, round(abs(100) * 1.005) AS d, ceil(abs(3270) * 1.1) AS e, round(1.011, 3) * 1000 = 1011 AS f;
+
+-- id: numexact-002
+SELECT max(v) - min(v) = 0.2 AS eq FROM (VALUES (0.1), (0.3)) t(v);
+
+-- id: numexact-003
+SELECT count(*) FROM spans WHERE (attributes ->> 'llm.token_count.total')::int * 0.001 BETWEEN 1.633 AND 1.633;
+
+-- id: numexact-004
+SELECT sum(ceil((attributes ->> 'llm.token_count.total')::int * 1.1)) AS s, count(*) FILTER (WHERE (attributes ->> 'llm.token_count.total')::bigint * 0.1 = (attributes ->> 'llm.token_count.total')::bigint / 10.0) AS n FROM spans;
+
+-- id: numexact-005
+SELECT count(*) FILTER (WHERE length(name) * 0.1 = 1.4) AS by_length, count(*) FILTER (WHERE extract(hour FROM start_time) * 0.1 = 0.3) AS by_hour FROM spans;
+
+-- id: numexact-006
+SELECT extract(epoch FROM interval '1.011 seconds') * 1000 = 1011 AS eq;
+
+-- id: numexact-007
+SELECT count(*) FROM spans WHERE extract(epoch FROM end_time - start_time) * 1000 = round(extract(epoch FROM end_time - start_time) * 1000);
+
+-- id: numexact-008
+SELECT (0.1::float8 + 0.2::float8)::numeric AS n, (0.1::float8 + 0.2::float8)::numeric = 0.3 AS eq;
+
+-- id: numexact-009
+SELECT count(*) FROM spans WHERE cost_usd::numeric = round(cost_usd::numeric, 6);
+
+-- id: numexact-010
+SELECT count(*) FROM (SELECT abs(-0.1) + 0.2 UNION SELECT 0.3) u;
+
+-- id: numexact-011
+SELECT count(*) FROM (SELECT (attributes ->> 'llm.token_count.total')::int * 0.001 FROM spans EXCEPT SELECT (attributes ->> 'llm.token_count.total')::int / 1000.0 FROM spans) e;
+
+-- id: numexact-012
+SELECT count(*) FROM spans WHERE round((attributes ->> 'llm.token_count.total')::int / 1000.0, 3) * 1000 <> (attributes ->> 'llm.token_count.total')::int;
+
+-- id: numexact-013
+SELECT trunc(sum(id::numeric / 7) * 7) AS t, sum(id::numeric / 7) * 7 = sum(id) AS eq FROM projects;
+
+-- id: numexact-014
+SELECT kind, round(avg((attributes ->> 'llm.token_count.total')::int) * 1.5, 4) AS a, round(sum(cost_usd::numeric) * 100 / nullif(count(*), 0), 6) AS b FROM spans GROUP BY kind ORDER BY kind;
+
+-- id: numexact-015
+SELECT id, greatest(cost_usd::numeric, 0.001) * 1000 AS g, nullif(cost_usd::numeric, 0) * 3 AS n FROM spans WHERE cost_usd IS NOT NULL ORDER BY id LIMIT 20;
+
+-- id: numexact-016
+-- database: chinook
+SELECT invoiceid, total * 1.0825 AS with_tax, round(total * 1.0825, 2) AS rounded, abs(total - 5.94) * 3 AS off FROM invoice ORDER BY invoiceid LIMIT 40;
+
+-- id: numexact-017
+-- database: chinook
+SELECT count(*) FROM invoiceline WHERE unitprice * quantity - 0.99 = 0;
+
+-- A double precision value SQLite holds as an integer divides as a double (outside tester s12: 3 for 3.5).
+-- id: numexact-018
+SELECT coalesce(NULL::float8, 7) / 2 AS a, greatest(1::float8, 7) / 2 AS b, sign(-7::float8) / 2 AS c, date_part('hour', timestamp '2026-01-01 05:00') / 2 AS d, date_part('epoch', interval '90 seconds') / 60 AS e;
+
+-- id: numexact-019
+SELECT avg(coalesce(cost_usd, 1) / 2) AS a, count(*) FILTER (WHERE coalesce(cost_usd, 1) / 2 > 0.1) AS n, sum(date_part('hour', start_time)) / count(*) AS h FROM spans;
+
+-- id: numexact-020
+SELECT x / 2 AS half FROM (SELECT 7 AS x UNION ALL SELECT 1::float8) u ORDER BY 1;
+
+-- id: numexact-021
+SELECT id, nullif(id, 1.5) / 2 AS n FROM spans ORDER BY id LIMIT 3;
+
+-- A chain of exact numerics keeps every digit between its steps (2.0 / 3 * 3 is 2.00000000000000000001).
+-- id: numexact-022
+SELECT floor(2.0 / 3 * 3) AS a, trunc(2.0 / 3 * 3) AS b, ceil(-2.0 / 3 * 3) AS c, 2.0 / 3 + 1.0 / 3 AS d;
+
+-- Whatever reads an exact chain reads every digit of it: floor, ceil, trunc, round, sign, abs, a prefix minus, a
+-- comparison, BETWEEN, IN, an integer or numeric(p, s) cast, sum (1.0 / 3 * 3 = 1 was true on SQLite, whose double
+-- of 0.99999999999999999999 is 1; floor(5.0 / 7 * 7) was 5; outside tester s12).
+-- id: numexact-023
+SELECT floor(5.0 / 7 * 7) AS a, 1.0 / 3 * 3 = 1 AS b, 1.0 / 3 * 3 < 1 AS c, CAST(2.5 / 7 * 7 AS integer) AS d, round(2.5 / 7 * 7) AS e, sign(1.0 / 3 * 3 - 1) AS f;
+
+-- id: numexact-024
+SELECT count(*) FILTER (WHERE id / 3.0 * 3 = id) AS eq, count(*) FILTER (WHERE id / 7.0 * 7 < id) AS lt, count(*) FILTER (WHERE id / 7.0 * 7 BETWEEN id AND id) AS btw, count(*) FILTER (WHERE id / 7.0 * 7 NOT IN (id, 1)) AS not_in FROM spans;
+
+-- id: numexact-025
+SELECT sum(id / 3.0) * 3 = sum(id) AS s, floor(sum(id / 7.0) * 7) AS f, floor(avg(id / 7.0) * 7) AS a FROM spans;
+
+-- id: numexact-026
+SELECT floor(sqrt(2.0) * sqrt(2.0)) AS a, floor(-(1.0 / 3) * 3) AS b, trunc(2.0 / 3 * 3, 19) AS c, CAST(1.0 / 3 * 3 AS numeric(10, 2)) AS d, abs(-1.0 / 3) * 3 < 1 AS e;
+
+-- id: numexact-027
+SELECT count(*) FILTER (WHERE cost_usd::numeric / 3 * 3 = cost_usd::numeric) AS eq, count(*) FILTER (WHERE floor(cost_usd::numeric * 1000000 / 7 * 7) = cost_usd::numeric * 1000000) AS f FROM spans;
+
+-- A literal a double does not hold exactly is the double nearest it (SQLite 3.40 read 0.005754 1 ulp above it:
+-- cost_usd = 0.005754 found no row; and its text printed 17 digits; outside tester s13).
+-- id: numexact-028
+SELECT count(*) AS n, count(*) FILTER (WHERE cost_usd::text = '0.005754') AS t FROM spans WHERE cost_usd = 0.005754;
+
+-- id: numexact-029
+SELECT 0.005754::float8::text AS a, 5754::float8 / 1000000 = 0.005754 AS b, 0.1::float8 + 0.2 AS c, 1.1 * 1.1 AS d, 0.3 = 0.1::float8 * 3 AS e;
+
+-- round / trunc to many places, a derived table's quotient cast to integer, IN of one exact value, ANY of an array
+-- of one (outside tester s13: 6 digits for round(x, 25), an engine error for v::int, an internal error for ANY).
+-- id: numexact-030
+SELECT v::int AS i, round(12345.678, 25) AS r, round(12345.678, 14) AS s, trunc(0.1 * 3, 20) AS t, 1 = ANY(ARRAY[1.0 / 3]) AS a, 1.0 / 3 * 3 IN (1) AS b FROM (SELECT 1.0 / 3 AS v) AS q;
+
+-- A time literal beside a stored time in NULLIF, IS DISTINCT FROM and CASE x WHEN is read as a time (SQLite
+-- compared the texts; outside tester s13).
+-- id: numexact-031
+SELECT nullif(start_time, TIMESTAMPTZ '2026-09-16 00:19:23.561+00') IS NULL AS a, CASE start_time WHEN '2026-09-16 00:19:23.561+00' THEN 'y' ELSE 'n' END AS b, start_time IS DISTINCT FROM '2026-09-16 00:19:23.561+00' AS c, nullif(start_time, '2026-09-16 02:19:23.561+02') IS NULL AS d FROM spans WHERE id = 1;
+
+-- An exact chain through COALESCE or CASE keeps its digits for whatever reads it (floor(coalesce(5.0 / 7 * 7, 0))
+-- was 5; outside tester s13b).
+-- id: numexact-032
+SELECT floor(coalesce(5.0 / 7 * 7, 0)) AS a, coalesce(1.0 / 3 * 3, 0) = 1 AS b, floor(CASE WHEN id > 0 THEN 5.0 / 7 * 7 ELSE id END) AS c, CASE WHEN id > 0 THEN 1.0 / 3 * 3 END < 1 AS d, sum(coalesce(id / 3.0, 0)) * 3 = sum(id) AS f FROM projects GROUP BY id ORDER BY id;
