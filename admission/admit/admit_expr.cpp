@@ -391,6 +391,17 @@ void Admitter::wrap_int8(ast::Expr& e, bool floating) {
   note_rewrite(floating ? "dialect:float8-overflow" : "dialect:int8-overflow");
 }
 
+bool read_back_numeric_literal(ast::Expr& e) {
+  const auto* call = std::get_if<ast::FuncCall>(&e.node);
+  const auto* text = call && call->name == "pg_numeric_literal" && call->args.size() == 1
+                         ? std::get_if<ast::Literal>(&call->args.front().node)
+                         : nullptr;
+  if (!text || text->kind != ast::LiteralKind::String || !render::is_numeric_literal_text(text->text)) return false;
+  ast::Literal number{ast::LiteralKind::Numeric, text->text};
+  e = ast::make_expr(std::move(number), e.location);
+  return true;
+}
+
 Status Admitter::exprs(std::vector<ast::Expr>& list, const ExprContext& ctx) {
   for (auto& e : list)
     if (auto s = expr(e, ctx); !s) return s;
@@ -436,16 +447,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::Literal>) {
           return big_number_literal(n, loc);
         } else if constexpr (std::is_same_v<T, ast::FuncCall>) {
-          // The printed form of a numeric literal on SQLite (admission/render: pg_numeric_literal('0.005754')) is
-          // that literal again, so the printed statement is a fixed point.
-          if (const auto* text = n.name == "pg_numeric_literal" && dialect_ == Dialect::Sqlite && n.args.size() == 1
-                                     ? std::get_if<ast::Literal>(&n.args.front().node)
-                                     : nullptr;
-              text && text->kind == ast::LiteralKind::String && render::is_numeric_literal_text(text->text)) {
-            ast::Literal number{ast::LiteralKind::Numeric, text->text};
-            e = ast::make_expr(std::move(number), loc);  // `n` dies here
-            return expr(e, ctx);
-          }
+          if (dialect_ == Dialect::Sqlite && read_back_numeric_literal(e)) return expr(e, ctx);  // `n` died
           const bool int4_checked = &e == int8_checked_;  // already the argument of pg_int4 (re-check)
           {
             bool replaced = false;

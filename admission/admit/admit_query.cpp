@@ -372,6 +372,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   array_item_ = nullptr;
   keep(array_outputs_on_sqlite(s, location));
   for (auto& item : s.items) {
+    if (dialect_ == Dialect::Sqlite) read_back_numeric_literal(item.expr);  // named as the literal it prints
     const std::string written_name = figure_name(item.expr);
     const std::size_t written_kind = item.expr.node.index();
     array_item_ = query_depth_ == 1 && !s.distinct ? &item.expr : nullptr;

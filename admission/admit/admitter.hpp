@@ -70,6 +70,10 @@ inline bool null_literal(const ast::Expr& e) {
   return l && l->kind == ast::LiteralKind::Null;
 }
 
+// pg_numeric_literal('1.6'), the printed form of a numeric literal on SQLite (admission/render), made that
+// literal again, so that the printed statement is a fixed point: its value and its column name (admit_expr.cpp).
+bool read_back_numeric_literal(ast::Expr& e);
+
 // A call that computes a numeric exactly on SQLite (pg_numeric_div / _arith / _math / _sum / _avg), and the same
 // asked for its decimal text, for another exact computation to read (numeric_scale_on_sqlite.cpp).
 bool exact_call(const ast::Expr& e);

@@ -1,0 +1,1 @@
+SELECT true, false, NULL, 1.6, 'text', -3
