@@ -442,7 +442,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (!*relation) return {};
           if (!fix.qualifier.empty()) n.table = fix.qualifier;
           if (auto s = json_rows_reference(n, **relation, loc); !s) return s;
-          const ast::ColumnRef ref = n;  // `n` dies if the node is replaced
+          if (exact_column_on_sqlite(e, **relation)) return {};  // `n` died: pg_numeric_value(v)
+          const ast::ColumnRef ref = n;                          // `n` dies if the node is replaced
           return substitute_virtual(e, **relation, ref, ctx);
         } else if constexpr (std::is_same_v<T, ast::Literal>) {
           return big_number_literal(n, loc);
@@ -461,6 +462,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             }
           }
           if (auto s = function(n, loc, ctx); !s) return s;
+          exact_arguments_on_sqlite(n);
           const std::string called = n.name;
           if (auto s = time_function_on_sqlite(e, ctx); !s) return s;
           if (std::holds_alternative<ast::FuncCall>(e.node))

@@ -290,6 +290,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           // Without LATERAL a subquery in FROM sees only the enclosing query's scope, not its siblings.
           auto cols = query(*n.query, n.lateral ? &level : level.parent, ctes);
           if (!cols) return std::move(cols).error();
+          exact_columns_on_sqlite(*n.query);
           Relation r;
           r.source = "(SELECT ...)";
           r.ambiguous = name_outputs(*n.query, *cols);

@@ -541,6 +541,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     auto cols = query(*cte.query, outer, &env);
     defining_.pop_back();
     if (!cols) return std::move(cols).error();
+    exact_columns_on_sqlite(*cte.query);
     std::vector<std::string> ambiguous = name_outputs(*cte.query, *cols);
     std::vector<std::string> names = std::move(cols).value();
     if (!cte.columns.empty()) {

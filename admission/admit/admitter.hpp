@@ -74,8 +74,9 @@ inline bool null_literal(const ast::Expr& e) {
 // literal again, so that the printed statement is a fixed point: its value and its column name (admit_expr.cpp).
 bool read_back_numeric_literal(ast::Expr& e);
 
-// A call that computes a numeric exactly on SQLite (pg_numeric_div / _arith / _math / _sum / _avg), and the same
-// asked for its decimal text, for another exact computation to read (numeric_scale_on_sqlite.cpp).
+// A call that computes a numeric exactly on SQLite (pg_numeric_div / _arith / _math / _sum / _avg, and
+// pg_numeric_value of a derived table's exact column), and the same asked for its decimal text, for another exact
+// computation to read (numeric_scale_on_sqlite.cpp).
 bool exact_call(const ast::Expr& e);
 bool exact_text(ast::Expr& e);
 
@@ -197,6 +198,9 @@ class Admitter {
   void exact_membership(ast::Expr& e, const ExprContext& ctx);
   bool exact_function(ast::Expr& e, const ExprContext& ctx);
   bool float_window_sum(ast::FuncCall& f, const ExprContext& ctx);
+  void exact_columns_on_sqlite(ast::Query& q);
+  bool exact_column_on_sqlite(ast::Expr& e, const Relation& r);
+  void exact_arguments_on_sqlite(ast::FuncCall& f);
   void shift_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numbers_on_sqlite.cpp
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);

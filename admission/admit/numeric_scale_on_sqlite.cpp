@@ -69,7 +69,7 @@ bool exact_call(const ast::Expr& e) {
            (c->otherwise && exact_call(**c->otherwise));
   const auto* f = std::get_if<ast::FuncCall>(&e.node);
   static constexpr std::string_view kExact[] = {"pg_numeric_div", "pg_numeric_arith", "pg_numeric_math",
-                                                "pg_numeric_sum", "pg_numeric_avg"};
+                                                "pg_numeric_sum", "pg_numeric_avg",   "pg_numeric_value"};
   return f && !f->args.empty() && std::find(std::begin(kExact), std::end(kExact), f->name) != std::end(kExact);
 }
 
@@ -91,6 +91,11 @@ bool exact_text(ast::Expr& e) {
   }
   if (!exact_call(e)) return false;
   auto& f = std::get<ast::FuncCall>(e.node);
+  if (f.name == "pg_numeric_value") {  // a derived table's exact column: its text
+    ast::Expr column = std::move(f.args.front());
+    e = std::move(column);
+    return true;
+  }
   auto* mode = std::get_if<ast::Literal>(&(f.name == "pg_numeric_math" ? f.args.front() : f.args.back()).node);
   if (!mode || mode->kind != ast::LiteralKind::String) return false;
   std::string& m = mode->text;
@@ -325,6 +330,80 @@ bool Admitter::exact_function(ast::Expr& e, const ExprContext& ctx) {
   f.args.insert(f.args.begin(), text_literal(name));
   note_rewrite("dialect:numeric-" + name);
   return true;
+}
+
+// A derived table's or CTE's column that is an exact call (SELECT 1.0 / 3 * 3 AS v): SQLite passed on the double
+// nearest it, so floor(v) outside was 1 for PostgreSQL's 0 (0.99999999999999999999; outside tester s13). On SQLite
+// such a column holds the call's decimal text (ValueType::exact_text); a reference to it outside is
+// pg_numeric_value(v), the double, which what reads it exactly (exact_text) unwraps to read every digit. Not for a
+// column its own query sorts or groups by name or position (text would sort as text), nor under DISTINCT (text
+// compares as text): those keep the double.
+void Admitter::exact_columns_on_sqlite(ast::Query& q) {
+  auto* s = std::get_if<ast::Select>(&q.body);
+  const auto types = query_types_.find(&q);
+  if (dialect_ != Dialect::Sqlite || !s || s->distinct || !s->distinct_on.empty() || types == query_types_.end())
+    return;
+  const auto names = [&](const ast::Expr& key, std::size_t i) {
+    if (const auto position = ast::integer_value(key)) return *position == static_cast<std::int64_t>(i) + 1;
+    const auto* ref = std::get_if<ast::ColumnRef>(&key.node);
+    const auto& item = s->items[i];
+    return ref && !ref->star && ref->table.empty() &&
+           (item.alias.empty() || same(ref->column, item.alias) || key == item.expr);
+  };
+  for (std::size_t i = 0; i < s->items.size() && i < types->second.size(); ++i) {
+    if (!exact_call(s->items[i].expr)) continue;
+    bool keyed =
+        std::any_of(q.order_by.begin(), q.order_by.end(), [&](const ast::SortItem& k) { return names(*k.expr, i); });
+    for (const auto& g : s->group_by) {
+      const auto* key = std::get_if<ast::Expr>(&g.node);
+      keyed = keyed || !key || names(*key, i);  // a grouping set: keep the doubles
+    }
+    if (keyed) continue;
+    const ast::Expr before = s->items[i].expr;
+    if (!exact_text(s->items[i].expr)) continue;
+    types->second[i].exact_text = true;
+    if (!(s->items[i].expr == before)) note_rewrite("dialect:numeric-column");  // not when printed so already
+  }
+}
+
+// A reference to such a column: pg_numeric_value(v) (executors/sqlite/sqlite_numbers.cpp). false: not one.
+bool Admitter::exact_column_on_sqlite(ast::Expr& e, const Relation& r) {
+  const auto* ref = std::get_if<ast::ColumnRef>(&e.node);
+  if (dialect_ != Dialect::Sqlite || !ref || ref->star) return false;
+  for (std::size_t i = 0; i < r.columns.size() && i < r.types.size(); ++i) {
+    if (!same(r.columns[i], ref->column)) continue;
+    if (!r.types[i].exact_text) return false;
+    const int at = e.location;
+    ast::FuncCall value;
+    value.name = "pg_numeric_value";
+    value.args.push_back(std::move(e));
+    e = ast::make_expr(std::move(value), at);
+    return true;
+  }
+  return false;
+}
+
+// pg_numeric_value and the exact calls written out (a printed statement admitted again): their arguments read the
+// decimal texts the printed statement passed them, as when admission wrote them (a reference to an exact column
+// was made pg_numeric_value(v) when admitted again).
+void Admitter::exact_arguments_on_sqlite(ast::FuncCall& f) {
+  if (dialect_ != Dialect::Sqlite || f.args.empty()) return;
+  if (f.name == "pg_numeric_value") {
+    exact_text(f.args.front());
+    return;
+  }
+  static constexpr std::string_view kReaders[] = {"pg_numeric_div", "pg_numeric_arith", "pg_numeric_cmp",
+                                                  "pg_numeric_sum", "pg_numeric_avg"};
+  if (f.name == "pg_numeric_math" && f.args.size() >= 2) {
+    const auto* name = std::get_if<ast::Literal>(&f.args.front().node);
+    static constexpr std::string_view kTwo[] = {"power", "log"};  // both operands exact (exact_function)
+    const bool both = name && std::any_of(std::begin(kTwo), std::end(kTwo),
+                                          [&](std::string_view n) { return name->text.starts_with(n); });
+    exact_text(f.args[1]);
+    if (both && f.args.size() == 3) exact_text(f.args[2]);
+  } else if (std::find(std::begin(kReaders), std::end(kReaders), f.name) != std::end(kReaders)) {
+    for (auto& a : f.args) exact_text(a);
+  }
 }
 
 }  // namespace qg::admit::detail

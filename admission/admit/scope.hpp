@@ -40,6 +40,10 @@ struct ValueType {
   // A one-dimensional array of values of this type (array_agg, regexp_match: on SQLite pg_array_agg,
   // pg_regexp_match, admitted only as a whole output column: arrays_on_sqlite.cpp).
   bool array = false;
+  // A numeric column of a derived table or CTE that holds its decimal text on SQLite (an exact call's, 1.0 / 3 * 3
+  // AS v): what reads it exactly reads every digit, anything else reads pg_numeric_value(v), the double nearest it
+  // (numeric_scale_on_sqlite.cpp).
+  bool exact_text = false;
   bool operator==(const ValueType&) const = default;
 };
 

@@ -374,6 +374,11 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           // (numeric_scale_on_sqlite.cpp)
           if (f == "pg_int4_arith" || f == "pg_numeric_cmp") return {SqlType::Integer};
           if (f == "pg_float_sum" || f == "pg_float_avg") return {SqlType::Float};  // numeric_scale_on_sqlite.cpp
+          if (f == "pg_numeric_value" && n.args.size() == 1) {  // a derived table's exact column, as a double
+            ValueType column = first;
+            column.exact_text = false;
+            return column;
+          }
           if (f == "pg_shift" && n.args.size() == 4) {  // x << n, x >> n on SQLite (numbers_on_sqlite.cpp)
             const auto bits = ast::integer_value(n.args[3]);
             return {.type = SqlType::Integer, .int8 = bits == 64, .width = bits == 16 ? 2 : bits == 32 ? 4 : 0};
@@ -514,6 +519,7 @@ void unrewrite(ast::Expr& e) {
   };
   const std::string& n = f->name;
   if ((n == "pg_int8" || n == "pg_int4" || n == "pg_int2" || n == "pg_float8" || n == "pg_number" ||
+       n == "pg_numeric_value" ||
        (n == "pg_numeric" && f->args.size() == 3 && ast::integer_value(f->args[1]) == 1000)) &&
       !f->over) {
     ast::Expr inner = std::move(f->args.front());

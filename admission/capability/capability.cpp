@@ -112,10 +112,17 @@ constexpr bool constructs_in_enum_order() {
 }
 static_assert(constructs_in_enum_order(), "kConstructs must have one row per Construct, in enum order");
 
+// The jsonb forms that run on SQLite: a key is one key, dots and all ('$.llm.provider' would be a path of two keys,
+// and find nothing in the demo's flat attributes: outside tester s14).
 constexpr std::string_view kNoSqliteJsonb =
-    "FIX: on SQLite, JSON lives in TEXT columns: write json_extract(col, '$.key') or col ->> '$.key'.";
+    "FIX: write the jsonb forms that run on SQLite: col ->> 'key' (one key, dots and all: attributes ->> "
+    "'llm.provider'), col #>> '{a,b}' for a path; a containment test of a string value, col @> '{\"k\": \"v\"}', is "
+    "col ->> 'k' = 'v'.";
+// date_bin: bins of N seconds since the epoch are date_bin's bins from origin 1970-01-01 (whole units: date_trunc).
 constexpr std::string_view kPgOnlyDate =
-    "FIX: on SQLite, use strftime('%Y-%m-%d %H:00:00', t) to truncate, or date(t) / datetime(t).";
+    "FIX: on SQLite, bin by seconds since the epoch, as date_bin does from origin 1970-01-01: "
+    "to_timestamp(floor(date_part('epoch', t) / 900) * 900) for 15-minute bins (900 = the bin in seconds); for whole "
+    "units write date_trunc('hour', t).";
 constexpr std::string_view kSqliteOnlyPercentile =
     "FIX: on PostgreSQL, write percentile_cont(p / 100.0) WITHIN GROUP (ORDER BY x).";
 constexpr std::string_view kSqliteOnlyJsonValid =
@@ -510,6 +517,9 @@ constexpr FunctionCapability kFunctions[] = {
     // a numeric literal a double does not hold exactly, as printed for SQLite (admission/render/render_expr.cpp).
     sqlite_only("pg_numeric_literal", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the number itself, e.g. SELECT id FROM spans WHERE cost_usd = 0.005754."),
+    // a derived table's exact numeric column read as a double on SQLite (admit/numeric_scale_on_sqlite.cpp).
+    sqlite_only("pg_numeric_value", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the column itself, e.g. SELECT v FROM (SELECT 1.0 / 3 AS v) AS s."),
     // x << n, x >> n of an integer on SQLite, within the type's bits (admit/numbers_on_sqlite.cpp).
     sqlite_only("pg_shift", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the shift itself, e.g. SELECT 1 << 4."),

@@ -598,7 +598,11 @@ void pg_extreme(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
 // 3.40 reads a literal through a long double and rounds twice, 1 ulp off for some (0.005754 is the double above the
 // nearest one: cost_usd = 0.005754 found none of 5 rows; outside tester s13). admission/render prints every literal a
 // double does not hold exactly so.
+// pg_numeric_value(v) is the same of a derived table's column that holds a numeric's decimal text (admission:
+// numeric_scale_on_sqlite.cpp), where a number (a group's fallback sum) is passed on as it is.
 void pg_numeric_literal(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (const int type = sqlite3_value_type(argv[0]); type == SQLITE_INTEGER || type == SQLITE_FLOAT)
+    return sqlite3_result_value(ctx, argv[0]);
   const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
   if (!text) return sqlite3_result_null(ctx);
   const std::string_view s(text, static_cast<std::size_t>(sqlite3_value_bytes(argv[0])));
@@ -609,7 +613,7 @@ void pg_numeric_literal(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv
                 "querygate: a numeric beyond the range the SQLite double holds (1e-307 to 1e308), which the "
                 "PostgreSQL numeric would hold");
   if (r.ec != std::errc() || r.ptr != s.data() + s.size())
-    return fail(ctx, "querygate: pg_numeric_literal takes the text of a number");
+    return fail(ctx, "querygate: pg_numeric_literal / pg_numeric_value take the text of a number");
   sqlite3_result_double(ctx, d);
 }
 
@@ -672,6 +676,8 @@ bool register_number_functions(sqlite3* db, int flags) {
          sqlite3_create_function(db, "pg_least", -1, flags, nullptr, pg_extreme<false>, nullptr, nullptr) ==
              SQLITE_OK &&
          sqlite3_create_function(db, "pg_numeric_literal", 1, flags, nullptr, pg_numeric_literal, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_value", 1, flags, nullptr, pg_numeric_literal, nullptr, nullptr) ==
              SQLITE_OK &&
          sqlite3_create_function(db, "pg_shift", 4, flags, nullptr, pg_shift, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "degrees", 1, flags, nullptr, pg_degrees_radians<true>, nullptr, nullptr) ==

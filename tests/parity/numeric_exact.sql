@@ -114,3 +114,24 @@ SELECT nullif(start_time, TIMESTAMPTZ '2026-09-16 00:19:23.561+00') IS NULL AS a
 -- was 5; outside tester s13b).
 -- id: numexact-032
 SELECT floor(coalesce(5.0 / 7 * 7, 0)) AS a, coalesce(1.0 / 3 * 3, 0) = 1 AS b, floor(CASE WHEN id > 0 THEN 5.0 / 7 * 7 ELSE id END) AS c, CASE WHEN id > 0 THEN 1.0 / 3 * 3 END < 1 AS d, sum(coalesce(id / 3.0, 0)) * 3 = sum(id) AS f FROM projects GROUP BY id ORDER BY id;
+
+-- An exact numeric that leaves its expression as a derived table's or CTE's column keeps every digit for what
+-- reads it exactly outside (floor(v) of SELECT 1.0 / 3 * 3 AS v was 1 for 0; outside tester s13), also through two
+-- levels, a star, a join condition, sum and a comparison; a column its own query sorts by keeps the double.
+-- id: numexact-033
+SELECT floor(v) AS f, v = 1 AS eq, v < 1 AS lt, round(v, 19) AS r, trunc(v * 10) AS t FROM (SELECT 1.0 / 3 * 3 AS v) AS s;
+
+-- id: numexact-034
+WITH shares AS (SELECT kind, count(*) * 1.0 / 7 * 7 AS n7, count(*) AS n FROM spans GROUP BY kind) SELECT kind, floor(n7) = n AS whole, n7 < n AS below, sum(n7) OVER () < sum(n) OVER () AS total_below FROM shares ORDER BY kind;
+
+-- id: numexact-035
+SELECT floor(w) AS f, ceil(w - 2) AS c, w BETWEEN 2 AND 2 AS exactly_two FROM (SELECT v * 2 + 0 AS w FROM (SELECT 1.0 / 3 * 3 AS v) AS a) AS b;
+
+-- id: numexact-036
+SELECT x.*, floor(x.v) AS f FROM (SELECT id, id / 3.0 * 3 AS v FROM projects) AS x JOIN projects p ON p.id = x.v ORDER BY x.id;
+
+-- id: numexact-037
+SELECT floor(v) AS f FROM (SELECT 2.0 / 3 * 3 AS v ORDER BY v LIMIT 1) AS s;
+
+-- id: numexact-038
+SELECT count(*) AS n, count(*) FILTER (WHERE ratio = 1) AS ones, min(floor(ratio)) AS low FROM (SELECT id / 3.0 * 3 / id AS ratio FROM spans WHERE id > 0) AS r;
