@@ -318,7 +318,11 @@ bool parse_interval(std::string_view text, Interval& out, std::string& error) {
     }
     int sign = 1;
     std::size_t j = i;
-    if (s[j] == '+' || s[j] == '-') sign = s[j] == '-' ? -1 : 1, ++j;
+    if (s[j] == '+' || s[j] == '-') {
+      sign = s[j] == '-' ? -1 : 1, ++j;
+      // PostgreSQL's ParseDateTime soaks up the spaces after a sign: '1 month - 1 day' is 1 mon -1 days.
+      while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+    }
     const std::size_t start = j;
     while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
     if (j == start && !(j < s.size() && s[j] == '.')) return bad("");

@@ -169,6 +169,12 @@ std::string fix_for_sqlstate(const std::string& state, const std::string& messag
     return "FIX: the types do not match: CAST one side to the other's type (see the column types in GET "
            "/v1/schema).";
   if (state == "22012") return "FIX: guard the divisor: x / NULLIF(y, 0).";
+  // jsonb_array_length / jsonb_array_elements / jsonb_object_keys ... of a value of another JSON type in some row.
+  if (state == "22023" &&
+      (message.find("scalar") != std::string::npos || message.find("non-array") != std::string::npos ||
+       message.find("an array") != std::string::npos || message.find("non-object") != std::string::npos))
+    return "FIX: the JSON value is not of the type the function takes in some rows: test its type first, e.g. CASE "
+           "WHEN jsonb_typeof(x) = 'array' THEN jsonb_array_length(x) END, or WHERE jsonb_typeof(x) = 'object'.";
   // A SQLite json_extract() translated by its use (admission/admit/sqlite_spellings.cpp) met a JSON value
   // of another type: the translation names the JSON type as the value it could not read.
   if (state == "22P02")
@@ -235,6 +241,7 @@ std::string sqlstate_of_words(std::string_view words) {
     return has("date") || has("time") || has("interval") ? "22008" : "22003";
   if (has("invalid input syntax for type")) return "22P02";
   if (has("more than one row returned by a subquery")) return "21000";
+  if (has("cannot get array length") || has("cannot extract elements") || has("cannot call")) return "22023";
   return {};
 }
 

@@ -43,6 +43,12 @@ ast::Expr kind_literal(Kind k) {
   return text(std::string(pgtime::kind_name(k)));
 }
 
+// A date_trunc field as PostgreSQL reads it: without case.
+std::string folded_field(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 ast::Expr call(std::string name, std::vector<ast::Expr> args, int location = -1) {
   ast::FuncCall f;
   f.name = std::move(name);
@@ -401,13 +407,33 @@ Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     if (k == Kind::Date) k = Kind::Timestamp;  // age(date, date) reads them as timestamps
     return done(call("pg_age", {f.args[0], f.args[1], kind_literal(k)}), "dialect:age");
   }
+  static constexpr std::string_view kDayOrLonger[] = {"day",  "week",   "month",   "quarter",
+                                                      "year", "decade", "century", "millennium"};
+  if (name == "date_trunc" && f.args.size() == 3 && string_literal(f.args[0]) && string_literal(f.args[2]) &&
+      stamp_kind(f.args[1]) == Kind::Timestamptz &&
+      std::find(std::begin(kDayOrLonger), std::end(kDayOrLonger), folded_field(string_literal(f.args[0])->text)) !=
+          std::end(kDayOrLonger)) {
+    // date_trunc(field, t, zone) to a day or longer: the local time in the zone truncated and read in that zone
+    // again (PostgreSQL's timestamptz_trunc_internal redetermines the offset from a day on), that is
+    // date_trunc(field, t AT TIME ZONE zone) AT TIME ZONE zone, each translated. (To an hour or less PostgreSQL keeps
+    // the instant's own offset, which differs in the hour a clock turns back: refused below.)
+    ast::Expr local = call("timezone", {f.args[2], f.args[1]}, loc);
+    if (auto s = time_function_on_sqlite(local, ctx); !s) return s;
+    ast::Expr cut = call("date_trunc", {f.args[0], std::move(local)}, loc);
+    if (auto s = time_function_on_sqlite(cut, ctx); !s) return s;
+    ast::Expr back = call("timezone", {f.args[2], std::move(cut)}, loc);
+    if (auto s = time_function_on_sqlite(back, ctx); !s) return s;
+    return done(std::move(back), "dialect:date_trunc-zone");
+  }
   if (name == "date_trunc") {
     const auto* field = f.args.empty() ? nullptr : string_literal(f.args[0]);
     const auto k = f.args.size() == 2 ? stamp_kind(f.args[1]) : std::nullopt;
     if (f.args.size() != 2 || !field || !timestamp_like(k))
       return refuse("date_trunc() on SQLite is translated for date_trunc('<literal field>', <timestamp or date>)",
-                    f.args.size() == 3 ? "FIX: truncate the local time instead: date_trunc('day', t AT TIME ZONE "
-                                         "'Europe/Berlin')."
+                    f.args.size() == 3 ? "FIX: write date_trunc('day', t, 'Europe/Berlin') with a literal field of a "
+                                         "day or longer and t a timestamptz column or CAST(x AS timestamptz); for "
+                                         "hours, date_trunc('hour', t AT TIME ZONE 'Europe/Berlin') is the local "
+                                         "time (a timestamp without time zone)."
                                        : "FIX: write date_trunc('day', t) with t a timestamp column or "
                                          "CAST(x AS timestamptz).");
     if (!pgtime::trunc_field_known(field->text))

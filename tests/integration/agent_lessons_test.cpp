@@ -260,7 +260,7 @@ void subquery_columns_are_named_as_postgres_names_them(int port) {
 
 // An engine's range errors each get the FIX for what left its range (one FIX, "CAST to bigint or numeric",
 // answered numeric(5, 2), acos(2) and ORDER BY 3 alike; outside tester s12).
-void range_errors_name_what_overflowed(int port) {
+void engine_errors_name_what_failed(int port) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"SELECT 12345.678::numeric(5, 2) AS a", "numeric(p, s)"},
       {"SELECT acos(2) AS a", "domain"},
@@ -268,6 +268,9 @@ void range_errors_name_what_overflowed(int port) {
       {"SELECT 9223372036854775807 + id AS a FROM projects", "overflowed bigint"},
       {"SELECT 2147483647 + id AS a FROM projects", "overflowed its integer type"},
       {"SELECT id FROM projects ORDER BY 3", "ORDER BY n"},
+      // A JSON value of another type than the function takes (no FIX at all before; outside tester s14).
+      {"SELECT jsonb_array_length(attributes -> 'llm.provider') AS n FROM spans WHERE kind = 'LLM'", "jsonb_typeof"},
+      {"SELECT k FROM spans, jsonb_object_keys(attributes -> 'llm.provider') AS k WHERE kind = 'LLM'", "jsonb_typeof"},
   };
   for (const auto& [sql, words] : cases) {
     const Answer a = ask(port, sql);
@@ -294,7 +297,7 @@ TEST(AgentLessons, SqliteListsEveryProblemSuggestsStatementsThatRunAndNamesWindo
   subquery_columns_are_named_as_postgres_names_them(gateway.port());
   suggestions_run_and_answer_as_the_fix_says(gateway.port());
   every_suggestion_of_the_corpus_runs(gateway.port(), "sqlite");
-  range_errors_name_what_overflowed(gateway.port());
+  engine_errors_name_what_failed(gateway.port());
   fs::remove_all(dir);
 }
 
@@ -311,7 +314,7 @@ TEST(AgentLessons, PostgresListsEveryProblemSuggestsStatementsThatRunAndNamesWin
   subquery_columns_are_named_as_postgres_names_them(gateway.port());
   suggestions_run_and_answer_as_the_fix_says(gateway.port());
   every_suggestion_of_the_corpus_runs(gateway.port(), "postgres");
-  range_errors_name_what_overflowed(gateway.port());
+  engine_errors_name_what_failed(gateway.port());
   fs::remove_all(dir);
 }
 

@@ -75,7 +75,9 @@ bool is_admitted(const Cell& c) {
 bool function_admitted(std::string_view name, Dialect d) {
   const auto* f = find_function(name);
   // jsonb_each & co. are admitted as row sources in FROM (admit/json_rows.cpp), which is how their FIXes write them.
-  return (f != nullptr && is_admitted(cell(*f, d))) || capability::row_source_in_from(name);
+  // A function translated on that backend (date_trunc, to_timestamp on SQLite) runs there too.
+  return (f != nullptr && (is_admitted(cell(*f, d)) || cell(*f, d).verdict == Verdict::Rewrite)) ||
+         capability::row_source_in_from(name);
 }
 
 // ---------- reading FIX texts ----------

@@ -34,6 +34,8 @@ TEST(PgTimeTest, IntervalsPrintAsPostgres) {
   EXPECT_EQ(format_interval(iv("00:00:00")), "00:00:00");
   EXPECT_EQ(format_interval(iv("1.5 days")), "1 day 12:00:00");
   EXPECT_EQ(format_interval(iv("90 minutes")), "01:30:00");
+  EXPECT_EQ(format_interval(iv("1 month - 1 day")), "1 mon -1 days");  // a sign's spaces (outside tester s14)
+  EXPECT_EQ(format_interval(iv("- 2 hours + 30 minutes")), "-01:30:00");
   Interval out;
   std::string error;
   ASSERT_TRUE(divide(iv("1 year 1 mon"), 7, out, error));
