@@ -907,6 +907,9 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
     detail::list_problems(refused);
     return refused;
   }
+  // The statement's own exact numerics answer PostgreSQL's digits (the executor prints a numeric column's
+  // decimal text as it is): 1.0 / 3 * 3 is 0.99999999999999999999 on both backends, not the double 1.
+  admitter.exact_columns_on_sqlite(query);
   const auto reads = admitter.output_reads(query, names->size());
   const auto plain = admitter.output_plain(query, names->size());
   if (auto companions = check_companions(query, catalog, sql, *names, reads, plain); !companions)

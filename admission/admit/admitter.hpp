@@ -102,6 +102,9 @@ class Admitter {
         params_(params) {}
 
   Result<std::vector<std::string>> query(ast::Query& q, const Scope* outer, const CteEnv* ctes);
+  // An exact numeric column of a derived table, CTE or the statement itself holds its decimal text on SQLite
+  // (numeric_scale_on_sqlite.cpp).
+  void exact_columns_on_sqlite(ast::Query& q);
 
   std::vector<std::string> rewrites;
   std::vector<std::string> notes;
@@ -198,7 +201,6 @@ class Admitter {
   void exact_membership(ast::Expr& e, const ExprContext& ctx);
   bool exact_function(ast::Expr& e, const ExprContext& ctx);
   bool float_window_sum(ast::FuncCall& f, const ExprContext& ctx);
-  void exact_columns_on_sqlite(ast::Query& q);
   bool exact_column_on_sqlite(ast::Expr& e, const Relation& r);
   void exact_arguments_on_sqlite(ast::FuncCall& f);
   void shift_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numbers_on_sqlite.cpp

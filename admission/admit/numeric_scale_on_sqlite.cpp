@@ -24,6 +24,7 @@
 #include <variant>
 
 #include "admission/admit/admitter.hpp"
+#include "admission/ast/walk.hpp"
 
 namespace qg::admit::detail {
 
@@ -53,6 +54,15 @@ bool plain(const ast::Expr& e) {
 
 ast::Expr text_literal(std::string s) {
   return ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(s)});
+}
+
+// The expression with every pg_numeric_value(v) made v.
+void without_values(ast::Expr& e) {
+  ast::for_each_child(e, [](ast::Expr& child) { without_values(child); });
+  if (auto* f = std::get_if<ast::FuncCall>(&e.node); f && f->name == "pg_numeric_value" && f->args.size() == 1) {
+    ast::Expr column = std::move(f->args.front());
+    e = std::move(column);
+  }
 }
 
 }  // namespace
@@ -277,7 +287,10 @@ void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     if (float_window_sum(*f, ctx)) return;
     if ((f->name != "sum" && f->name != "avg") || f->args.size() != 1 || f->star) return;
     const ValueType arg = value_type(f->args.front(), ctx);
-    if (arg.type != SqlType::Numeric) return;  // sum(bigint) is exact on SQLite
+    // avg of integers is PostgreSQL's numeric too (int4_avg_accum ... numeric_div): 7009.2779770444763271, where
+    // SQLite's double answered 7009.277977044477 (outside tester s14). sum(bigint) is exact on SQLite.
+    if (f->name == "avg" && arg.type == SqlType::Integer) return exact_numeric_aggregate(*f, ctx);
+    if (arg.type != SqlType::Numeric) return;
     if (f->name == "avg" || arg.scale < 0 || arg.scale > 15 || !plain(e)) return exact_numeric_aggregate(*f, ctx);
   } else {
     return;
@@ -332,12 +345,12 @@ bool Admitter::exact_function(ast::Expr& e, const ExprContext& ctx) {
   return true;
 }
 
-// A derived table's or CTE's column that is an exact call (SELECT 1.0 / 3 * 3 AS v): SQLite passed on the double
-// nearest it, so floor(v) outside was 1 for PostgreSQL's 0 (0.99999999999999999999; outside tester s13). On SQLite
-// such a column holds the call's decimal text (ValueType::exact_text); a reference to it outside is
+// A derived table's or CTE's column (or the statement's own) that is an exact call (SELECT 1.0 / 3 * 3 AS v): SQLite
+// passed on the double nearest it, so floor(v) outside was 1 for PostgreSQL's 0 (0.99999999999999999999; outside tester
+// s13). On SQLite such a column holds the call's decimal text (ValueType::exact_text); a reference to it outside is
 // pg_numeric_value(v), the double, which what reads it exactly (exact_text) unwraps to read every digit. Not for a
-// column its own query sorts or groups by name or position (text would sort as text), nor under DISTINCT (text
-// compares as text): those keep the double.
+// column its own query groups by (text would group as text), nor under DISTINCT (text compares as text): those keep
+// the double. ORDER BY the column's name or position sorts by the double, written out.
 void Admitter::exact_columns_on_sqlite(ast::Query& q) {
   auto* s = std::get_if<ast::Select>(&q.body);
   const auto types = query_types_.find(&q);
@@ -352,17 +365,25 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q) {
   };
   for (std::size_t i = 0; i < s->items.size() && i < types->second.size(); ++i) {
     if (!exact_call(s->items[i].expr)) continue;
-    bool keyed =
-        std::any_of(q.order_by.begin(), q.order_by.end(), [&](const ast::SortItem& k) { return names(*k.expr, i); });
+    bool keyed = false;
     for (const auto& g : s->group_by) {
       const auto* key = std::get_if<ast::Expr>(&g.node);
       keyed = keyed || !key || names(*key, i);  // a grouping set: keep the doubles
     }
     if (keyed) continue;
-    const ast::Expr before = s->items[i].expr;
+    // ORDER BY the column (its name or position): by the double, written out (ORDER BY pct DESC).
+    for (auto& k : q.order_by)
+      if (names(*k.expr, i)) {
+        const int at = k.expr->location;
+        *k.expr = s->items[i].expr;
+        k.expr->location = at;
+      }
+    ast::Expr before = s->items[i].expr;
     if (!exact_text(s->items[i].expr)) continue;
     types->second[i].exact_text = true;
-    if (!(s->items[i].expr == before)) note_rewrite("dialect:numeric-column");  // not when printed so already
+    // Not when printed so already (a reference to an exact column is pg_numeric_value(v) until read so).
+    without_values(before);
+    if (!(s->items[i].expr == before)) note_rewrite("dialect:numeric-column");
   }
 }
 

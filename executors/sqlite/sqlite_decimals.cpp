@@ -67,7 +67,10 @@ std::optional<Decimal> of_value(sqlite3_value* v, bool from_float) {
         const auto digits = numeric_digits(d);
         return digits ? parse(*digits) : std::nullopt;
       }
-      if (!std::isfinite(d)) return std::nullopt;
+      // Past 2^53 a double is not the numeric it stands for (9007199254740993 reads as ...992): no exact decimal,
+      // so what computes on it fails (or, a sum, falls back to the double the answer refuses) rather than print
+      // exact arithmetic on lost digits.
+      if (!std::isfinite(d) || std::abs(d) >= 9007199254740992.0) return std::nullopt;
       char buf[64];
       const auto r = std::to_chars(buf, buf + sizeof buf, d);  // the shortest text that reads back as d
       if (r.ec != std::errc()) return std::nullopt;
@@ -173,11 +176,17 @@ bool operands(sqlite3_context* ctx, sqlite3_value** argv, sqlite3_value* from_va
   x = of_value(argv[0], f.size() > 0 && f[0] == 'f');
   y = of_value(argv[1], f.size() > 1 && f[1] == 'f');
   if (!x || !y) {
-    // A NUMERIC column SQLite kept as text (PostgreSQL could not have held it), or an infinity.
+    // A NUMERIC column SQLite kept as text (PostgreSQL could not have held it), an infinity, or a double past 2^53.
+    const bool big =
+        (sqlite3_value_type(argv[0]) == SQLITE_FLOAT &&
+         std::abs(sqlite3_value_double(argv[0])) >= 9007199254740992.0) ||
+        (sqlite3_value_type(argv[1]) == SQLITE_FLOAT && std::abs(sqlite3_value_double(argv[1])) >= 9007199254740992.0);
     sqlite3_result_error(ctx,
-                         (std::string("querygate: invalid input syntax for type numeric (an operand of ") + what +
-                          " that is not a number)")
-                             .c_str(),
+                         big ? "querygate: a numeric past 2^53 (9007199254740992) has no exact SQLite value; "
+                               "PostgreSQL's numeric would answer exactly"
+                             : (std::string("querygate: invalid input syntax for type numeric (an operand of ") + what +
+                                " that is not a number)")
+                                   .c_str(),
                          -1);
     return false;
   }
