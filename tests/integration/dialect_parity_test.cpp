@@ -573,6 +573,16 @@ TEST_F(TypesAtAdmissionTest, NumericsAnswerWithPostgresDigitsAndFloatsStayFloats
   EXPECT_EQ(answer(*postgres_, "SELECT round(avg(x), 3) FROM e"), truth("SELECT round(avg(x)::numeric, 3) FROM e"));
   // date_part stays double precision on both.
   expect_same_json("SELECT id, date_part('epoch', start_time) FROM e ORDER BY id");
+  // The digits past the double's: quotients, means of integers, shares (outside tester s14: SQLite printed the
+  // double, 1 for 0.99999999999999999999), sorted by them, and a derived table's exact column read exactly.
+  expect_same_json("SELECT 1.0 / 3 * 3 AS a, 1.0 / 3 AS b, avg(n) AS c, sum(n) / 7.0 AS d, avg(n * 1.0) AS e FROM e",
+                   "[[0.99999999999999999999,0.33333333333333333333,5.5000000000000000,4.7142857142857143,"
+                   "5.5000000000000000]]");
+  expect_same_json(
+      "SELECT grp, count(*) * 100.0 / sum(count(*)) OVER () AS pct, avg(n) FROM e GROUP BY grp "
+      "ORDER BY pct DESC, 1");
+  expect_same_json("SELECT id, n / 3.0 AS q FROM e ORDER BY 2, id LIMIT 5");
+  expect_same_json("SELECT floor(v) AS f, v * 3 AS w FROM (SELECT n / 3.0 * 3 AS v FROM e) s ORDER BY 2, 1");
 }
 
 TEST_F(TypesAtAdmissionTest, PostgresTypeErrorsAreRefusedOnBothBackends) {
