@@ -819,6 +819,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (replaced) return {};  // `n` died
             if (auto s = numeric_typmod_on_sqlite(e, ctx, replaced); !s) return s;
             if (replaced) return {};  // `n` died
+            if (auto s = jsonb_cast_on_sqlite(e, ctx, replaced); !s) return s;
+            if (replaced) return {};  // `n` died
           }
           if (auto s = cast_on_sqlite(n, ctx, loc); !s) return s;
           if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;

@@ -135,6 +135,37 @@ Status Admitter::json_path_on_sqlite(ast::Expr& e, bool& replaced) {
   return {};
 }
 
+// CAST(x AS jsonb) on SQLite (agents write attributes::jsonb ->> 'key' out of habit; refused before, outside tester
+// s14): of a jsonb value nothing (it is one already); of text pg_jsonb_in(x) (executors/sqlite/sqlite_json.cpp),
+// jsonb's output form of the JSON text, PostgreSQL's error for text that is not JSON. PostgreSQL has no cast to jsonb
+// from a number or a boolean: its error, with to_jsonb's FIX.
+Status Admitter::jsonb_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced) {
+  auto& cast = std::get<ast::Cast>(e.node);
+  if (dialect_ != Dialect::Sqlite || cast.type.name != "jsonb") return {};
+  const SqlType from = value_type(*cast.arg, ctx).type;
+  const int at = e.location;
+  if (from == SqlType::Json) {
+    ast::Expr value = std::move(*cast.arg);
+    value.location = at;
+    e = std::move(value);
+  } else if (from == SqlType::Text || from == SqlType::Untyped || from == SqlType::Null) {
+    ast::FuncCall in;
+    in.name = "pg_jsonb_in";
+    in.args.push_back(std::move(*cast.arg));
+    e = ast::make_expr(std::move(in), at);
+  } else {
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "cannot cast type " + sql_type_words(value_type(*cast.arg, ctx), std::nullopt) +
+                          " to jsonb (PostgreSQL has no such cast)",
+                      "FIX: write to_jsonb(x) for the JSON value of a number or boolean, or cast JSON text: "
+                      "CAST('{\"a\": 1}' AS jsonb).",
+                      pos(at));
+  }
+  replaced = true;
+  note_rewrite("dialect:jsonb-cast");
+  return {};
+}
+
 Status Admitter::json_exists_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced) {
   replaced = false;
   auto* op = std::get_if<ast::Operator>(&e.node);

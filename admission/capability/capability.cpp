@@ -552,6 +552,9 @@ constexpr FunctionCapability kFunctions[] = {
     // (executors/sqlite/sqlite_json.cpp; render/render_expr.cpp prints x ->> k and x -> 0 with them).
     sqlite_only("pg_jsonb_text", Scalar, Text, Growth::Double, "FIX: on PostgreSQL, write attributes ->> 'key'."),
     sqlite_only("pg_jsonb_out", Scalar, Text, Growth::Double, "FIX: on PostgreSQL, write CAST(attributes AS text)."),
+    // CAST(text AS jsonb) on SQLite (admit/json_on_sqlite.cpp).
+    sqlite_only("pg_jsonb_in", Scalar, Text, Growth::Double,
+                "FIX: on PostgreSQL, write the cast itself: CAST('{\"a\": 1}' AS jsonb)."),
     sqlite_only("pg_jsonb_get", Scalar, Text, Growth::Double, "FIX: on PostgreSQL, write attributes -> 'key'."),
     sqlite_only("pg_jsonb_array", Scalar, Text, Growth::Within, "FIX: on PostgreSQL, write attributes -> 0."),
     sqlite_rewrite("jsonb_typeof", Scalar, Text, Growth::Fixed, "dialect:jsonb_typeof"),
@@ -704,7 +707,7 @@ constexpr std::array kCasts{
     CastCapability{"time", Text, rewrite("dialect:time-cast"), admit()},
     CastCapability{"interval", Text, rewrite("dialect:time-cast"), admit()},
     CastCapability{"json", Text, refuse(kPgOnlyJsonType), admit()},
-    CastCapability{"jsonb", Text, refuse(kPgOnlyJsonType), admit()},
+    CastCapability{"jsonb", Text, rewrite("dialect:jsonb-cast"), admit()},
     CastCapability{"uuid", Text,
                    refuse("FIX: on SQLite, UUIDs are stored as TEXT: drop the cast and compare the text, e.g. "
                           "lower(x) = lower('<uuid>')."),

@@ -453,6 +453,14 @@ void pg_jsonb_out(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   text_result(ctx, json_out::jsonb_text(*v));
 }
 
+// pg_jsonb_in(text): CAST(text AS jsonb): jsonb's output form, PostgreSQL's error for text that is not JSON.
+void pg_jsonb_in(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  auto v = json_out::parse(arg_text(argv[0]));
+  if (!v) return sqlite3_result_error(ctx, "invalid input syntax for type json", -1);
+  text_result(ctx, json_out::jsonb_text(*v));
+}
+
 // pg_jsonb_get(json, key): `x -> 'key'`: the member of an object (of a repeated key the last, as jsonb
 // keeps it; keys compared after their escapes are read) in jsonb's output form; NULL for anything else.
 void pg_jsonb_get(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
@@ -520,6 +528,7 @@ bool register_json_functions(sqlite3* db, int flags) {
          sqlite3_create_function(db, "pg_jsonb_text", 1, flags, nullptr, pg_jsonb_text, nullptr, nullptr) ==
              SQLITE_OK &&
          sqlite3_create_function(db, "pg_jsonb_out", 1, flags, nullptr, pg_jsonb_out, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_jsonb_in", 1, flags, nullptr, pg_jsonb_in, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_jsonb_get", 2, flags, nullptr, pg_jsonb_get, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_jsonb_array", 1, flags, nullptr, pg_jsonb_array, nullptr, nullptr) ==
              SQLITE_OK &&

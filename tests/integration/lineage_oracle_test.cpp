@@ -257,6 +257,7 @@ constexpr Signature kSignatures[] = {
     {"pg_jsonb_exists", "Jl"},  // x ? 'key' on SQLite
     {"pg_jsonb_text", "J"},     // x ->> k on SQLite
     {"pg_jsonb_out", "J"},      // jsonb's output form on SQLite
+    {"pg_jsonb_in", "J"},       // CAST(text AS jsonb) on SQLite
     {"pg_jsonb_get", "Jl"},     // x -> 'key' on SQLite
     {"pg_jsonb_typeof", "J"},   // jsonb_typeof on SQLite
     {"pg_jsonb_array_length", "J"},
