@@ -23,6 +23,7 @@
 #include <cstring>
 #include <deque>
 #include <limits>
+#include <map>
 #include <new>
 #include <optional>
 #include <string>
@@ -268,6 +269,10 @@ void int_final(sqlite3_context* ctx) {
 struct Decimals {
   cpp_int sum;    // the sum times 10^scale
   int scale = 0;  // the largest scale of the values so far (numeric.c's add_var keeps it)
+  // How many values of each scale the group (or window frame) holds: a frame's scale is its values' largest, as
+  // PostgreSQL's (do_numeric_discard restarts the frame when the last value of the largest scale leaves it; avg(x)
+  // OVER (ROWS 1 PRECEDING) printed 31587.75000000000000000000 for 31587.750000000000: outside tester s14).
+  std::map<int, std::int64_t> scales;
   std::int64_t n = 0;
   double doubles = 0;            // SQLite's own sum, for a group with a value that is not a number
   std::int64_t not_numbers = 0;  // such values in the group (a window frame drops them again)
@@ -300,6 +305,12 @@ void numeric_add(sqlite3_context* ctx, sqlite3_value** argv, int sign) {
     s->scale = value->scale;
   }
   s->sum += sign * value->value * decimal::pow10(s->scale - value->scale);
+  if ((s->scales[value->scale] += sign) == 0) s->scales.erase(value->scale);
+  const int largest = s->scales.empty() ? 0 : s->scales.rbegin()->first;
+  if (largest < s->scale) {  // every value left has at most `largest` decimals: the sum divides exactly
+    s->sum /= decimal::pow10(s->scale - largest);
+    s->scale = largest;
+  }
 }
 
 void numeric_step(sqlite3_context* ctx, int, sqlite3_value** argv) {

@@ -135,3 +135,12 @@ SELECT floor(v) AS f FROM (SELECT 2.0 / 3 * 3 AS v ORDER BY v LIMIT 1) AS s;
 
 -- id: numexact-038
 SELECT count(*) AS n, count(*) FILTER (WHERE ratio = 1) AS ones, min(floor(ratio)) AS low FROM (SELECT id / 3.0 * 3 / id AS ratio FROM spans WHERE id > 0) AS r;
+
+-- A moving frame's numeric sum / mean has the scale of the values in the frame (the largest scale seen before
+-- printed 31587.75000000000000000000 for 31587.750000000000), and window functions over a derived table's exact
+-- column (a 500 before: outside tester s14).
+-- id: numexact-039
+SELECT id, avg(id / 2.0) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) AS a, sum(id / 2.0) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM spans WHERE id IN (1, 2, 3, 9998, 9999, 10000, 10001, 10002) ORDER BY id;
+
+-- id: numexact-040
+SELECT v, sum(v) OVER (ORDER BY v) AS s, avg(v) OVER () AS a, rank() OVER (ORDER BY v DESC) AS r, lag(v) OVER (ORDER BY v) AS l FROM (SELECT id / 3.0 AS v FROM spans ORDER BY id LIMIT 4) AS s ORDER BY v;
