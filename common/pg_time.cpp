@@ -299,6 +299,17 @@ bool parse_interval(std::string_view text, Interval& out, std::string& error) {
   std::size_t i = 0;
   if (i < s.size() && s[i] == '@') ++i;
   bool any = false, ago = false;
+  // The fields given so far, a bit per Unit::Kind: PostgreSQL's DecodeInterval refuses a field given twice
+  // ('1 day 1 day', '1 hour + 1 hour'); a clock gives hours, minutes and seconds, a fraction of a second all three
+  // second fields.
+  unsigned seen = 0;
+  const auto bit = [](Unit::Kind k) { return 1u << static_cast<unsigned>(k); };
+  const unsigned all_seconds = bit(Unit::Second) | bit(Unit::Milli) | bit(Unit::Micro);
+  const auto field = [&](unsigned bits) {
+    const bool again = (seen & bits) != 0;
+    seen |= bits;
+    return !again;
+  };
   double micros = 0;  // accumulated, rounded at the end
   std::int64_t months = 0, days = 0;
   while (true) {
@@ -346,6 +357,7 @@ bool parse_interval(std::string_view text, Interval& out, std::string& error) {
         }
       }
       micros += sign * ((h * 3600.0 + m * 60.0 + sec) * 1e6 + std::rint(frac * 1e6));
+      if (!field(bit(Unit::Hour) | bit(Unit::Minute) | all_seconds)) return bad("");
       i = j;
       any = true;
       continue;
@@ -371,6 +383,7 @@ bool parse_interval(std::string_view text, Interval& out, std::string& error) {
     const std::string unit_word = lower(s.substr(j, k - j));
     if (unit_word.empty() || unit_word == "ago") {
       // A bare number is seconds.
+      if (!field(frac != 0 ? all_seconds : bit(Unit::Second))) return bad("");
       micros += sign * value * 1e6;
       i = j;
       any = true;
@@ -378,6 +391,7 @@ bool parse_interval(std::string_view text, Interval& out, std::string& error) {
     }
     const auto unit = std::find_if(kUnits.begin(), kUnits.end(), [&](const Unit& u) { return u.name == unit_word; });
     if (unit == kUnits.end()) return bad("");
+    if (!field(unit->kind == Unit::Second && frac != 0 ? all_seconds : bit(unit->kind))) return bad("");
     switch (unit->kind) {
       case Unit::Micro:
         micros += sign * value;

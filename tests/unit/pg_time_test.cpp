@@ -46,6 +46,12 @@ TEST(PgTimeTest, IntervalsPrintAsPostgres) {
   EXPECT_EQ(format_interval(out), "-22:48:00");
   EXPECT_FALSE(parse_interval("1.5 months", out, error));  // refused, not guessed
   EXPECT_FALSE(parse_interval("soon", out, error));
+  // A field given twice is PostgreSQL's error (outside tester s14: '1 hour + 1 hour' answered 02:00:00).
+  for (const char* twice : {"1 day 1 day", "1 hour + 1 hour", "1 month - 1 month", "2 days - 3 hours - 1 hour",
+                            "1 day 02:00 3 minutes", "1.5 seconds 3 milliseconds", "10 20"})
+    EXPECT_FALSE(parse_interval(twice, out, error)) << twice;
+  for (const char* once : {"1 week 1 day", "1 year 2 months 3 days 04:05:06", "1 day 10", "2 hours 30 minutes 5"})
+    EXPECT_TRUE(parse_interval(once, out, error)) << once;
 }
 
 TEST(PgTimeTest, CalendarArithmeticIsPostgres) {
