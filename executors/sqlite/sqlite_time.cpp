@@ -6,6 +6,7 @@
 // zones come from the system tz database through Howard Hinnant's date/tz.
 #include <date/tz.h>
 
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -237,6 +238,43 @@ bool fixed_zone(const std::string& z, long long& east_seconds) {
 // read as a wall-clock time there and becomes a timestamptz. In a daylight-
 // saving gap the offset before the change is used, in an overlap the one after
 // (PostgreSQL's rule).
+// A tz database zone by its name, whatever its case, as PostgreSQL finds it ('america/new_york'; refused before:
+// outside tester s14). nullptr: none.
+const date::time_zone* named_zone(const std::string& name) {
+  try {
+    return date::locate_zone(name);
+  } catch (const std::exception&) {
+  }
+  const auto folded = [](std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  const std::string wanted = folded(name);
+  try {
+    for (const auto& z : date::get_tzdb().zones)
+      if (folded(z.name()) == wanted) return &z;
+  } catch (const std::exception&) {
+  }
+  return nullptr;
+}
+
+// From 2038 a zone's offsets follow the rule its TZif file ends with (tzfile(5)), as PostgreSQL reads it; date/tz
+// lists the transitions the file holds, which end in 2037, and kept the last offset (America/New_York answered
+// standard time in a 2040 summer; outside tester s14). The Gregorian calendar repeats every 28 years from 1901 to
+// 2099 (same weekdays, same leap days), so a time of 2038-2099 has the offset of the same time 28 or 56 years
+// earlier, under the same rule. Past 2099: nullopt (refused, never guessed).
+constexpr std::int64_t kRulesFrom = 2145916800;   // 2038-01-01 00:00:00 UTC: past the files' last transitions
+constexpr std::int64_t kCycle = 10227LL * 86400;  // 28 Gregorian years without a skipped leap day, in seconds
+
+std::optional<std::int64_t> listed_time(std::int64_t seconds) {
+  if (seconds < kRulesFrom) return seconds;
+  const date::year_month_day day{date::floor<date::days>(date::sys_seconds{std::chrono::seconds{seconds}})};
+  const int year = static_cast<int>(day.year());
+  if (year > 2099) return std::nullopt;
+  return seconds - ((year - 2037 + 27) / 28) * kCycle;
+}
+
 void pg_timezone(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (any_null(argc, argv, 2)) return sqlite3_result_null(ctx);
   Kind k;
@@ -248,17 +286,15 @@ void pg_timezone(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
                                              : -((-v.micros + pgtime::kMicrosPerSecond - 1) / pgtime::kMicrosPerSecond);
   long long east = 0;
   if (!fixed_zone(zone, east)) {
-    const date::time_zone* tz = nullptr;
-    try {
-      tz = zone.find('/') != std::string::npos ? date::locate_zone(zone) : nullptr;
-    } catch (const std::exception&) {
-      tz = nullptr;
-    }
+    const date::time_zone* tz = zone.find('/') != std::string::npos ? named_zone(zone) : nullptr;
     if (!tz) return fail(ctx, "time zone \"" + zone + "\" not recognized");
+    const auto listed = listed_time(seconds);
+    if (!listed)
+      return fail(ctx, "querygate: time zone \"" + zone + "\" is read up to 2099 here; PostgreSQL would answer");
     if (to_local) {
-      east = tz->get_info(date::sys_seconds{std::chrono::seconds{seconds}}).offset.count();
+      east = tz->get_info(date::sys_seconds{std::chrono::seconds{*listed}}).offset.count();
     } else {
-      const auto info = tz->get_info(date::local_seconds{std::chrono::seconds{seconds}});
+      const auto info = tz->get_info(date::local_seconds{std::chrono::seconds{*listed}});
       switch (info.result) {
         case date::local_info::unique:
         case date::local_info::nonexistent:

@@ -300,3 +300,8 @@ SELECT date_trunc('hour', start_time, 'Asia/Kolkata') AS h FROM spans ORDER BY i
 -- invalid input; outside tester s14).
 -- id: time-097
 SELECT DATE '2026-01-31' + INTERVAL '1 month - 1 day' AS a, INTERVAL '- 2 hours + 30 minutes' AS b, TIMESTAMPTZ '2026-03-31 10:00:00+00' + INTERVAL '1 month - 1 day' AS c;
+
+-- Zone offsets past 2037 follow the zone's rule (the TZif files list transitions up to 2037: New York answered
+-- standard time in a 2040 summer), and a zone name is found whatever its case (outside tester s14).
+-- id: time-098
+SELECT date_trunc('day', TIMESTAMPTZ '2040-07-01 03:00+00', 'America/New_York') AS a, TIMESTAMPTZ '2040-07-01 03:00+00' AT TIME ZONE 'America/New_York' AS b, date_trunc('day', TIMESTAMPTZ '2050-07-01 03:00+00', 'Europe/Berlin') AS c, TIMESTAMP '2040-07-01 03:00' AT TIME ZONE 'australia/sydney' AS d, TIMESTAMPTZ '2038-01-15 03:00+00' AT TIME ZONE 'Australia/Sydney' AS e, TIMESTAMP '2040-03-11 02:30' AT TIME ZONE 'America/New_York' AS f, TIMESTAMP '2040-11-04 01:30' AT TIME ZONE 'America/New_York' AS g, TIMESTAMPTZ '2099-10-30 12:00+00' AT TIME ZONE 'Europe/London' AS h, start_time AT TIME ZONE 'europe/berlin' AS i FROM spans WHERE id = 1;
