@@ -215,6 +215,10 @@ std::string fix_for_sqlstate(const std::string& state, const std::string& messag
     if (has("bigint out of range"))
       return "FIX: the result overflowed bigint: CAST an operand to numeric before the arithmetic, e.g. CAST(x AS "
              "numeric) * y.";
+    // SQLite's sum() past 2^63 (PostgreSQL's sum of bigint is a numeric and answers; outside tester s14b).
+    if (has("integer overflow"))
+      return "FIX: a sum passed bigint's range on SQLite (PostgreSQL's sum of bigint is numeric): sum smaller units, "
+             "e.g. sum(x / 1000), or fewer rows.";
     if (has("integer out of range") || has("smallint out of range"))
       return "FIX: the result overflowed its integer type: CAST an operand to bigint before the arithmetic, e.g. "
              "CAST(x AS bigint) * y.";
@@ -242,6 +246,7 @@ std::string sqlstate_of_words(std::string_view words) {
   if (has("invalid input syntax for type")) return "22P02";
   if (has("more than one row returned by a subquery")) return "21000";
   if (has("cannot get array length") || has("cannot extract elements") || has("cannot call")) return "22023";
+  if (has("integer overflow")) return "22003";  // SQLite's sum()
   return {};
 }
 

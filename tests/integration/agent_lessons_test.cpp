@@ -298,6 +298,13 @@ TEST(AgentLessons, SqliteListsEveryProblemSuggestsStatementsThatRunAndNamesWindo
   suggestions_run_and_answer_as_the_fix_says(gateway.port());
   every_suggestion_of_the_corpus_runs(gateway.port(), "sqlite");
   engine_errors_name_what_failed(gateway.port());
+  // SQLite's own sum() past 2^63 (PostgreSQL answers: its sum of bigint is numeric): a FIX, not bare words.
+  const Answer sum =
+      ask(gateway.port(), "SELECT sum(x) AS s FROM (VALUES (9223372036854775807), (9223372036854775807)) v(x)");
+  ASSERT_NE(sum.error(), nullptr) << sum.rows();
+  const auto* sum_fix = sum.error()->if_contains("fix");
+  ASSERT_TRUE(sum_fix != nullptr && sum_fix->is_string()) << json::serialize(*sum.error());
+  EXPECT_NE(std::string(sum_fix->as_string()).find("sum smaller units"), std::string::npos);
   fs::remove_all(dir);
 }
 
