@@ -544,7 +544,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (int8_arithmetic) int8_operands_.insert({&**n.left, &*n.right});
           if (n.left) {
             // The left operand of an arrow is a JSON document: its JSON text is not shown as such.
-            if (arrow || n.op == "#>" || n.op == "#>>") json_text_allowed_ = &**n.left;
+            if (arrow || n.op == "#>" || n.op == "#>>" || n.op == "?") json_text_allowed_ = &**n.left;
             if (auto s = expr(**n.left, ctx); !s) return text_meant(std::move(s), **n.left, *n.right, n.op);
           }
           if (auto s = expr(*n.right, ctx); !s) return n.left ? text_meant(std::move(s), *n.right, **n.left, n.op) : s;
@@ -793,6 +793,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (n.otherwise) results.push_back(&**n.otherwise);
           return branch_results(results, ctx, "CASE", loc);
         } else if constexpr (std::is_same_v<T, ast::Cast>) {
+          const bool json_read = &e == json_text_allowed_;  // read by an arrow or a json function (as written)
           const auto* row = capability::find_cast(n.type.name);
           if (!row)
             return make_error(ErrorCode::ValidationCastNotAllowed,
@@ -819,7 +820,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (replaced) return {};  // `n` died
             if (auto s = numeric_typmod_on_sqlite(e, ctx, replaced); !s) return s;
             if (replaced) return {};  // `n` died
-            if (auto s = jsonb_cast_on_sqlite(e, ctx, replaced); !s) return s;
+            if (auto s = jsonb_cast_on_sqlite(e, ctx, json_read, replaced); !s) return s;
             if (replaced) return {};  // `n` died
           }
           if (auto s = cast_on_sqlite(n, ctx, loc); !s) return s;

@@ -238,7 +238,8 @@ class Admitter {
   // jsonb paths on SQLite (json_on_sqlite.cpp): #>> / #> and jsonb_extract_path[_text] become arrow chains,
   // x ? 'key' pg_jsonb_exists. `replaced`: `e` is a new node, to be admitted as written.
   Status json_path_on_sqlite(ast::Expr& e, bool& replaced);
-  Status jsonb_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);  // json_on_sqlite.cpp
+  Status jsonb_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool json_read,
+                              bool& replaced);  // json_on_sqlite.cpp
   Status json_exists_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   // SELECT DISTINCT ON on SQLite (distinct_on.cpp): the first row per group by row_number(), in place.
   Status distinct_on_on_sqlite(ast::Query& q);
