@@ -212,3 +212,8 @@ SELECT genreid, sum(unitprice * 2) AS s FROM track GROUP BY genreid HAVING sum(u
 -- id: num-064
 -- NULLIF(a, b) compares a = b: a quoted number meets a number as in a comparison (outside tester s8, H6).
 SELECT nullif(1, '1') AS a, nullif(id, '2') AS b FROM projects ORDER BY id;
+
+-- x ^ y is power(x, y): double precision of integers, numeric of numerics; left-associative, above * (refused
+-- before on both backends; outside tester s14).
+-- id: num-065
+SELECT 2 ^ 3 AS a, 2.0 ^ 3 AS b, 2 ^ 0.5 AS c, 2 ^ 3 ^ 2 AS e, id ^ 2 AS f, -2 ^ 2 AS g, 1.5 ^ 2 * 2 AS h FROM projects ORDER BY id;
