@@ -169,6 +169,11 @@ std::string fix_for_sqlstate(const std::string& state, const std::string& messag
     return "FIX: the types do not match: CAST one side to the other's type (see the column types in GET "
            "/v1/schema).";
   if (state == "22012") return "FIX: guard the divisor: x / NULLIF(y, 0).";
+  // A zone past 2037 whose rules changed lately (executors/sqlite/sqlite_time.cpp).
+  if (state == "22023" && message.find("past 2037") != std::string::npos)
+    return "FIX: read times after 2037 in UTC, e.g. t AT TIME ZONE 'UTC', or in a zone whose rules have held since "
+           "2010 (most of Europe, the United States, Australia); this zone's local times past 2037 are not known on "
+           "SQLite.";
   // jsonb_array_length / jsonb_array_elements / jsonb_object_keys ... of a value of another JSON type in some row.
   if (state == "22023" &&
       (message.find("scalar") != std::string::npos || message.find("non-array") != std::string::npos ||
@@ -247,6 +252,7 @@ std::string sqlstate_of_words(std::string_view words) {
   if (has("more than one row returned by a subquery")) return "21000";
   if (has("cannot get array length") || has("cannot extract elements") || has("cannot call")) return "22023";
   if (has("integer overflow")) return "22003";  // SQLite's sum()
+  if (has("past 2037")) return "22023";         // a zone's offsets (sqlite_time.cpp)
   return {};
 }
 

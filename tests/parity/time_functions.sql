@@ -305,3 +305,8 @@ SELECT DATE '2026-01-31' + INTERVAL '1 month - 1 day' AS a, INTERVAL '- 2 hours 
 -- standard time in a 2040 summer), and a zone name is found whatever its case (outside tester s14).
 -- id: time-098
 SELECT date_trunc('day', TIMESTAMPTZ '2040-07-01 03:00+00', 'America/New_York') AS a, TIMESTAMPTZ '2040-07-01 03:00+00' AT TIME ZONE 'America/New_York' AS b, date_trunc('day', TIMESTAMPTZ '2050-07-01 03:00+00', 'Europe/Berlin') AS c, TIMESTAMP '2040-07-01 03:00' AT TIME ZONE 'australia/sydney' AS d, TIMESTAMPTZ '2038-01-15 03:00+00' AT TIME ZONE 'Australia/Sydney' AS e, TIMESTAMP '2040-03-11 02:30' AT TIME ZONE 'America/New_York' AS f, TIMESTAMP '2040-11-04 01:30' AT TIME ZONE 'America/New_York' AS g, TIMESTAMPTZ '2099-10-30 12:00+00' AT TIME ZONE 'Europe/London' AS h, start_time AT TIME ZONE 'europe/berlin' AS i FROM spans WHERE id = 1;
+
+-- A zone whose rules changed in recent years is refused past 2037 on SQLite (the offsets of 28 years earlier were an
+-- old rule's: Europe/Moscow had summer time in 2010; outside tester s14c).
+-- id: time-099
+SELECT TIMESTAMPTZ '2038-07-15 12:00+00' AT TIME ZONE 'Europe/Moscow' AS a, TIMESTAMPTZ '2038-07-15 12:00+00' AT TIME ZONE 'America/Mexico_City' AS b;
