@@ -9,6 +9,10 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include "common/pg_time.hpp"
@@ -239,10 +243,19 @@ bool fixed_zone(const std::string& z, long long& east_seconds) {
 // saving gap the offset before the change is used, in an overlap the one after
 // (PostgreSQL's rule).
 // A tz database zone by its name, whatever its case, as PostgreSQL finds it ('america/new_york'; refused before:
-// outside tester s14). nullptr: none.
+// outside tester s14). nullptr: none. Found once per name (a statement asks per row; a miss fails the statement, so
+// only the database's zones are kept).
 const date::time_zone* named_zone(const std::string& name) {
+  static std::mutex mutex;
+  static std::map<std::string, const date::time_zone*, std::less<>> found;
+  const std::lock_guard lock(mutex);
+  if (const auto it = found.find(name); it != found.end()) return it->second;
+  const auto keep = [&](const date::time_zone* z) {
+    if (z) found.emplace(name, z);
+    return z;
+  };
   try {
-    return date::locate_zone(name);
+    return keep(date::locate_zone(name));
   } catch (const std::exception&) {
   }
   const auto folded = [](std::string_view s) {
@@ -253,7 +266,7 @@ const date::time_zone* named_zone(const std::string& name) {
   const std::string wanted = folded(name);
   try {
     for (const auto& z : date::get_tzdb().zones)
-      if (folded(z.name()) == wanted) return &z;
+      if (folded(z.name()) == wanted) return keep(&z);
   } catch (const std::exception&) {
   }
   return nullptr;

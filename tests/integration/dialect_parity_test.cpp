@@ -501,25 +501,8 @@ class TypesAtAdmissionTest : public DialectParityTest {
   static std::string member(const std::string& body, const std::string& name) {
     const auto at = body.find("\"" + name + "\":");
     if (at == std::string::npos) return "";
-    std::size_t i = at + name.size() + 3, depth = 0;
-    const std::size_t start = i;
-    bool in_string = false;
-    for (; i < body.size(); ++i) {
-      const char c = body[i];
-      if (in_string) {
-        if (c == '\\')
-          ++i;
-        else if (c == '"')
-          in_string = false;
-        continue;
-      }
-      if (c == '"') in_string = true;
-      if (c == '[' || c == '{') ++depth;
-      if (c == ']' || c == '}') {
-        if (--depth == 0) return body.substr(start, i + 1 - start);
-      }
-    }
-    return "";
+    const std::size_t start = at + name.size() + 3;
+    return body.substr(start, past_json_value(body, start) - start);
   }
   void expect_same_json(const std::string& sql, const std::string& rows = "", bool types = false) {
     auto lite = ask(*sqlite_, sql);

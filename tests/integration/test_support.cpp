@@ -207,4 +207,30 @@ std::string GatewayProcess::log() const {
   return ss.str();
 }
 
+std::size_t past_json_value(const std::string& s, std::size_t i) {
+  int depth = 0;
+  bool in_string = false;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      if (!in_string && depth == 0) return i + 1;
+      continue;
+    }
+    if (c == '"')
+      in_string = true;
+    else if (c == '[' || c == '{')
+      ++depth;
+    else if (c == ']' || c == '}') {
+      if (depth == 0) return i;  // the end of the enclosing row: a literal ended here
+      if (--depth == 0) return i + 1;
+    } else if (c == ',' && depth == 0)
+      return i;
+  }
+  return i;
+}
+
 }  // namespace qg::testing

@@ -71,6 +71,10 @@ bool pg_required();
 // Empty when something accepts TCP connections at the server's address, else why not.
 std::string pg_unreachable_reason(const PgTestServer& server);
 
+// Index just past the JSON value that starts at `i` of a body as the gateway wrote it (a string, a literal, a number,
+// an array or object); at the ',' or ']' that ends a scalar. Numbers keep the digits they were written with.
+std::size_t past_json_value(const std::string& s, std::size_t i);
+
 }  // namespace qg::testing
 
 // In a TEST body: declares `const qg::testing::PgTestServer& var`, or ends the

@@ -34,33 +34,6 @@ const fs::path kPostgresConfig = fs::path(QG_SOURCE_DIR) / "config" / "demo-post
 
 using Table = std::vector<std::vector<std::string>>;
 
-// Index just past the JSON value that starts at `i` in `s` (a string, a literal, an array or object).
-std::size_t past_value(const std::string& s, std::size_t i) {
-  int depth = 0;
-  bool in_string = false;
-  for (; i < s.size(); ++i) {
-    const char c = s[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-      if (!in_string && depth == 0) return i + 1;
-      continue;
-    }
-    if (c == '"')
-      in_string = true;
-    else if (c == '[' || c == '{')
-      ++depth;
-    else if (c == ']' || c == '}') {
-      if (depth == 0) return i;  // the end of the enclosing row: a literal ended here
-      if (--depth == 0) return i + 1;
-    } else if (c == ',' && depth == 0)
-      return i;
-  }
-  return i;
-}
-
 // A JSON cell as PostgreSQL prints it in text.
 std::string text_of(const json::value& v) {
   if (v.is_null()) return "<null>";
@@ -138,14 +111,8 @@ class WrongAnswersTest : public ::testing::Test {
       at = body.find('[', at + 1);  // this row's opening bracket
       std::size_t cell = at + 1;
       for (const auto& c : row.as_array()) {
-        std::size_t end = cell;  // past this cell's text: its serialization's length, or a number's digits
-        if (c.is_number()) {
-          end = body.find_first_of(",]", cell);
-          cells.push_back(body.substr(cell, end - cell));
-        } else {
-          end = past_value(body, cell);
-          cells.push_back(text_of(c));
-        }
+        const std::size_t end = past_json_value(body, cell);
+        cells.push_back(c.is_number() ? body.substr(cell, end - cell) : text_of(c));
         cell = end + 1;  // past the ',' (or the row's ']')
       }
       at = cell - 1;
