@@ -864,8 +864,10 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           auto cols = query(*n.query, ctx.scope, ctx.ctes);
           if (!cols) return std::move(cols).error();
           if (auto s = quantified_types(n, ctx, loc); !s) return s;
-          if (n.test) return time_subquery_on_sqlite(**n.test, *n.query, ctx, loc);
-          return {};
+          if (n.test)
+            if (auto s = time_subquery_on_sqlite(**n.test, *n.query, ctx, loc); !s) return s;
+          if (auto replaced = exact_subquery_on_sqlite(e, ctx); !replaced) return std::move(replaced).error();
+          return {};  // `n` may have died
         } else if constexpr (std::is_same_v<T, ast::SqlValue>) {
           if (n.kind == ast::SqlValueKind::LocalTime || n.kind == ast::SqlValueKind::LocalTimestamp)
             return construct(Construct::LocalTime, loc);

@@ -72,7 +72,7 @@ bool double_of_exact(const ast::Expr& e) {
   bool found = false;
   ast::for_each_child(e, [&](const ast::Expr& child) { found = found || double_of_exact(child); });
   const auto* f = std::get_if<ast::FuncCall>(&e.node);
-  if (found || !f || f->args.empty() || !exact_call(e)) return found;
+  if (found || !f || f->args.empty() || !exact_call(e) || f->name == "pg_single") return found;
   if (f->name == "pg_numeric_value") return true;
   const auto* mode = std::get_if<ast::Literal>(&(f->name == "pg_numeric_math" ? f->args.front() : f->args.back()).node);
   if (!mode) return true;
@@ -82,6 +82,45 @@ bool double_of_exact(const ast::Expr& e) {
   if (f->name == "pg_numeric_div" || f->name == "pg_numeric_arith") return m.size() < 3;
   const auto colon = m.find(':');
   return colon == std::string::npos || m.find('t', colon) == std::string::npos;
+}
+
+// ORDER BY or GROUP BY `key` names select item i (its name or position).
+bool names_item(const ast::Expr& key, const ast::Select& s, std::size_t i, Dialect dialect) {
+  if (const auto position = ast::integer_value(key)) return *position == static_cast<std::int64_t>(i) + 1;
+  const auto* ref = std::get_if<ast::ColumnRef>(&key.node);
+  const auto& item = s.items[i];
+  return ref && !ref->star && ref->table.empty() &&
+         (item.alias.empty() || catalog::Catalog::same_name(ref->column, item.alias, dialect) || key == item.expr);
+}
+
+// ORDER BY select item i (its name or position), whose value is about to become text: by the double, written out.
+void order_by_double(ast::Query& q, const ast::Select& s, std::size_t i, Dialect dialect) {
+  for (auto& k : q.order_by)
+    if (names_item(*k.expr, s, i, dialect)) {
+      const int at = k.expr->location;
+      *k.expr = s.items[i].expr;
+      k.expr->location = at;
+    }
+}
+
+// A query whose (first) output column is an exact call in some member: a SELECT's, a set operation's branch's, a
+// VALUES row's.
+bool exact_output(const ast::Query& q) {
+  if (const auto* s = std::get_if<ast::Select>(&q.body)) return !s->items.empty() && exact_call(s->items.front().expr);
+  if (const auto* set = std::get_if<ast::SetOp>(&q.body)) return exact_output(*set->left) || exact_output(*set->right);
+  const auto& v = std::get<ast::Values>(q.body);
+  return std::any_of(v.rows.begin(), v.rows.end(),
+                     [](const std::vector<ast::Expr>& row) { return !row.empty() && exact_call(row.front()); });
+}
+
+ast::Expr numeric_key(ast::Expr e, bool from_float) {
+  exact_text(e);
+  const int at = e.location;
+  ast::FuncCall key;
+  key.name = "pg_numeric_key";
+  key.args.push_back(std::move(e));
+  key.args.push_back(text_literal(from_float ? "f" : "n"));
+  return ast::make_expr(std::move(key), at);
 }
 
 }  // namespace
@@ -97,6 +136,8 @@ bool exact_call(const ast::Expr& e) {
                        [](const ast::CaseWhen& w) { return exact_call(*w.result); }) ||
            (c->otherwise && exact_call(**c->otherwise));
   const auto* f = std::get_if<ast::FuncCall>(&e.node);
+  // A scalar subquery's one row (scalar_subquery.cpp) passes its value on.
+  if (f && f->name == "pg_single" && f->args.size() == 1 && !f->over) return exact_call(f->args.front());
   static constexpr std::string_view kExact[] = {"pg_numeric_div", "pg_numeric_arith", "pg_numeric_math",
                                                 "pg_numeric_sum", "pg_numeric_avg",   "pg_numeric_value"};
   return f && !f->args.empty() && std::find(std::begin(kExact), std::end(kExact), f->name) != std::end(kExact);
@@ -120,6 +161,7 @@ bool exact_text(ast::Expr& e) {
   }
   if (!exact_call(e)) return false;
   auto& f = std::get<ast::FuncCall>(e.node);
+  if (f.name == "pg_single") return exact_text(f.args.front());
   if (f.name == "pg_numeric_value") {  // a derived table's exact column: its text
     ast::Expr column = std::move(f.args.front());
     e = std::move(column);
@@ -373,15 +415,24 @@ bool Admitter::exact_function(ast::Expr& e, const ExprContext& ctx) {
 void Admitter::exact_columns_on_sqlite(ast::Query& q) {
   auto* s = std::get_if<ast::Select>(&q.body);
   const auto types = query_types_.find(&q);
+  // UNION ALL: each branch's exact columns; the union's column holds text where a branch's does (pg_numeric_value
+  // reads a branch's integer or double as it is). Not under the union's own ORDER BY (SQLite would sort text after
+  // numbers), nor for UNION / INTERSECT / EXCEPT, which dedupe (text would compare as text: 1.0 is not 1 there).
+  if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
+    if (dialect_ != Dialect::Sqlite || !set->all || set->kind != ast::SetOpKind::Union || !q.order_by.empty() ||
+        types == query_types_.end())
+      return;
+    exact_columns_on_sqlite(*set->left);
+    exact_columns_on_sqlite(*set->right);
+    for (const ast::Query* member : {&*set->left, &*set->right})
+      if (const auto m = query_types_.find(member); m != query_types_.end())
+        for (std::size_t i = 0; i < m->second.size() && i < types->second.size(); ++i)
+          types->second[i].exact_text = types->second[i].exact_text || m->second[i].exact_text;
+    return;
+  }
   if (dialect_ != Dialect::Sqlite || !s || s->distinct || !s->distinct_on.empty() || types == query_types_.end())
     return;
-  const auto names = [&](const ast::Expr& key, std::size_t i) {
-    if (const auto position = ast::integer_value(key)) return *position == static_cast<std::int64_t>(i) + 1;
-    const auto* ref = std::get_if<ast::ColumnRef>(&key.node);
-    const auto& item = s->items[i];
-    return ref && !ref->star && ref->table.empty() &&
-           (item.alias.empty() || same(ref->column, item.alias) || key == item.expr);
-  };
+  const auto names = [&](const ast::Expr& key, std::size_t i) { return names_item(key, *s, i, dialect_); };
   for (std::size_t i = 0; i < s->items.size() && i < types->second.size(); ++i) {
     if (!exact_call(s->items[i].expr)) continue;
     bool keyed = false;
@@ -390,13 +441,7 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q) {
       keyed = keyed || !key || names(*key, i);  // a grouping set: keep the doubles
     }
     if (keyed) continue;
-    // ORDER BY the column (its name or position): by the double, written out (ORDER BY pct DESC).
-    for (auto& k : q.order_by)
-      if (names(*k.expr, i)) {
-        const int at = k.expr->location;
-        *k.expr = s->items[i].expr;
-        k.expr->location = at;
-      }
+    order_by_double(q, *s, i, dialect_);  // ORDER BY pct DESC
     ast::Expr before = s->items[i].expr;
     if (!exact_text(s->items[i].expr)) continue;
     if (double_of_exact(s->items[i].expr)) {  // its digits past the double's would be made up: the double
@@ -440,7 +485,7 @@ void Admitter::exact_arguments_on_sqlite(ast::FuncCall& f) {
     return;
   }
   static constexpr std::string_view kReaders[] = {"pg_numeric_div", "pg_numeric_arith", "pg_numeric_cmp",
-                                                  "pg_numeric_sum", "pg_numeric_avg"};
+                                                  "pg_numeric_sum", "pg_numeric_avg",   "pg_numeric_key"};
   if (f.name == "pg_numeric_math" && f.args.size() >= 2) {
     const auto* name = std::get_if<ast::Literal>(&f.args.front().node);
     static constexpr std::string_view kTwo[] = {"power", "log"};  // both operands exact (exact_function)
@@ -451,6 +496,58 @@ void Admitter::exact_arguments_on_sqlite(ast::FuncCall& f) {
   } else if (std::find(std::begin(kReaders), std::end(kReaders), f.name) != std::end(kReaders)) {
     for (auto& a : f.args) exact_text(a);
   }
+}
+
+// A subquery in an expression whose value is an exact numeric (issue #12): SQLite passed on the double nearest it,
+// so (SELECT 1.0 / 3 * 3) = 1 and 1 IN (SELECT 1.0 / 3 * 3) were true (PostgreSQL: false; 0.99999999999999999999).
+// - A scalar subquery's column holds its decimal text (exact_columns_on_sqlite), and the subquery is read as
+//   pg_numeric_value((SELECT ...)): the double, which exact readers (comparisons, arithmetic, the statement's own
+//   column) unwrap to read every digit.
+// - x IN (SELECT y ...) and x = ANY (SELECT y ...) where x or y is exact (and neither a float8, which PostgreSQL
+//   compares as doubles): pg_numeric_key(x) IN (SELECT pg_numeric_key(y) ...), one text per numeric value, so
+//   that NULLs and NOT IN keep their meaning. Any other comparison with ANY / ALL is refused with a FIX (EXISTS).
+// true: `e` was replaced (the SubLink died).
+Result<bool> Admitter::exact_subquery_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
+  auto& link = std::get<ast::SubLink>(e.node);
+  if (dialect_ != Dialect::Sqlite || link.kind == ast::SubLinkKind::Exists) return false;
+  ast::Query& q = *link.query;
+  if (link.kind == ast::SubLinkKind::Scalar) {
+    exact_columns_on_sqlite(q);
+    const auto types = query_types_.find(&q);
+    if (types == query_types_.end() || types->second.size() != 1 || !types->second.front().exact_text) return false;
+    const int at = e.location;
+    ast::FuncCall value;
+    value.name = "pg_numeric_value";
+    value.args.push_back(std::move(e));
+    e = ast::make_expr(std::move(value), at);
+    return true;
+  }
+  if (!link.test || query_types(q).size() != 1) return false;
+  ast::Expr& test = **link.test;
+  if (!exact_call(test) && !exact_output(q)) return false;
+  const SqlType x = value_type(test, ctx).type, y = query_types(q).front().type;
+  if ((x != SqlType::Numeric && x != SqlType::Integer) || (y != SqlType::Numeric && y != SqlType::Integer))
+    return false;
+  const bool equality = link.kind == ast::SubLinkKind::In || link.op == "=";
+  auto* s = std::get_if<ast::Select>(&q.body);
+  if (!equality || link.kind == ast::SubLinkKind::All || !s) {
+    const std::string what = shown(test, dialect_);
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      what + " " + (link.op.empty() ? "=" : link.op) +
+                          (link.kind == ast::SubLinkKind::All ? " ALL" : " ANY") +
+                          " (SELECT ...) of an exact numeric is not translated on SQLite: SQLite would compare the "
+                          "doubles nearest the values, where PostgreSQL compares every digit",
+                      "FIX: write it with EXISTS, whose comparison runs exactly: EXISTS (SELECT 1 FROM ... WHERE " +
+                          what + " " + (link.op.empty() ? "=" : link.op) + " y) (NOT EXISTS (... WHERE NOT (" + what +
+                          " " + (link.op.empty() ? "=" : link.op) + " y)) for ALL, with y never NULL).",
+                      pos(e.location));
+  }
+  order_by_double(q, *s, 0, dialect_);  // IN (SELECT v ... ORDER BY v LIMIT 3): the rows the doubles' order picks
+  const bool test_float = numeric_of_float(test, ctx), item_float = numeric_of_float(s->items.front().expr, ctx);
+  test = numeric_key(std::move(test), test_float);
+  s->items.front().expr = numeric_key(std::move(s->items.front().expr), item_float);
+  note_rewrite("dialect:numeric-membership");
+  return false;
 }
 
 }  // namespace qg::admit::detail

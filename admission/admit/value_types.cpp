@@ -275,6 +275,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
                                                       "chr",
                                                       "quote_literal",
                                                       "pg_numeric_text",
+                                                      "pg_numeric_key",
                                                       "jsonb_typeof",
                                                       "pg_jsonb_typeof"};
           // Points in time (intervals, which avg() and sum() take, are not typed here).

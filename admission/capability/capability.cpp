@@ -514,6 +514,10 @@ constexpr FunctionCapability kFunctions[] = {
     // a comparison of numerics on SQLite, exact (-1, 0, 1: admit/numeric_scale_on_sqlite.cpp).
     sqlite_only("pg_numeric_cmp", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the comparison itself, e.g. SELECT id FROM spans WHERE id / 7.0 > 3."),
+    // one text per numeric value, for x IN (SELECT y ...) of exact numerics on SQLite
+    // (admit/numeric_scale_on_sqlite.cpp).
+    sqlite_only("pg_numeric_key", Scalar, Text, Growth::Fixed,
+                "FIX: on PostgreSQL, write the membership itself, e.g. SELECT 1 IN (SELECT 1.0 / 3 * 3)."),
     // a numeric literal a double does not hold exactly, as printed for SQLite (admission/render/render_expr.cpp).
     sqlite_only("pg_numeric_literal", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the number itself, e.g. SELECT id FROM spans WHERE cost_usd = 0.005754."),

@@ -230,6 +230,24 @@ void pg_numeric_cmp(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   sqlite3_result_int(ctx, a < b ? -1 : a > b ? 1 : 0);
 }
 
+// pg_numeric_key(x, from): the one text of x's numeric value, whatever its scale (1.0, 1 and 1.000 are "1"; -0.50
+// is "-0.5"), for a membership SQLite tests by equality of values: x IN (SELECT y ...) where x or y is an exact
+// numeric (admission/admit/numeric_scale_on_sqlite.cpp). SQLite compared the doubles, and 1 matched
+// 0.99999999999999999999. `from` as pg_numeric_div's first letter. NULL in, NULL out.
+void pg_numeric_key(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const auto* from = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+  auto x = of_value(argv[0], from && from[0] == 'f');
+  if (!x)
+    return sqlite3_result_error(ctx, "querygate: invalid input syntax for type numeric (a value compared with IN)", -1);
+  while (x->scale > 0 && x->value % 10 == 0) {
+    x->value /= 10;
+    --x->scale;
+  }
+  const std::string t = text(*x);
+  sqlite3_result_text(ctx, t.c_str(), static_cast<int>(t.size()), SQLITE_TRANSIENT);
+}
+
 // ---- sqrt, exp, ln, log, power of numerics: numeric.c's result scales (at least 16 significant digits), the
 // value computed in long double (64-bit mantissa, 19 digits) and rounded to that scale. floor, ceil, round, trunc,
 // abs and sign: exact, on the decimal.
@@ -439,6 +457,8 @@ bool register_decimal_functions(sqlite3* db, int flags) {
          sqlite3_create_function(db, "pg_numeric_math", 3, flags, nullptr, pg_numeric_math, nullptr, nullptr) ==
              SQLITE_OK &&
          sqlite3_create_function(db, "pg_numeric_cmp", 3, flags, nullptr, pg_numeric_cmp, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_key", 2, flags, nullptr, pg_numeric_key, nullptr, nullptr) ==
              SQLITE_OK;
 }
 

@@ -144,3 +144,21 @@ SELECT id, avg(id / 2.0) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOW
 
 -- id: numexact-040
 SELECT v, sum(v) OVER (ORDER BY v) AS s, avg(v) OVER () AS a, rank() OVER (ORDER BY v DESC) AS r, lag(v) OVER (ORDER BY v) AS l FROM (SELECT id / 3.0 AS v FROM spans ORDER BY id LIMIT 4) AS s ORDER BY v;
+
+-- Exact numerics through subqueries (session 15): a scalar subquery's value, IN (SELECT ...) and a UNION ALL
+-- branch kept every digit only inside their own query; SQLite compared the doubles, so (SELECT 1.0 / 3 * 3) = 1,
+-- 1 IN (SELECT 1.0 / 3 * 3) and a union's 0.99999999999999999999 = 1 were true.
+-- id: numexact-041
+SELECT (SELECT 1.0 / 3 * 3) = 1 AS a, 1 IN (SELECT 1.0 / 3 * 3) AS b, (SELECT 1.0 / 3 * 3) AS c, 2 NOT IN (SELECT id / 1.0 FROM projects) AS d, NULL::int IN (SELECT 1.0) AS e;
+
+-- id: numexact-042
+SELECT p.id, (SELECT avg(s.id) FROM spans s WHERE s.id % 6 = p.id) AS mean, (SELECT sum(s.cost_usd::numeric) / 3 FROM spans s WHERE s.id % 6 = p.id) AS third, floor((SELECT sum(id) / 7.0 FROM spans WHERE id < 100) * 7) AS f FROM projects p ORDER BY p.id;
+
+-- id: numexact-043
+SELECT id FROM spans WHERE id / 2.0 IN (SELECT id / 4.0 * 2 FROM spans ORDER BY 1 DESC LIMIT 3) OR id * 1.0 IN (SELECT 5.000 UNION ALL SELECT 7) ORDER BY id;
+
+-- id: numexact-044
+SELECT x, floor(x) AS f, x = 1 AS one FROM (SELECT 1.0 / 3 * 3 AS x UNION ALL SELECT 2 UNION ALL SELECT 2.5 UNION ALL SELECT NULL) AS s ORDER BY x;
+
+-- id: numexact-045
+SELECT count(*) AS n FROM spans WHERE id > (SELECT avg(id) FROM spans) AND id / 3.0 * 3 <> (SELECT max(id) FROM spans);
