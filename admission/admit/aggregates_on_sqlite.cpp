@@ -3,8 +3,7 @@
 // (executors/sqlite/sqlite_aggregates.cpp), each reported as dialect:<name>:
 //   stddev / stddev_samp / stddev_pop / variance / var_samp / var_pop: of floats
 //     pg_stddev_samp ... (PostgreSQL's float8 algorithm); of integers
-//     pg_stddev_samp_int ... (PostgreSQL's numeric answer, its digits exactly);
-//     of numeric refused with the float8 cast as the FIX;
+//     and of numerics pg_stddev_samp_exact ... (PostgreSQL's numeric answer, its digits exactly);
 //   covar_pop / covar_samp / corr / regr_*: pg_<name>(y, x) (float8);
 //   string_agg(x, d [ORDER BY ...]) / string_agg(DISTINCT x, d [ORDER BY x]):
 //     pg_string_agg(x, d, spec, key...), which sorts and deduplicates itself;
@@ -113,14 +112,17 @@ Status Admitter::aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprC
     std::string helper = name == "stddev" ? "stddev_samp" : name == "variance" ? "var_samp" : name;
     if (stat1) {
       const SqlType t = value_type(f.args.front(), ctx).type;
-      if (t == SqlType::Numeric)
-        return refuse(name +
-                          "() of a numeric value is not translated on SQLite (PostgreSQL answers numeric with "
-                          "digits SQLite's numbers cannot reproduce)",
-                      "FIX: compute it in double precision: " + name +
-                          "(CAST(x AS double precision)) (also "
-                          "written x::float8).");
-      if (t == SqlType::Integer) helper += "_int";  // numeric in PostgreSQL: its exact digits
+      // Numeric in PostgreSQL: its exact digits (numeric_stddev_internal), of integers or of numerics, each read
+      // as PostgreSQL's numeric holds it: a float8 cast to numeric at 15 significant digits, an exact call's
+      // decimal text, a numeric of a known scale at that scale.
+      if (t == SqlType::Numeric) {
+        const ValueType v = value_type(f.args.front(), ctx);
+        std::string from = numeric_of_float(f.args.front(), ctx) ? "float8" : "numeric";
+        if (v.scale >= 0 && v.scale <= 1000) from += ":" + std::to_string(v.scale);
+        exact_text(f.args.front());
+        f.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(from)}));
+      }
+      if (t == SqlType::Integer || t == SqlType::Numeric) helper += "_exact";
     }
     f.name = "pg_" + helper;
     note_rewrite(rewrite);

@@ -343,7 +343,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             if (first.type == SqlType::Integer || first.type == SqlType::Numeric) return {SqlType::Numeric};
             return first.type == SqlType::Float ? first : ValueType{};
           }
-          if (f.starts_with("pg_") && f.ends_with("_int") && kStatistics.count(f.substr(0, f.size() - 4)))
+          if (f.starts_with("pg_") && f.ends_with("_exact") && kStatistics.count(f.substr(0, f.size() - 6)))
             return {SqlType::Numeric};
           if (f == "regr_count" || f == "pg_regr_count") return {SqlType::Integer, -1, true};
           static const std::set<std::string> kFloat8Aggregates = {

@@ -258,13 +258,13 @@ constexpr FunctionCapability kFunctions[] = {
     // Registered on SQLite connections (executors/sqlite/sqlite_aggregates.cpp): the translations of the
     // aggregates above call them (admit/aggregates_on_sqlite.cpp); PostgreSQL has the aggregates themselves.
     sqlite_only("pg_var_samp", Aggregate, Number, Growth::Fixed, kPgStatistics),
-    sqlite_only("pg_var_samp_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_var_samp_exact", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_var_pop", Aggregate, Number, Growth::Fixed, kPgStatistics),
-    sqlite_only("pg_var_pop_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_var_pop_exact", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_stddev_samp", Aggregate, Number, Growth::Fixed, kPgStatistics),
-    sqlite_only("pg_stddev_samp_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_stddev_samp_exact", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_stddev_pop", Aggregate, Number, Growth::Fixed, kPgStatistics),
-    sqlite_only("pg_stddev_pop_int", Aggregate, Number, Growth::Fixed, kPgStatistics),
+    sqlite_only("pg_stddev_pop_exact", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_numeric_sum", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write sum(x)."),
     // sum / avg of double precision over a moving window frame on SQLite (admit/numeric_scale_on_sqlite.cpp).
     sqlite_only("pg_float_sum", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write sum(x)."),

@@ -3,8 +3,8 @@
 // (admission/admit/aggregates_on_sqlite.cpp, reported as dialect:<name>):
 //   pg_var_samp / pg_var_pop / pg_stddev_samp / pg_stddev_pop (x)   float8 input:
 //       PostgreSQL's Youngs-Cramer accumulation (float.c, float8_accum);
-//   pg_var_samp_int ... (x)   integer input: PostgreSQL answers numeric, computed
-//       exactly from N, sum(x), sum(x*x) with numeric.c's scale rules
+//   pg_var_samp_exact ... (x[, from])   integer or numeric input: PostgreSQL answers numeric,
+//       computed exactly from N, sum(x), sum(x*x) with numeric.c's scale rules
 //       (numeric_stddev_internal, select_div_scale), returned as the decimal text;
 //   pg_covar_pop, pg_covar_samp, pg_corr, pg_regr_* (y, x)   float8_regr_accum;
 //   pg_string_agg(value, delimiter, spec, key...)   ORDER BY keys and DISTINCT
@@ -20,6 +20,7 @@
 #include <boost/multiprecision/cpp_int.hpp>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <limits>
@@ -203,38 +204,70 @@ void regr_final(sqlite3_context* ctx) {
   sqlite3_result_null(ctx);
 }
 
-// ---- integer statistics: numeric, exactly as numeric_stddev_internal computes them
+// ---- integer and numeric statistics: numeric, exactly as numeric_stddev_internal computes them
+// pg_var_samp_exact(x[, from]) ...: x an integer (one argument), or a numeric (from: 'numeric', the shortest decimal
+// of a stored double or a decimal text; 'float8': float8 to numeric's 15 significant digits; 'numeric:S': at least
+// scale S).
 
 struct Sums {
   std::int64_t n = 0;
-  cpp_int sx, sxx;
+  cpp_int sx, sxx;  // times 10^scale, 10^(2 scale)
+  int scale = 0;    // the largest scale of the values (the dscale of numeric.c's sumX)
   bool failed = false;
 };
 
-void int_step(sqlite3_context* ctx, int, sqlite3_value** argv) {
+void int_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
   auto* s = state<Sums>(ctx, true);
   if (!s) return sqlite3_result_error_nomem(ctx);
-  if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER) {
-    s->failed = true;
-    return sqlite3_result_error(ctx, "stddev/variance of integers: a value that is not an integer", -1);
+  std::optional<decimal::Decimal> x;
+  if (argc == 1) {
+    if (sqlite3_value_type(argv[0]) == SQLITE_INTEGER) x = decimal::Decimal{cpp_int(sqlite3_value_int64(argv[0])), 0};
+  } else {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+    const std::string_view from = text ? text : "";
+    x = decimal::of_value(argv[0], from.starts_with("float8"));
+    // numeric:S: a numeric of a known scale (numeric(p, s), round(x, s)), each value held at it (1.5 of a numeric(4,
+    // 2) is PostgreSQL's 1.50, and the scale of the sums is numeric.c's).
+    if (const auto colon = from.find(':'); x && colon != std::string_view::npos) {
+      const int scale = std::atoi(std::string(from.substr(colon + 1)).c_str());
+      if (scale > x->scale && scale <= 1000) {
+        x->value *= decimal::pow10(scale - x->scale);
+        x->scale = scale;
+      }
+    }
   }
-  const cpp_int x = sqlite3_value_int64(argv[0]);
+  if (!x) {
+    s->failed = true;
+    return sqlite3_result_error(
+        ctx,
+        argc == 1 ? "stddev/variance of integers: a value that is not an integer"
+                  : "querygate: stddev/variance of a numeric: a value that is not a number (or past 2^53)",
+        -1);
+  }
+  if (x->scale > s->scale) {
+    const int more = x->scale - s->scale;
+    s->sx *= decimal::pow10(more);
+    s->sxx *= decimal::pow10(2 * more);
+    s->scale = x->scale;
+  }
+  const cpp_int v = x->value * decimal::pow10(s->scale - x->scale);
   ++s->n;
-  s->sx += x;
-  s->sxx += x * x;
+  s->sx += v;
+  s->sxx += v * v;
 }
 
-// PostgreSQL's numeric variance / standard deviation of integers with sum `sx`, sum of squares `sxx`,
-// count `n`, as its text; empty when PostgreSQL answers NULL.
-std::string pg_numeric_variance_text(std::int64_t n, const cpp_int& sx, const cpp_int& sxx, bool sample, bool stddev) {
+// PostgreSQL's numeric variance / standard deviation of values with sum `sx` (times 10^scale), sum of squares `sxx`
+// (times 10^(2 scale)), count `n`, as its text; empty when PostgreSQL answers NULL.
+std::string pg_numeric_variance_text(std::int64_t n, const cpp_int& sx, const cpp_int& sxx, bool sample, bool stddev,
+                                     int scale) {
   if (n == 0 || (sample && n <= 1)) return "";
   const cpp_int big_n = n;
-  const cpp_int numerator = big_n * sxx - sx * sx;  // N * sumX2 - sumX * sumX
+  const cpp_int numerator = big_n * sxx - sx * sx;  // N * sumX2 - sumX * sumX, at scale 2 dscale(sumX)
   if (numerator <= 0) return "0";
   const cpp_int denominator = sample ? cpp_int(big_n * (big_n - 1)) : cpp_int(big_n * big_n);
   // numeric_div's scale and rounding (select_div_scale: 16 significant digits).
-  const decimal::Decimal variance = decimal::divide({numerator, 0}, {denominator, 0});
+  const decimal::Decimal variance = decimal::divide({numerator, 2 * scale}, {denominator, 0});
   if (!stddev) return decimal::text(variance);
   // sqrt_var at the same rscale, of the rounded variance: round(sqrt(q / 10^r), r) = (isqrt(4 q 10^r) + 1) / 2.
   const cpp_int root =
@@ -251,7 +284,7 @@ void int_final(sqlite3_context* ctx) {
   }
   const std::string text =
       pg_numeric_variance_text(s->n, s->sx, s->sxx, which == Stat::VarSamp || which == Stat::StddevSamp,
-                               which == Stat::StddevSamp || which == Stat::StddevPop);
+                               which == Stat::StddevSamp || which == Stat::StddevPop, s->scale);
   release<Sums>(ctx);
   if (text.empty()) return sqlite3_result_null(ctx);
   sqlite3_result_text(ctx, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
@@ -777,10 +810,14 @@ bool register_aggregate_functions(sqlite3* db, int flags) {
             aggregate("pg_var_pop", 1, &kVarPop, float_step, float_final) &&
             aggregate("pg_stddev_samp", 1, &kStddevSamp, float_step, float_final) &&
             aggregate("pg_stddev_pop", 1, &kStddevPop, float_step, float_final) &&
-            aggregate("pg_var_samp_int", 1, &kVarSamp, int_step, int_final) &&
-            aggregate("pg_var_pop_int", 1, &kVarPop, int_step, int_final) &&
-            aggregate("pg_stddev_samp_int", 1, &kStddevSamp, int_step, int_final) &&
-            aggregate("pg_stddev_pop_int", 1, &kStddevPop, int_step, int_final) &&
+            aggregate("pg_var_samp_exact", 1, &kVarSamp, int_step, int_final) &&
+            aggregate("pg_var_pop_exact", 1, &kVarPop, int_step, int_final) &&
+            aggregate("pg_stddev_samp_exact", 1, &kStddevSamp, int_step, int_final) &&
+            aggregate("pg_stddev_pop_exact", 1, &kStddevPop, int_step, int_final) &&
+            aggregate("pg_var_samp_exact", 2, &kVarSamp, int_step, int_final) &&
+            aggregate("pg_var_pop_exact", 2, &kVarPop, int_step, int_final) &&
+            aggregate("pg_stddev_samp_exact", 2, &kStddevSamp, int_step, int_final) &&
+            aggregate("pg_stddev_pop_exact", 2, &kStddevPop, int_step, int_final) &&
             aggregate("pg_string_agg", -1, nullptr, string_agg_step, string_agg_final) &&
             aggregate("pg_array_agg", -1, nullptr, array_agg_step, array_agg_final) &&
             aggregate("pg_percentile_cont", 3, &kCont, ordered_step, ordered_final) &&

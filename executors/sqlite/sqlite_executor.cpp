@@ -461,7 +461,7 @@ class SqliteExecutor final : public Executor {
       } else if (const auto* w = std::get_if<std::int64_t>(&v); w && o.numeric_scale > 0) {
         v = Decimal{std::to_string(*w) + "." + std::string(static_cast<std::size_t>(o.numeric_scale), '0')};
       } else if (const auto* t = std::get_if<std::string>(&v); t && plain_decimal(*t)) {
-        v = Decimal{*t};  // a registered function's exact digits (pg_stddev_samp_int ...: sqlite_aggregates.cpp)
+        v = Decimal{*t};  // a registered function's exact digits (pg_stddev_samp_exact ...: sqlite_aggregates.cpp)
       }
     }
     return {};

@@ -104,3 +104,14 @@ SELECT i, sum(x) OVER (ORDER BY i ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s
 
 -- id: numagg-030
 SELECT id, sum(cost_usd) OVER (PARTITION BY trace_id ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s, avg(cost_usd) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING) AS a FROM spans WHERE id <= 3000 ORDER BY id;
+
+-- stddev / variance of numerics on SQLite (session 15): numeric_stddev_internal's exact digits, each value read as
+-- PostgreSQL's numeric holds it (a float8 cast at 15 digits, a known scale, an exact quotient's decimal).
+-- id: numagg-031
+SELECT kind, stddev(round(CAST(cost_usd AS numeric), 4)) AS s, variance(cost_usd::numeric) AS v, stddev_pop(id / 3.0) AS p, var_pop(id::numeric(12, 3)) AS q FROM spans GROUP BY kind ORDER BY kind;
+
+-- id: numagg-032
+SELECT stddev(x) AS s, var_samp(x) AS v, stddev_pop(x) AS p, var_pop(x) AS q, stddev(x) FILTER (WHERE x > 0) AS f FROM (VALUES (1.5), (-2.25), (NULL), (0.000001), (12345678.9)) AS t(x);
+
+-- id: numagg-033
+SELECT stddev(x) AS one_row, var_pop(x) AS pop_one, stddev(x) FILTER (WHERE x > 5) AS none, variance(y) AS equal FROM (VALUES (1.50, 2.0), (NULL, 2.00)) AS t(x, y);

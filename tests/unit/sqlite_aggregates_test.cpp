@@ -75,31 +75,31 @@ class SqliteAggregatesTest : public ::testing::Test {
 constexpr const char* k124 = " FROM (VALUES (1), (2), (4)) AS t(x)";
 
 TEST_F(SqliteAggregatesTest, IntegerStatisticsAreNumericWithPostgresDigits) {
-  EXPECT_EQ(text(std::string("SELECT pg_stddev_samp_int(x)") + k124), "1.5275252316519467");
-  EXPECT_EQ(text(std::string("SELECT pg_var_samp_int(x)") + k124), "2.3333333333333333");
-  EXPECT_EQ(text(std::string("SELECT pg_stddev_pop_int(x)") + k124), "1.2472191289246471");
-  EXPECT_EQ(text(std::string("SELECT pg_var_pop_int(x)") + k124), "1.5555555555555556");
+  EXPECT_EQ(text(std::string("SELECT pg_stddev_samp_exact(x)") + k124), "1.5275252316519467");
+  EXPECT_EQ(text(std::string("SELECT pg_var_samp_exact(x)") + k124), "2.3333333333333333");
+  EXPECT_EQ(text(std::string("SELECT pg_stddev_pop_exact(x)") + k124), "1.2472191289246471");
+  EXPECT_EQ(text(std::string("SELECT pg_var_pop_exact(x)") + k124), "1.5555555555555556");
   // The scale follows the quotient's weight (select_div_scale): 20 digits below 1, 12 for 1..1000.
-  EXPECT_EQ(text("SELECT pg_var_samp_int(x) FROM (VALUES (1), (1), (2)) AS t(x)"), "0.33333333333333333333");
-  EXPECT_EQ(text("SELECT pg_stddev_pop_int(x) FROM (VALUES (1), (1), (2)) AS t(x)"), "0.47140452079103168293");
+  EXPECT_EQ(text("SELECT pg_var_samp_exact(x) FROM (VALUES (1), (1), (2)) AS t(x)"), "0.33333333333333333333");
+  EXPECT_EQ(text("SELECT pg_stddev_pop_exact(x) FROM (VALUES (1), (1), (2)) AS t(x)"), "0.47140452079103168293");
   EXPECT_EQ(text("WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 1000) "
-                 "SELECT pg_stddev_samp_int(x) FROM s"),
+                 "SELECT pg_stddev_samp_exact(x) FROM s"),
             "288.819436095749");
   EXPECT_EQ(text("WITH RECURSIVE s(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM s WHERE x < 1000) "
-                 "SELECT pg_var_samp_int(x) FROM s"),
+                 "SELECT pg_var_samp_exact(x) FROM s"),
             "83416.666666666667");
   // Large and negative values: exact (no int64 or double on the way).
-  EXPECT_EQ(text("SELECT pg_stddev_samp_int(x) FROM (VALUES (-3), (100000), (7), (12345678901)) AS t(x)"),
+  EXPECT_EQ(text("SELECT pg_stddev_samp_exact(x) FROM (VALUES (-3), (100000), (7), (12345678901)) AS t(x)"),
             "6172822783");
-  EXPECT_EQ(text("SELECT pg_var_pop_int(x) FROM (VALUES (-3), (100000), (7), (12345678901)) AS t(x)"),
+  EXPECT_EQ(text("SELECT pg_var_pop_exact(x) FROM (VALUES (-3), (100000), (7), (12345678901)) AS t(x)"),
             "28577805835952704526");
 }
 
 TEST_F(SqliteAggregatesTest, StatisticsOfOneRowNoRowsAndEqualValues) {
-  EXPECT_EQ(text("SELECT pg_stddev_samp_int(x) FROM (VALUES (7)) AS t(x)"), "NULL");
-  EXPECT_EQ(text("SELECT pg_var_samp_int(x) FROM (VALUES (7)) AS t(x)"), "NULL");
-  EXPECT_EQ(text("SELECT pg_stddev_pop_int(x) FROM (VALUES (7)) AS t(x)"), "0");
-  EXPECT_EQ(text("SELECT pg_stddev_samp_int(x) FROM (VALUES (5), (5), (NULL)) AS t(x)"), "0");
+  EXPECT_EQ(text("SELECT pg_stddev_samp_exact(x) FROM (VALUES (7)) AS t(x)"), "NULL");
+  EXPECT_EQ(text("SELECT pg_var_samp_exact(x) FROM (VALUES (7)) AS t(x)"), "NULL");
+  EXPECT_EQ(text("SELECT pg_stddev_pop_exact(x) FROM (VALUES (7)) AS t(x)"), "0");
+  EXPECT_EQ(text("SELECT pg_stddev_samp_exact(x) FROM (VALUES (5), (5), (NULL)) AS t(x)"), "0");
   EXPECT_EQ(text("SELECT pg_stddev_samp(x) FROM (VALUES (1.0)) AS t(x) WHERE x > 2"), "NULL");
   EXPECT_EQ(text("SELECT pg_var_pop(x) FROM (VALUES (1.0)) AS t(x) WHERE x > 2"), "NULL");
   EXPECT_EQ(text("SELECT pg_stddev_samp(x) FROM (VALUES (2.5)) AS t(x)"), "NULL");
@@ -114,7 +114,7 @@ TEST_F(SqliteAggregatesTest, FloatStatisticsFollowFloat8Accum) {
   row("SELECT pg_var_samp(x) FROM (VALUES ('a')) AS t(x)", &error);
   EXPECT_NE(error.find("double precision"), std::string::npos) << error;
   error.clear();
-  row("SELECT pg_var_samp_int(x) FROM (VALUES (1.5)) AS t(x)", &error);
+  row("SELECT pg_var_samp_exact(x) FROM (VALUES (1.5)) AS t(x)", &error);
   EXPECT_NE(error.find("not an integer"), std::string::npos) << error;
 }
 
