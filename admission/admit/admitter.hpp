@@ -79,6 +79,11 @@ bool read_back_numeric_literal(ast::Expr& e);
 // computation to read (numeric_scale_on_sqlite.cpp).
 bool exact_call(const ast::Expr& e);
 bool exact_text(ast::Expr& e);
+// An exact call whose text form would print digits no operand had (it reads a double that stands for an exact value,
+// or power's text, which has not PostgreSQL's scale).
+bool double_of_exact(const ast::Expr& e);
+// The expression with every pg_numeric_value(v) made v (a reference to an exact column, as admitting again reads it).
+void without_values(ast::Expr& e);
 
 // Per column, the widest of two lists of bounds (set-operation branches, VALUES rows).
 std::vector<SizeBound> widest_bounds(const std::vector<SizeBound>& a, const std::vector<SizeBound>& b);

@@ -56,34 +56,6 @@ ast::Expr text_literal(std::string s) {
   return ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(s)});
 }
 
-// The expression with every pg_numeric_value(v) made v.
-void without_values(ast::Expr& e) {
-  ast::for_each_child(e, [](ast::Expr& child) { without_values(child); });
-  if (auto* f = std::get_if<ast::FuncCall>(&e.node); f && f->name == "pg_numeric_value" && f->args.size() == 1) {
-    ast::Expr column = std::move(f->args.front());
-    e = std::move(column);
-  }
-}
-
-// An exact call's (or a derived table's exact column's) double that flows on into the expression, through a
-// function that is no exact reader (lag, min, greatest ...): exact arithmetic over it would print digits no operand
-// had (v - lag(v) printed 0.33333333333333336667 for PostgreSQL's 0.33333333333333333334; outside tester s14c).
-bool double_of_exact(const ast::Expr& e) {
-  bool found = false;
-  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || double_of_exact(child); });
-  const auto* f = std::get_if<ast::FuncCall>(&e.node);
-  if (found || !f || f->args.empty() || !exact_call(e) || f->name == "pg_single") return found;
-  if (f->name == "pg_numeric_value") return true;
-  const auto* mode = std::get_if<ast::Literal>(&(f->name == "pg_numeric_math" ? f->args.front() : f->args.back()).node);
-  if (!mode) return true;
-  const std::string& m = mode->text;
-  // (power's text is exact but not at PostgreSQL's scale: 8 for power(2.0, 3)'s 8.0000000000000000.)
-  if (f->name == "pg_numeric_math") return !m.ends_with(":t") || m.starts_with("power");
-  if (f->name == "pg_numeric_div" || f->name == "pg_numeric_arith") return m.size() < 3;
-  const auto colon = m.find(':');
-  return colon == std::string::npos || m.find('t', colon) == std::string::npos;
-}
-
 // ORDER BY or GROUP BY `key` names select item i (its name or position).
 bool names_item(const ast::Expr& key, const ast::Select& s, std::size_t i, Dialect dialect) {
   if (const auto position = ast::integer_value(key)) return *position == static_cast<std::int64_t>(i) + 1;
@@ -124,6 +96,34 @@ ast::Expr numeric_key(ast::Expr e, bool from_float) {
 }
 
 }  // namespace
+
+// An exact call's (or a derived table's exact column's) double that flows on into the expression, through a
+// function that is no exact reader (lag, min, greatest ...): exact arithmetic over it would print digits no operand
+// had (v - lag(v) printed 0.33333333333333336667 for PostgreSQL's 0.33333333333333333334; outside tester s14c).
+bool double_of_exact(const ast::Expr& e) {
+  bool found = false;
+  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || double_of_exact(child); });
+  const auto* f = std::get_if<ast::FuncCall>(&e.node);
+  if (found || !f || f->args.empty() || !exact_call(e) || f->name == "pg_single") return found;
+  if (f->name == "pg_numeric_value") return true;
+  const auto* mode = std::get_if<ast::Literal>(&(f->name == "pg_numeric_math" ? f->args.front() : f->args.back()).node);
+  if (!mode) return true;
+  const std::string& m = mode->text;
+  // (power's text is exact but not at PostgreSQL's scale: 8 for power(2.0, 3)'s 8.0000000000000000.)
+  if (f->name == "pg_numeric_math") return !m.ends_with(":t") || m.starts_with("power");
+  if (f->name == "pg_numeric_div" || f->name == "pg_numeric_arith") return m.size() < 3;
+  const auto colon = m.find(':');
+  return colon == std::string::npos || m.find('t', colon) == std::string::npos;
+}
+
+// The expression with every pg_numeric_value(v) made v.
+void without_values(ast::Expr& e) {
+  ast::for_each_child(e, [](ast::Expr& child) { without_values(child); });
+  if (auto* f = std::get_if<ast::FuncCall>(&e.node); f && f->name == "pg_numeric_value" && f->args.size() == 1) {
+    ast::Expr column = std::move(f->args.front());
+    e = std::move(column);
+  }
+}
 
 // A call that computes a numeric exactly on SQLite (this file's translations): its answer is the double nearest
 // PostgreSQL's value, or, asked so, that value's decimal text. COALESCE and CASE pass one on (floor(coalesce(5.0 / 7
@@ -485,7 +485,8 @@ void Admitter::exact_arguments_on_sqlite(ast::FuncCall& f) {
     return;
   }
   static constexpr std::string_view kReaders[] = {"pg_numeric_div", "pg_numeric_arith", "pg_numeric_cmp",
-                                                  "pg_numeric_sum", "pg_numeric_avg",   "pg_numeric_key"};
+                                                  "pg_numeric_sum", "pg_numeric_avg",   "pg_numeric_key",
+                                                  "pg_concat",      "pg_concat_ws"};
   if (f.name == "pg_numeric_math" && f.args.size() >= 2) {
     const auto* name = std::get_if<ast::Literal>(&f.args.front().node);
     static constexpr std::string_view kTwo[] = {"power", "log"};  // both operands exact (exact_function)

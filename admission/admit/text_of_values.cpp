@@ -8,9 +8,10 @@
 //   a jsonb value        → pg_jsonb_out(x)        jsonb's output form: keys shorter first, {"a": 1}
 //
 // (the functions: executors/sqlite/sqlite_values.cpp, sqlite_numbers.cpp). A numeric
-// whose scale admission cannot tell (avg of integers, 1 / 3.0: PostgreSQL prints
-// 16 or 20 decimals of an exact value SQLite holds as a double) is refused with
-// the rounding that makes it exact. Literals are printed by numeric_literal_as_text.
+// whose scale admission cannot tell is its exact decimal text where it is an exact
+// computation (avg of integers, 1 / 3.0: PostgreSQL prints 16 or 20 decimals;
+// numeric_scale_on_sqlite.cpp), else refused with the rounding that makes it exact. Literals are printed by
+// numeric_literal_as_text.
 #include <string>
 
 #include "admission/admit/admitter.hpp"
@@ -39,6 +40,18 @@ Status Admitter::value_as_text_on_sqlite(ast::Expr& value, const ExprContext& ct
   else if (t.type == SqlType::Json)
     function = "pg_jsonb_out";
   else if (t.type == SqlType::Numeric) {
+    // An exact computation (x / 3.0, avg(id), sum(x::numeric)): its decimal text has PostgreSQL's digits.
+    if (exact_call(value)) {
+      ast::Expr before = value;
+      if (exact_text(value) && !double_of_exact(value)) {
+        ast::Expr after = value;  // not when printed so already (admitted again, a reference is pg_numeric_value(v))
+        without_values(after);
+        without_values(before);
+        if (!(after == before)) note_rewrite("dialect:numeric-as-text");
+        return {};
+      }
+      value = std::move(before);
+    }
     return make_error(
         ErrorCode::CapabilityNotOnSqlite,
         "the numeric " + shown(value, Dialect::Postgres) +

@@ -53,6 +53,20 @@ Status Admitter::text_argument_on_sqlite(ast::Expr& arg, const ExprContext& ctx,
   }
   const SqlType t = value_type(arg, ctx).type;
   if (texty(t) || (printed && t == SqlType::Integer)) return {};
+  // concat() prints each value with its type's output function (as || and CAST(x AS text) do, but a boolean's
+  // is 't' / 'f' there).
+  if (printed && (t == SqlType::Float || t == SqlType::Numeric || t == SqlType::Json || t == SqlType::Boolean)) {
+    if (auto s = value_as_text_on_sqlite(arg, ctx, loc); !s) return s;
+    if (t == SqlType::Boolean) {  // 'true' / 'false' → 't' / 'f'
+      ast::FuncCall first;
+      first.name = "substr";
+      first.args.push_back(std::move(arg));
+      first.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, "1"}));
+      first.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, "1"}));
+      arg = ast::make_expr(std::move(first), loc);
+    }
+    return {};
+  }
   // A column SQLite stores with TEXT affinity holds text (numbers written into it are stored as their text),
   // which is what these functions read, even where querygate does not type it as text for comparisons.
   if (const auto* c = t == SqlType::Unknown ? base_column(arg, ctx) : nullptr) {

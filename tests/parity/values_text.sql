@@ -88,3 +88,14 @@ SELECT id, CAST(attributes AS text) AS t FROM spans WHERE id <= 40 ORDER BY id;
 
 -- id: val-102
 SELECT s.* FROM spans AS s WHERE s.id IN (3, 7) ORDER BY s.id;
+
+-- concat() of floats, booleans ('t' / 'f' there, unlike ||), numerics and exact quotients, and an exact numeric
+-- written as text, on SQLite (session 15: refused before; a derived table's exact column printed its double).
+-- id: val-106
+SELECT concat(kind = 'LLM', ':', cost_usd, ':', id / 7.0, ':', round(cost_usd::numeric, 3)) AS c, concat_ws(',', id = 1, 1.0::float8, 0.1::float8 + 0.2::float8, NULL, 2.50) AS w FROM spans WHERE cost_usd IS NOT NULL ORDER BY id LIMIT 5;
+
+-- id: val-107
+SELECT 'n=' || avg(id) AS a, concat(sum(id / 3.0)) AS s, CAST(1.0 / 3 * 3 AS text) AS t, avg(id)::text AS v FROM spans;
+
+-- id: val-108
+SELECT concat(x, '|', floor(x)) AS c, concat_ws('-', x, x) AS w, x || '!' AS o, CAST(x AS text) AS t FROM (SELECT id / 3.0 AS x FROM spans ORDER BY id LIMIT 3) AS s;
