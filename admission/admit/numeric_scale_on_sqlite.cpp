@@ -139,7 +139,8 @@ bool exact_call(const ast::Expr& e) {
   // A scalar subquery's one row (scalar_subquery.cpp) passes its value on.
   if (f && f->name == "pg_single" && f->args.size() == 1 && !f->over) return exact_call(f->args.front());
   static constexpr std::string_view kExact[] = {"pg_numeric_div", "pg_numeric_arith", "pg_numeric_math",
-                                                "pg_numeric_sum", "pg_numeric_avg",   "pg_numeric_value"};
+                                                "pg_numeric_sum", "pg_numeric_avg",   "pg_numeric_value",
+                                                "pg_numeric_max", "pg_numeric_min"};
   return f && !f->args.empty() && std::find(std::begin(kExact), std::end(kExact), f->name) != std::end(kExact);
 }
 
@@ -346,6 +347,7 @@ void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   } else if (auto* f = std::get_if<ast::FuncCall>(&e.node)) {
     if (exact_function(e, ctx)) return;
     if (float_window_sum(*f, ctx)) return;
+    if (exact_extreme(*f)) return;
     if ((f->name != "sum" && f->name != "avg") || f->args.size() != 1 || f->star) return;
     const ValueType arg = value_type(f->args.front(), ctx);
     // avg of integers is PostgreSQL's numeric too (int4_avg_accum ... numeric_div): 7009.2779770444763271, where
@@ -360,6 +362,27 @@ void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   if (t.type != SqlType::Numeric || t.scale < 0 || t.scale > 15) return;
   e = numeric_of(std::move(e), t.scale);
   note_rewrite("dialect:numeric-scale");
+}
+
+// max(x) / min(x) of an exact call (x / 3.0, avg(...), a derived table's exact column): pg_numeric_max(x, 'numeric')
+// (executors/sqlite/sqlite_aggregates.cpp) compares the decimals and keeps the value's digits, an exact call itself
+// (SQLite's max of the doubles: `a = (SELECT max(a) FROM m)` found no row; outside tester s15). DISTINCT changes
+// nothing in a max; a window's too.
+bool Admitter::exact_extreme(ast::FuncCall& f) {
+  if ((f.name != "max" && f.name != "min") || f.args.size() != 1 || f.star || !f.order_by.empty() ||
+      !exact_call(f.args.front()))
+    return false;
+  ast::Expr before = f.args.front();
+  exact_text(f.args.front());
+  if (double_of_exact(f.args.front())) {
+    f.args.front() = std::move(before);
+    return false;
+  }
+  f.distinct = false;
+  f.name = f.name == "max" ? "pg_numeric_max" : "pg_numeric_min";
+  f.args.push_back(text_literal("numeric"));
+  note_rewrite("dialect:numeric-" + std::string(f.name == "pg_numeric_max" ? "max" : "min"));
+  return true;
 }
 
 // sum(x) / avg(x) of double precision over a window frame that moves (its start is not UNBOUNDED PRECEDING, or a
@@ -484,9 +507,9 @@ void Admitter::exact_arguments_on_sqlite(ast::FuncCall& f) {
     exact_text(f.args.front());
     return;
   }
-  static constexpr std::string_view kReaders[] = {"pg_numeric_div", "pg_numeric_arith", "pg_numeric_cmp",
-                                                  "pg_numeric_sum", "pg_numeric_avg",   "pg_numeric_key",
-                                                  "pg_concat",      "pg_concat_ws"};
+  static constexpr std::string_view kReaders[] = {
+      "pg_numeric_div", "pg_numeric_arith", "pg_numeric_cmp", "pg_numeric_sum", "pg_numeric_avg",
+      "pg_numeric_key", "pg_concat",        "pg_concat_ws",   "pg_numeric_max", "pg_numeric_min"};
   if (f.name == "pg_numeric_math" && f.args.size() >= 2) {
     const auto* name = std::get_if<ast::Literal>(&f.args.front().node);
     static constexpr std::string_view kTwo[] = {"power", "log"};  // both operands exact (exact_function)

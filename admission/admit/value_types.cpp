@@ -375,7 +375,12 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           // (numeric_scale_on_sqlite.cpp)
           if (f == "pg_int4_arith" || f == "pg_numeric_cmp") return {SqlType::Integer};
           if (f == "pg_float_sum" || f == "pg_float_avg") return {SqlType::Float};  // numeric_scale_on_sqlite.cpp
-          if (f == "pg_jsonb_in") return {SqlType::Json};       // CAST(text AS jsonb) on SQLite (json_on_sqlite.cpp)
+          if (f == "pg_jsonb_in") return {SqlType::Json};  // CAST(text AS jsonb) on SQLite (json_on_sqlite.cpp)
+          if ((f == "pg_numeric_max" || f == "pg_numeric_min") && n.args.size() == 2) {  // max / min, exact
+            ValueType column = first;
+            column.exact_text = false;
+            return column;
+          }
           if (f == "pg_numeric_value" && n.args.size() == 1) {  // a derived table's exact column, as a double
             ValueType column = first;
             column.exact_text = false;

@@ -270,6 +270,9 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_only("pg_float_sum", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write sum(x)."),
     sqlite_only("pg_float_avg", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write avg(x)."),
     sqlite_only("pg_numeric_avg", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write avg(x)."),
+    // max / min of exact numerics on SQLite (admit/numeric_scale_on_sqlite.cpp).
+    sqlite_only("pg_numeric_max", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write max(x)."),
+    sqlite_only("pg_numeric_min", Aggregate, Number, Growth::Fixed, "FIX: on PostgreSQL, write min(x)."),
     sqlite_only("pg_covar_pop", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_covar_samp", Aggregate, Number, Growth::Fixed, kPgStatistics),
     sqlite_only("pg_corr", Aggregate, Number, Growth::Fixed, kPgStatistics),

@@ -243,7 +243,9 @@ constexpr Signature kSignatures[] = {
     {"pg_numeric_literal", "l"},  // a numeric literal on SQLite
     {"pg_numeric_value", "m"},    // a derived table's exact numeric column on SQLite
     {"pg_numeric_key", "ml"},     // x IN (SELECT y ...) of exact numerics on SQLite
-    {"pg_float_sum", "m"},        // sum / avg of a float over a moving window frame on SQLite
+    {"pg_numeric_max", "ml"},     // max / min of exact numerics on SQLite
+    {"pg_numeric_min", "ml"},
+    {"pg_float_sum", "m"},  // sum / avg of a float over a moving window frame on SQLite
     {"pg_float_avg", "m"},
     {"pg_shift", "mmll"},       // x << n, x >> n on SQLite
     {"pg_numeric_math", "lm"},  // numeric sqrt, exp, ln, log, power on SQLite  // numeric + - * on SQLite  // integer +

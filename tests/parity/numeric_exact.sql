@@ -162,3 +162,14 @@ SELECT x, floor(x) AS f, x = 1 AS one FROM (SELECT 1.0 / 3 * 3 AS x UNION ALL SE
 
 -- id: numexact-045
 SELECT count(*) AS n FROM spans WHERE id > (SELECT avg(id) FROM spans) AND id / 3.0 * 3 <> (SELECT max(id) FROM spans);
+
+-- max / min of exact numerics (session 15, outside tester s15): SQLite's max of the doubles made "which one is the
+-- largest" find no row, and printed 15922.666666666668 for 15922.666666666667.
+-- id: numexact-046
+WITH m AS (SELECT kind, avg(id) AS a, count(*) FILTER (WHERE status = 'ERROR') * 100.0 / count(*) AS r FROM spans GROUP BY 1) SELECT kind, a = (SELECT max(a) FROM m) AS top, r < (SELECT max(r) FROM m) AS below, r = max(r) OVER () AS worst, min(r) OVER (ORDER BY kind ROWS 1 PRECEDING) AS low FROM m ORDER BY kind;
+
+-- id: numexact-047
+SELECT kind, max(id / 3.0) AS hi, min(id / 7.0) AS lo, max(DISTINCT id / 3.0) AS d, count(*) FILTER (WHERE id / 3.0 = (SELECT max(id / 3.0) FROM spans)) AS at_max FROM spans GROUP BY kind ORDER BY 1;
+
+-- id: numexact-048
+SELECT max(x) AS hi, min(x) AS lo, max(x) = 1 AS one FROM (SELECT 1.0 / 3 * 3 AS x UNION ALL SELECT 1 UNION ALL SELECT NULL) AS s;
