@@ -351,6 +351,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             for (std::size_t i = 0; i < row.size() && i < width; ++i)
               r.types[i] = common_type(r.types[i], column_value_type(row[i], ctx));
           r.types = resolved_unknowns(std::move(r.types));
+          exact_values_on_sqlite(n.rows, r.types);
           r.time_kinds = values_time_kinds(n.rows, ctx);
           for (const auto& row : n.rows) {
             std::vector<SizeBound> row_bounds;

@@ -441,6 +441,13 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q) {
   // UNION ALL: each branch's exact columns; the union's column holds text where a branch's does (pg_numeric_value
   // reads a branch's integer or double as it is). Not under the union's own ORDER BY (SQLite would sort text after
   // numbers), nor for UNION / INTERSECT / EXCEPT, which dedupe (text would compare as text: 1.0 is not 1 there).
+  // VALUES: as a VALUES list in FROM (exact_values_on_sqlite). Not under the list's own ORDER BY (SQLite would sort
+  // text after numbers).
+  if (auto* values = std::get_if<ast::Values>(&q.body)) {
+    if (dialect_ == Dialect::Sqlite && q.order_by.empty() && types != query_types_.end())
+      exact_values_on_sqlite(values->rows, types->second);
+    return;
+  }
   if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
     if (dialect_ != Dialect::Sqlite || !set->all || set->kind != ast::SetOpKind::Union || !q.order_by.empty() ||
         types == query_types_.end())
@@ -478,6 +485,41 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q) {
     without_values(before);
     without_values(after);
     if (!(after == before)) note_rewrite("dialect:numeric-column");
+  }
+}
+
+// A VALUES list's column with an exact call in some row (VALUES (1, 1.0 / 3), (2, 2.0 / 3)): each such row holds its
+// decimal text, the other rows' numbers are read by pg_numeric_value as they are (a join on v.x found no row where
+// PostgreSQL finds two; outside tester s15).
+void Admitter::exact_values_on_sqlite(std::vector<std::vector<ast::Expr>>& rows, std::vector<ValueType>& types) {
+  if (dialect_ != Dialect::Sqlite) return;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    std::vector<ast::Expr> before;
+    bool any = false, made_up = false;
+    for (auto& row : rows) {
+      if (i >= row.size()) continue;
+      before.push_back(row[i]);
+      if (!exact_call(row[i])) continue;
+      any = exact_text(row[i]) || any;
+      made_up = made_up || double_of_exact(row[i]);
+    }
+    if (!any) continue;
+    std::size_t k = 0;
+    if (made_up) {  // its digits past the double's would be made up: the doubles
+      for (auto& row : rows)
+        if (i < row.size()) row[i] = std::move(before[k++]);
+      continue;
+    }
+    types[i].exact_text = true;
+    bool changed = false;
+    for (auto& row : rows) {
+      if (i >= row.size()) continue;
+      ast::Expr a = row[i], b = std::move(before[k++]);
+      without_values(a);
+      without_values(b);
+      changed = changed || !(a == b);
+    }
+    if (changed) note_rewrite("dialect:numeric-column");
   }
 }
 

@@ -173,3 +173,10 @@ SELECT kind, max(id / 3.0) AS hi, min(id / 7.0) AS lo, max(DISTINCT id / 3.0) AS
 
 -- id: numexact-048
 SELECT max(x) AS hi, min(x) AS lo, max(x) = 1 AS one FROM (SELECT 1.0 / 3 * 3 AS x UNION ALL SELECT 1 UNION ALL SELECT NULL) AS s;
+
+-- A VALUES list's exact numerics (session 15, outside tester s15): a join on a VALUES column of quotients found no row.
+-- id: numexact-049
+SELECT p.id, v.x, floor(v.x * 3) AS f FROM projects p JOIN (VALUES (1, 1.0 / 3), (2, 2.0 / 3), (3, NULL), (4, 4)) AS v(i, x) ON p.id / 3.0 = v.x ORDER BY 1;
+
+-- id: numexact-050
+SELECT sum(x) AS s, max(x) * 3 AS m, floor(min(x) * 3) AS f, count(*) FILTER (WHERE x = 1) AS ones FROM (VALUES (2.0 / 3), (1.0 / 3), (1), (1.0 / 3 * 3)) AS v(x);
