@@ -834,6 +834,17 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = jsonb_cast_on_sqlite(e, ctx, json_read, replaced); !s) return s;
             if (replaced) return {};  // `n` died
           }
+          // CAST(x / 3.0 AS numeric) of an exact numeric on SQLite: the value itself (PostgreSQL's cast of a
+          // numeric to numeric changes nothing; SQLite's cast made the double: 8.666666666666666 for
+          // 8.6666666666666667; outside tester s15).
+          if (dialect_ == Dialect::Sqlite && n.type.name == "numeric" && n.type.modifiers.empty() &&
+              exact_call(*n.arg)) {
+            ast::Expr arg = std::move(*n.arg);
+            arg.location = loc;
+            e = std::move(arg);  // `n` dies here
+            note_rewrite("dialect:numeric-cast");
+            return {};
+          }
           if (auto s = cast_on_sqlite(n, ctx, loc); !s) return s;
           if (auto s = time_as_number_on_sqlite(e, ctx, loc); !s) return s;
           if (dialect_ == Dialect::Sqlite && n.type.name == "text" && n.type.modifiers.empty()) {

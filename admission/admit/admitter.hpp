@@ -210,6 +210,7 @@ class Admitter {
   void exact_arguments_on_sqlite(ast::FuncCall& f);
   Result<bool> exact_subquery_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   bool exact_extreme(ast::FuncCall& f);
+  bool exact_window_value(ast::Expr& e);
   void exact_values_on_sqlite(std::vector<std::vector<ast::Expr>>& rows, std::vector<ValueType>& types);
   void shift_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numbers_on_sqlite.cpp
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);

@@ -180,3 +180,14 @@ SELECT p.id, v.x, floor(v.x * 3) AS f FROM projects p JOIN (VALUES (1, 1.0 / 3),
 
 -- id: numexact-050
 SELECT sum(x) AS s, max(x) * 3 AS m, floor(min(x) * 3) AS f, count(*) FILTER (WHERE x = 1) AS ones FROM (VALUES (2.0 / 3), (1.0 / 3), (1), (1.0 / 3 * 3)) AS v(x);
+
+-- lag / lead / first_value of exact numerics, CAST(exact AS numeric), GROUP BY an exact expression written in the
+-- select list (session 15, outside tester s15: doubles, and a 500 for the GROUP BY).
+-- id: numexact-051
+SELECT id, lead(id / 3.0) OVER (ORDER BY id) * 3 AS a, lag(id / 3.0, 1, 0) OVER (ORDER BY id) AS b, first_value(id / 7.0) OVER (ORDER BY id) AS c, id / 3.0 - lag(id / 3.0) OVER (ORDER BY id) AS d, (id / 3.0)::numeric AS e, floor(CAST(id / 3.0 AS numeric) * 3) AS f FROM spans ORDER BY id LIMIT 5;
+
+-- id: numexact-052
+SELECT v, v - lag(v) OVER (ORDER BY v) AS d, last_value(v) OVER (ORDER BY v ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) * 3 AS l FROM (SELECT id / 3.0 AS v FROM spans ORDER BY id LIMIT 4) AS s ORDER BY v;
+
+-- id: numexact-053
+SELECT id / 3.0 AS k, round(id / 1000.0, 1) AS r, count(*) AS n FROM spans WHERE id < 2500 GROUP BY id / 3.0, round(id / 1000.0, 1) ORDER BY 1 LIMIT 4;
