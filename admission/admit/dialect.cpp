@@ -769,6 +769,8 @@ bool Admitter::text_or_unknown(const ast::Expr& e, const ExprContext& ctx) {
     const auto* c = (*relation)->table->find_column(ref->column, dialect_);
     return c == nullptr || c->timestamp || affinity(c->type) == Affinity::Text;
   }
+  // Text by its type (split_part(...), regexp_substr(...), a text CASE: PostgreSQL reads the text as the number).
+  if (value_type(e, ctx).type == SqlType::Text) return true;
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
     static constexpr std::string_view kText[] = {"substr", "substring", "lower",       "upper", "trim",
                                                  "ltrim",  "rtrim",     "replace",     "date",  "datetime",

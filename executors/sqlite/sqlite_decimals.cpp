@@ -193,19 +193,24 @@ bool operands(sqlite3_context* ctx, sqlite3_value** argv, sqlite3_value* from_va
   return true;
 }
 
-// pg_numeric_arith(x, y, op, from): PostgreSQL's numeric x + y, x - y or x * y, exact on the operands' decimals
+// pg_numeric_arith(x, y, op, from): PostgreSQL's numeric x + y, x - y, x * y or x % y, exact on the operands' decimals
 // (`from` as pg_numeric_div's), answered as the double nearest the result (SQLite's doubles: abs(-0.1) + 0.2 was
 // 0.30000000000000004, and = 0.3 false).
 void pg_numeric_arith(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   const auto* op_text = reinterpret_cast<const char*>(sqlite3_value_text(argv[2]));
   const char op = op_text && op_text[0] && !op_text[1] ? op_text[0] : '?';
-  if (op != '+' && op != '-' && op != '*')
+  if (op != '+' && op != '-' && op != '*' && op != '%')
     return sqlite3_result_error(ctx, "querygate: pg_numeric_arith: bad operator", -1);
   std::optional<Decimal> x, y;
   if (!operands(ctx, argv, argv[3], op_text, x, y)) return;
   if (op == '*') return result(ctx, {x->value * y->value, x->scale + y->scale}, argv[3]);
   const int scale = std::max(x->scale, y->scale);
   const cpp_int a = x->value * pow10(scale - x->scale), b = y->value * pow10(scale - y->scale);
+  // mod_var: x - trunc(x / y) * y, at the larger scale; the sign of x (cpp_int's % truncates as C++'s does).
+  if (op == '%') {
+    if (b == 0) return sqlite3_result_error(ctx, "division by zero", -1);
+    return result(ctx, {cpp_int(a % b), scale}, argv[3]);
+  }
   result(ctx, {op == '+' ? cpp_int(a + b) : cpp_int(a - b), scale}, argv[3]);
 }
 

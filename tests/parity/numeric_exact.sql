@@ -191,3 +191,11 @@ SELECT v, v - lag(v) OVER (ORDER BY v) AS d, last_value(v) OVER (ORDER BY v ROWS
 
 -- id: numexact-053
 SELECT id / 3.0 AS k, round(id / 1000.0, 1) AS r, count(*) AS n FROM spans WHERE id < 2500 GROUP BY id / 3.0, round(id / 1000.0, 1) ORDER BY 1 LIMIT 4;
+
+-- x % y and mod(x, y) of numerics (session 15, outside tester s15: fmod of the doubles printed 0.666666666667); a
+-- text function's result cast to an integer (refused before: "may have a fraction").
+-- id: numexact-054
+SELECT id, (id / 3.0) % 1 AS a, mod(id / 7.0, 1) AS b, (1.0 / 3) % (1.0 / 7) AS c, -7.5 % 2 AS d, 7 % 2.5 AS e, mod(-id, 2.5) AS f, sum((id / 3.0) % 1) OVER () AS s FROM spans ORDER BY id LIMIT 4;
+
+-- id: numexact-055
+SELECT split_part('a:12', ':', 2)::int AS a, split_part(' 7 ', ':', 1)::int AS c, CAST(regexp_substr('x-42', '[0-9]+') AS bigint) AS b;
