@@ -58,6 +58,9 @@ struct OutputColumn {
   // The value is a stored timestamp column's (the column itself, min/max of it,
   // COALESCE/CASE of such): answered as PostgreSQL prints timestamps.
   bool timestamp = false;
+  // That stored column's sample text (catalog::Column::timestamp_sample): how the engine stores it, for an answer
+  // with no value to tell by (max(start_time) of no row is still a timestamp with time zone).
+  std::string timestamp_sample;
   // PostgreSQL types the value numeric (round(x, n), EXTRACT, sum/avg of integers, numeric casts and
   // literals): an engine that computes it as a double (SQLite) answers it as PostgreSQL prints that
   // numeric, with `numeric_scale` digits after the point when PostgreSQL fixes them (-1: the double's

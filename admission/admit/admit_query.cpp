@@ -948,8 +948,10 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
     }
   }
   const auto times = admitter.output_times(query);
-  for (std::size_t i = 0; i < times.size() && i < out.columns.size(); ++i)
+  for (std::size_t i = 0; i < times.size() && i < out.columns.size(); ++i) {
     out.columns[i].timestamp = times[i] != nullptr;
+    if (times[i]) out.columns[i].timestamp_sample = times[i]->timestamp_sample;
+  }
   const auto kinds = admitter.output_kinds(query);
   for (std::size_t i = 0; i < kinds.size() && i < out.columns.size(); ++i)
     if (kinds[i] && !out.columns[i].timestamp) out.columns[i].type = pgtime::type_words(*kinds[i]);

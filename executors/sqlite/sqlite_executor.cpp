@@ -366,6 +366,7 @@ class SqliteExecutor final : public Executor {
     bool json = false;       // admission typed it jsonb (RunOptions::columns)
     bool array = false;      // admission typed it an array of the above (RunOptions::columns; sqlite_arrays.hpp)
     std::string type;        // PostgreSQL's name of its type, from admission (RunOptions::columns); empty: unknown
+    std::string sample;      // the stored timestamp column's sample text, from admission (no value to tell by)
   };
   std::vector<Origin> origins(sqlite3_stmt* stmt) const {
     std::vector<Origin> out(static_cast<std::size_t>(sqlite3_column_count(stmt)));
@@ -481,6 +482,7 @@ class SqliteExecutor final : public Executor {
       for (std::size_t i = 0; i < origin.size() && i < typed.size(); ++i) {
         if (typed[i].boolean) origin[i].boolean = true;
         if (typed[i].timestamp) origin[i].timestamp = true;
+        origin[i].sample = typed[i].timestamp_sample;
         origin[i].numeric_scale = typed[i].numeric ? typed[i].numeric_scale : -2;
         origin[i].json = typed[i].json;
         origin[i].array = typed[i].array;
@@ -550,7 +552,9 @@ class SqliteExecutor final : public Executor {
       }
       out.columns[i].type =
           sqlite::pg_type_name(out.columns[i].type, storage[static_cast<std::size_t>(i)], o.timestamp,
-                               o.column ? o.column->timestamp_sample : samples[static_cast<std::size_t>(i)]);
+                               o.column                                       ? o.column->timestamp_sample
+                               : samples[static_cast<std::size_t>(i)].empty() ? o.sample
+                                                                              : samples[static_cast<std::size_t>(i)]);
     }
     // A schema change re-prepares inside sqlite3_step, under the authorizer again.
     if (!sqlite::confirm_reads(sqlite3_db_handle(stmt), conn.backstop)) return denied_error(conn, sql, false);

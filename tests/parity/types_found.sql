@@ -135,3 +135,8 @@ SELECT id, lag(id, 1, 0.5) OVER (ORDER BY id) AS a, lead(id, 2, 0) OVER (ORDER B
 -- digit; EXTRACT of timezone_hour / timezone_minute (refused with a FIX about SUBSTRING; outside tester s13).
 -- id: types-found-032
 SELECT degrees(17)::text AS a, degrees(0.0151)::text AS b, radians(100)::text AS c, degrees(id)::text AS d, radians(id * 7)::text AS e, EXTRACT(timezone_hour FROM start_time) AS f FROM spans WHERE id <= 40 ORDER BY id;
+
+-- A timestamp column's max / min of no row is still named a timestamp with time zone (it was text: the type was told
+-- by the first value; outside tester s15).
+-- id: types-found-033
+SELECT max(start_time) AS a, min(end_time) AS b, count(*) AS n FROM traces WHERE id < 0;
