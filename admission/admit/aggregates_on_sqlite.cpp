@@ -122,6 +122,7 @@ Status Admitter::aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprC
         exact_text(f.args.front());
         f.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(from)}));
       }
+      if (t == SqlType::Integer) f.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, "int"}));
       if (t == SqlType::Integer || t == SqlType::Numeric) helper += "_exact";
     }
     f.name = "pg_" + helper;

@@ -207,15 +207,18 @@ void regr_final(sqlite3_context* ctx) {
 }
 
 // ---- integer and numeric statistics: numeric, exactly as numeric_stddev_internal computes them
-// pg_var_samp_exact(x[, from]) ...: x an integer (one argument), or a numeric (from: 'numeric', the shortest decimal
-// of a stored double or a decimal text; 'float8': float8 to numeric's 15 significant digits; 'numeric:S': at least
-// scale S).
+// pg_var_samp_exact(x, from) ...: from 'int': x an integer; 'numeric': the shortest decimal of a stored double or a
+// decimal text; 'float8': float8 to numeric's 15 significant digits; 'numeric:S': at least scale S. A 't' after a
+// colon answers the decimal's text, else the double nearest it (as pg_numeric_sum: an exact call, which comparisons
+// read exactly; a text answer compared with numbers picked the wrong rows: HAVING stddev(x) > 100; outside tester
+// s15). With one argument (x an integer) the text.
 
 struct Sums {
   std::int64_t n = 0;
   cpp_int sx, sxx;  // times 10^scale, 10^(2 scale)
   int scale = 0;    // the largest scale of the values (the dscale of numeric.c's sumX)
   bool failed = false;
+  bool text = true;
 };
 
 void int_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
@@ -223,15 +226,17 @@ void int_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   auto* s = state<Sums>(ctx, true);
   if (!s) return sqlite3_result_error_nomem(ctx);
   std::optional<decimal::Decimal> x;
-  if (argc == 1) {
+  const auto* text = argc == 2 ? reinterpret_cast<const char*>(sqlite3_value_text(argv[1])) : nullptr;
+  const std::string_view from = text ? text : "int:t";
+  const auto colon = from.find(':');
+  s->text = colon != std::string_view::npos && from.find('t', colon) != std::string_view::npos;
+  if (from.starts_with("int")) {
     if (sqlite3_value_type(argv[0]) == SQLITE_INTEGER) x = decimal::Decimal{cpp_int(sqlite3_value_int64(argv[0])), 0};
   } else {
-    const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
-    const std::string_view from = text ? text : "";
     x = decimal::of_value(argv[0], from.starts_with("float8"));
     // numeric:S: a numeric of a known scale (numeric(p, s), round(x, s)), each value held at it (1.5 of a numeric(4,
     // 2) is PostgreSQL's 1.50, and the scale of the sums is numeric.c's).
-    if (const auto colon = from.find(':'); x && colon != std::string_view::npos) {
+    if (x && colon != std::string_view::npos) {
       const int scale = std::atoi(std::string(from.substr(colon + 1)).c_str());
       if (scale > x->scale && scale <= 1000) {
         x->value *= decimal::pow10(scale - x->scale);
@@ -243,8 +248,9 @@ void int_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     s->failed = true;
     return sqlite3_result_error(
         ctx,
-        argc == 1 ? "stddev/variance of integers: a value that is not an integer"
-                  : "querygate: stddev/variance of a numeric: a value that is not a number (or past 2^53)",
+        from.starts_with("int")
+            ? "stddev/variance of integers: a value that is not an integer"
+            : "querygate: stddev/variance of a numeric: a value that is not a number (or past 2^53)",
         -1);
   }
   if (x->scale > s->scale) {
@@ -287,9 +293,13 @@ void int_final(sqlite3_context* ctx) {
   const std::string text =
       pg_numeric_variance_text(s->n, s->sx, s->sxx, which == Stat::VarSamp || which == Stat::StddevSamp,
                                which == Stat::StddevSamp || which == Stat::StddevPop, s->scale);
+  const bool as_text = s->text;
   release<Sums>(ctx);
   if (text.empty()) return sqlite3_result_null(ctx);
-  sqlite3_result_text(ctx, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  if (as_text) return sqlite3_result_text(ctx, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  const auto d = decimal::parse(text);
+  if (!d) return sqlite3_result_error(ctx, "querygate: stddev/variance: no decimal", -1);
+  sqlite3_result_double(ctx, decimal::nearest_double(*d));
 }
 
 // ---- numeric sum / avg: exact decimals, as numeric.c adds them

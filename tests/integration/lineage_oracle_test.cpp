@@ -282,13 +282,13 @@ constexpr Signature kSignatures[] = {
     {"starts_with", "xl"},
     // The statistics, string_agg, ordered-set aggregates, text functions and regular expressions on SQLite.
     {"pg_var_samp", "m"},
-    {"pg_var_samp_exact", "m"},
+    {"pg_var_samp_exact", "ml"},
     {"pg_var_pop", "m"},
-    {"pg_var_pop_exact", "m"},
+    {"pg_var_pop_exact", "ml"},
     {"pg_stddev_samp", "m"},
-    {"pg_stddev_samp_exact", "m"},
+    {"pg_stddev_samp_exact", "ml"},
     {"pg_stddev_pop", "m"},
-    {"pg_stddev_pop_exact", "m"},
+    {"pg_stddev_pop_exact", "ml"},
     {"pg_numeric_sum", "ml"},  // sum / avg of a numeric of unknown scale on SQLite
     {"pg_numeric_avg", "ml"},
     {"pg_covar_pop", "mm"},

@@ -115,3 +115,11 @@ SELECT stddev(x) AS s, var_samp(x) AS v, stddev_pop(x) AS p, var_pop(x) AS q, st
 
 -- id: numagg-033
 SELECT stddev(x) AS one_row, var_pop(x) AS pop_one, stddev(x) FILTER (WHERE x > 5) AS none, variance(y) AS equal FROM (VALUES (1.50, 2.0), (NULL, 2.00)) AS t(x, y);
+
+-- stddev / variance compared, ordered, cast (session 15, outside tester s15b: their text answer compared with numbers
+-- picked the wrong rows on SQLite).
+-- id: numagg-034
+SELECT kind, stddev(id) AS s FROM spans GROUP BY kind HAVING stddev(id) > 18200 AND var_pop(id / 2.0) BETWEEN 1 AND 1e12 ORDER BY variance(id) DESC, kind;
+
+-- id: numagg-035
+WITH r AS (SELECT kind, count(*) FILTER (WHERE status = 'ERROR') * 100.0 / count(*) AS e FROM spans GROUP BY 1) SELECT avg(e) AS a, stddev(e) AS s, variance(e)::numeric(20, 4) AS v, stddev(e)::text AS t, (SELECT count(*) FROM spans WHERE id > (SELECT stddev(id) FROM spans)) AS above FROM r;

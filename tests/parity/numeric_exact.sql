@@ -199,3 +199,6 @@ SELECT id, (id / 3.0) % 1 AS a, mod(id / 7.0, 1) AS b, (1.0 / 3) % (1.0 / 7) AS 
 
 -- id: numexact-055
 SELECT split_part('a:12', ':', 2)::int AS a, split_part(' 7 ', ':', 1)::int AS c, CAST(regexp_substr('x-42', '[0-9]+') AS bigint) AS b;
+
+-- id: numexact-056
+SELECT mod(7.50, 2) AS a, 7.50 % 2 AS b, mod(id, 7.0) AS c, 100 % 7.0 AS d, mod(7, 2.00) AS e, 0.0 % 5 AS f, (id / 3.0) % 0.30 AS g, mod(-id / 4.0, 0.5) AS h FROM spans ORDER BY id LIMIT 3;
