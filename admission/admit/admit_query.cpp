@@ -372,7 +372,13 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   array_item_ = nullptr;
   keep(array_outputs_on_sqlite(s, location));
   for (auto& item : s.items) {
-    if (dialect_ == Dialect::Sqlite) read_back_numeric_literal(item.expr);  // named as the literal it prints
+    // Named as the literal it prints, also under casts (CAST(pg_numeric_literal('1.5') AS NUMERIC_REAL) is
+    // PostgreSQL's "numeric", not "pg_numeric_literal": fuzz P4).
+    for (ast::Expr* x = &item.expr; dialect_ == Dialect::Sqlite && x != nullptr;) {
+      read_back_numeric_literal(*x);
+      auto* cast = std::get_if<ast::Cast>(&x->node);
+      x = cast ? &*cast->arg : nullptr;
+    }
     const std::string written_name = figure_name(item.expr);
     const std::size_t written_kind = item.expr.node.index();
     array_item_ = query_depth_ == 1 && !s.distinct ? &item.expr : nullptr;
