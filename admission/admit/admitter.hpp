@@ -79,6 +79,7 @@ bool read_back_numeric_literal(ast::Expr& e);
 // computation to read (numeric_scale_on_sqlite.cpp).
 bool exact_call(const ast::Expr& e);
 bool exact_text(ast::Expr& e);
+bool exact_double(ast::Expr& e);
 // An exact call whose text form would print digits no operand had (it reads a double that stands for an exact value,
 // or power's text, which has not PostgreSQL's scale).
 bool double_of_exact(const ast::Expr& e);

@@ -1176,6 +1176,12 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
   };
   check = [&](const ast::Expr& e) {
     if (error || std::find(keys.begin(), keys.end(), e) != keys.end()) return;
+    // An exact call a GROUP BY key computes, printed as its text (GROUP BY x / 3.0 with the item x / 3.0 on
+    // SQLite: numeric_scale_on_sqlite.cpp): the key's value, every digit of it.
+    if (exact_call(e)) {
+      ast::Expr as_double = e;
+      if (exact_double(as_double) && std::find(keys.begin(), keys.end(), as_double) != keys.end()) return;
+    }
     if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
       if (!ref->table.starts_with('#')) return;  // an outer query's column: one value per group
       const std::size_t i = std::stoul(ref->table.substr(1));

@@ -188,6 +188,31 @@ bool exact_text(ast::Expr& e) {
   return true;
 }
 
+// The same exact call asking for its double (exact_text's mode flag taken off its top node; nested exact operands
+// keep their text): what GROUP BY x / 3.0 groups by where the select list prints x / 3.0's text. false: not an
+// exact call with a text flag.
+bool exact_double(ast::Expr& e) {
+  auto* f = std::get_if<ast::FuncCall>(&e.node);
+  if (!f || f->args.empty() || !exact_call(e) || f->name == "pg_numeric_value" || f->name == "pg_single") return false;
+  auto* mode = std::get_if<ast::Literal>(&(f->name == "pg_numeric_math" ? f->args.front() : f->args.back()).node);
+  if (!mode || mode->kind != ast::LiteralKind::String) return false;
+  std::string& m = mode->text;
+  if (f->name == "pg_numeric_math") {
+    if (!m.ends_with(":t")) return false;
+    m.resize(m.size() - 2);
+  } else if (f->name == "pg_numeric_div" || f->name == "pg_numeric_arith") {
+    if (m.size() != 3 || m.back() != 't') return false;
+    m.pop_back();
+  } else {
+    const auto colon = m.find(':');
+    const auto t = colon == std::string::npos ? std::string::npos : m.find('t', colon);
+    if (t == std::string::npos) return false;
+    m.erase(t, 1);
+    if (m.back() == ':') m.pop_back();
+  }
+  return true;
+}
+
 // The operand of a numeric division or sum that is CAST(x AS numeric) of a float8 x, also as printed:
 // CAST(pg_number(x, 'numeric') AS NUMERIC_REAL). PostgreSQL's numeric holds 15 significant digits of it.
 bool Admitter::numeric_of_float(const ast::Expr& e, const ExprContext& ctx) {
@@ -519,7 +544,12 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q) {
     for (const auto& g : s->group_by) {
       const auto* key = std::get_if<ast::Expr>(&g.node);
       // a grouping set: keep the doubles; GROUP BY x / 3.0 with the item x / 3.0: the item stays the key it is
-      keyed = keyed || !key || names(*key, i) || *key == s->items[i].expr;
+      // (not a derived table's exact column read as pg_numeric_value(x), grouped by that double: the item is
+      // then x, its text, one of the group's equal values)
+      const auto* value = std::get_if<ast::FuncCall>(&s->items[i].expr.node);
+      const bool column = value && value->name == "pg_numeric_value" && value->args.size() == 1 &&
+                          std::holds_alternative<ast::ColumnRef>(value->args.front().node);
+      keyed = keyed || !key || names(*key, i) || (*key == s->items[i].expr && !column && !exact_call(*key));
     }
     if (keyed) continue;
     order_by_double(q, *s, i, dialect_);  // ORDER BY pct DESC

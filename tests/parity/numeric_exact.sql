@@ -202,3 +202,11 @@ SELECT split_part('a:12', ':', 2)::int AS a, split_part(' 7 ', ':', 1)::int AS c
 
 -- id: numexact-056
 SELECT mod(7.50, 2) AS a, 7.50 % 2 AS b, mod(id, 7.0) AS c, 100 % 7.0 AS d, mod(7, 2.00) AS e, 0.0 % 5 AS f, (id / 3.0) % 0.30 AS g, mod(-id / 4.0, 0.5) AS h FROM spans ORDER BY id LIMIT 3;
+
+-- GROUP BY an exact expression: the select list prints its digits, a computation over the key is admitted (it was
+-- refused: "id must appear in GROUP BY"), and a derived table's exact column grouped by name (outside tester s15b).
+-- id: numexact-057
+SELECT x / 3.0 AS k, x / 3.0 + 1 AS k1, count(*) AS n FROM (VALUES (1), (2), (1), (4)) AS v(x) GROUP BY x / 3.0 HAVING x / 3.0 < 1.4 ORDER BY k;
+
+-- id: numexact-058
+SELECT x, count(*) AS n FROM (SELECT 2.0 / 3 AS x UNION ALL SELECT 2.0 / 3 UNION ALL SELECT 1.0 / 3) AS t GROUP BY x ORDER BY x;
