@@ -56,6 +56,16 @@ ast::Expr text_literal(std::string s) {
   return ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(s)});
 }
 
+// e made pg_numeric_value(e): an exact value held as its decimal text, read as the double nearest it by all but the
+// exact readers, which unwrap it (exact_text).
+void read_as_value(ast::Expr& e) {
+  const int at = e.location;
+  ast::FuncCall value;
+  value.name = "pg_numeric_value";
+  value.args.push_back(std::move(e));
+  e = ast::make_expr(std::move(value), at);
+}
+
 // ORDER BY or GROUP BY `key` names select item i (its name or position).
 bool names_item(const ast::Expr& key, const ast::Select& s, std::size_t i, Dialect dialect) {
   if (const auto position = ast::integer_value(key)) return *position == static_cast<std::int64_t>(i) + 1;
@@ -452,11 +462,7 @@ bool Admitter::exact_window_value(ast::Expr& e) {
       break;
     }
   }
-  const int at = e.location;
-  ast::FuncCall value;
-  value.name = "pg_numeric_value";
-  value.args.push_back(std::move(e));
-  e = ast::make_expr(std::move(value), at);
+  read_as_value(e);
   return true;
 }
 
@@ -611,11 +617,7 @@ bool Admitter::exact_column_on_sqlite(ast::Expr& e, const Relation& r) {
   for (std::size_t i = 0; i < r.columns.size() && i < r.types.size(); ++i) {
     if (!same(r.columns[i], ref->column)) continue;
     if (!r.types[i].exact_text) return false;
-    const int at = e.location;
-    ast::FuncCall value;
-    value.name = "pg_numeric_value";
-    value.args.push_back(std::move(e));
-    e = ast::make_expr(std::move(value), at);
+    read_as_value(e);
     return true;
   }
   return false;
@@ -663,11 +665,7 @@ Result<bool> Admitter::exact_subquery_on_sqlite(ast::Expr& e, const ExprContext&
     exact_columns_on_sqlite(q);
     const auto types = query_types_.find(&q);
     if (types == query_types_.end() || types->second.size() != 1 || !types->second.front().exact_text) return false;
-    const int at = e.location;
-    ast::FuncCall value;
-    value.name = "pg_numeric_value";
-    value.args.push_back(std::move(e));
-    e = ast::make_expr(std::move(value), at);
+    read_as_value(e);
     return true;
   }
   if (!link.test || query_types(q).size() != 1) return false;

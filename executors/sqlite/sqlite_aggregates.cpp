@@ -296,10 +296,8 @@ void int_final(sqlite3_context* ctx) {
   const bool as_text = s->text;
   release<Sums>(ctx);
   if (text.empty()) return sqlite3_result_null(ctx);
-  if (as_text) return sqlite3_result_text(ctx, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
-  const auto d = decimal::parse(text);
-  if (!d) return sqlite3_result_error(ctx, "querygate: stddev/variance: no decimal", -1);
-  sqlite3_result_double(ctx, decimal::nearest_double(*d));
+  if (const auto d = decimal::parse(text)) return decimal::answer(ctx, *d, as_text);
+  sqlite3_result_error(ctx, "querygate: stddev/variance: no decimal", -1);
 }
 
 // ---- numeric sum / avg: exact decimals, as numeric.c adds them
@@ -374,12 +372,7 @@ void numeric_value(sqlite3_context* ctx) {
   if (s->not_numbers > 0) return sqlite3_result_double(ctx, Mean ? s->doubles / static_cast<double>(s->n) : s->doubles);
   const decimal::Decimal sum{s->sum, s->scale};
   // numeric_avg: sum / count with numeric_div's scale and rounding; then the double nearest it (or its text).
-  const decimal::Decimal out = Mean ? decimal::divide(sum, {s->n, 0}) : sum;
-  if (s->text) {
-    const std::string t = decimal::text(out);
-    return sqlite3_result_text(ctx, t.c_str(), static_cast<int>(t.size()), SQLITE_TRANSIENT);
-  }
-  sqlite3_result_double(ctx, decimal::nearest_double(out));
+  decimal::answer(ctx, Mean ? decimal::divide(sum, {s->n, 0}) : sum, s->text);
 }
 
 template <bool Mean>
@@ -437,12 +430,7 @@ template <bool Max>
 void extreme_value(sqlite3_context* ctx) {
   const Extremes* s = state<Extremes>(ctx, false);
   if (!s || s->values.empty()) return sqlite3_result_null(ctx);
-  const decimal::Decimal& out = Max ? *s->values.rbegin() : *s->values.begin();
-  if (s->text) {
-    const std::string t = decimal::text(out);
-    return sqlite3_result_text(ctx, t.c_str(), static_cast<int>(t.size()), SQLITE_TRANSIENT);
-  }
-  sqlite3_result_double(ctx, decimal::nearest_double(out));
+  decimal::answer(ctx, Max ? *s->values.rbegin() : *s->values.begin(), s->text);
 }
 
 template <bool Max>
@@ -885,14 +873,6 @@ bool register_aggregate_functions(sqlite3* db, int flags) {
             aggregate("pg_var_pop", 1, &kVarPop, float_step, float_final) &&
             aggregate("pg_stddev_samp", 1, &kStddevSamp, float_step, float_final) &&
             aggregate("pg_stddev_pop", 1, &kStddevPop, float_step, float_final) &&
-            aggregate("pg_var_samp_exact", 1, &kVarSamp, int_step, int_final) &&
-            aggregate("pg_var_pop_exact", 1, &kVarPop, int_step, int_final) &&
-            aggregate("pg_stddev_samp_exact", 1, &kStddevSamp, int_step, int_final) &&
-            aggregate("pg_stddev_pop_exact", 1, &kStddevPop, int_step, int_final) &&
-            aggregate("pg_var_samp_exact", 2, &kVarSamp, int_step, int_final) &&
-            aggregate("pg_var_pop_exact", 2, &kVarPop, int_step, int_final) &&
-            aggregate("pg_stddev_samp_exact", 2, &kStddevSamp, int_step, int_final) &&
-            aggregate("pg_stddev_pop_exact", 2, &kStddevPop, int_step, int_final) &&
             aggregate("pg_string_agg", -1, nullptr, string_agg_step, string_agg_final) &&
             aggregate("pg_array_agg", -1, nullptr, array_agg_step, array_agg_final) &&
             aggregate("pg_percentile_cont", 3, &kCont, ordered_step, ordered_final) &&
@@ -904,6 +884,11 @@ bool register_aggregate_functions(sqlite3* db, int flags) {
                                            extreme_value<true>, extreme_inverse, nullptr) == SQLITE_OK &&
             sqlite3_create_window_function(db, "pg_numeric_min", 2, flags, nullptr, extreme_step, extreme_final<false>,
                                            extreme_value<false>, extreme_inverse, nullptr) == SQLITE_OK;
+  for (const int argc : {1, 2})  // (x): an integer's, its text; (x, from): see int_step
+    ok = ok && aggregate("pg_var_samp_exact", argc, &kVarSamp, int_step, int_final) &&
+         aggregate("pg_var_pop_exact", argc, &kVarPop, int_step, int_final) &&
+         aggregate("pg_stddev_samp_exact", argc, &kStddevSamp, int_step, int_final) &&
+         aggregate("pg_stddev_pop_exact", argc, &kStddevPop, int_step, int_final);
   for (std::size_t i = 0; ok && i < std::size(kRegr); ++i)
     ok = aggregate(kRegrNames[i], 2, &kRegr[i], regr_step, regr_final);
   return ok;

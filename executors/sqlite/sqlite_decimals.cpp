@@ -137,8 +137,6 @@ Decimal divide(const Decimal& a, const Decimal& b) {
   return {quotient, rscale};
 }
 
-namespace {
-
 // An exact numeric result: its decimal text where asked (the operand of another of these functions, so that a chain
 // such as 2.0 / 3 * 3 keeps every digit PostgreSQL's numeric keeps, or of a comparison, floor, ...), else the double
 // nearest it, or the statement's error where a double cannot stand for it: a nonzero value that would be 0
@@ -156,6 +154,8 @@ void answer(sqlite3_context* ctx, const Decimal& d, bool as_text) {
                                 -1);
   sqlite3_result_double(ctx, out);
 }
+
+namespace {
 
 // `from` of pg_numeric_div / pg_numeric_arith / pg_numeric_cmp: a letter for each operand, then 't' for a text answer.
 void result(sqlite3_context* ctx, const Decimal& d, sqlite3_value* from_value) {

@@ -38,6 +38,10 @@ double nearest_double(const Decimal& d);
 // than either operand), rounded half away from zero. b is not zero.
 Decimal divide(const Decimal& a, const Decimal& b);
 
+// The result of a function that computes a numeric exactly: its decimal text (as_text), else the double nearest it,
+// or the statement's error where no double stands for it (a nonzero value that would be 0, or beyond the range).
+void answer(sqlite3_context* ctx, const Decimal& d, bool as_text);
+
 // pg_numeric_div(x, y, from), pg_numeric_arith(x, y, op, from): registered on every connection (sqlite_functions.cpp's
 // register_functions).
 bool register_decimal_functions(sqlite3* db, int flags);
