@@ -71,8 +71,16 @@ bool names_item(const ast::Expr& key, const ast::Select& s, std::size_t i, Diale
   if (const auto position = ast::integer_value(key)) return *position == static_cast<std::int64_t>(i) + 1;
   const auto* ref = std::get_if<ast::ColumnRef>(&key.node);
   const auto& item = s.items[i];
-  return ref && !ref->star && ref->table.empty() &&
-         (item.alias.empty() || catalog::Catalog::same_name(ref->column, item.alias, dialect) || key == item.expr);
+  if (!ref || ref->star || !ref->table.empty()) return false;
+  if (key == item.expr) return true;
+  if (!item.alias.empty()) return catalog::Catalog::same_name(ref->column, item.alias, dialect);
+  // An item without an alias is named by its column: x, or pg_numeric_value(x) (a derived table's exact column).
+  // (Any other was taken for named by every key: ORDER BY kind sorted by coalesce(id / 3.0, 0), a 500.)
+  const ast::Expr* x = &item.expr;
+  if (const auto* f = std::get_if<ast::FuncCall>(&x->node); f && f->name == "pg_numeric_value" && f->args.size() == 1)
+    x = &f->args.front();
+  const auto* column = std::get_if<ast::ColumnRef>(&x->node);
+  return column && !column->star && catalog::Catalog::same_name(column->column, ref->column, dialect);
 }
 
 // ORDER BY select item i (its name or position), whose value is about to become text: by the double, written out.

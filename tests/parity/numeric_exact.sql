@@ -210,3 +210,11 @@ SELECT x / 3.0 AS k, x / 3.0 + 1 AS k1, count(*) AS n FROM (VALUES (1), (2), (1)
 
 -- id: numexact-058
 SELECT x, count(*) AS n FROM (SELECT 2.0 / 3 AS x UNION ALL SELECT 2.0 / 3 UNION ALL SELECT 1.0 / 3) AS t GROUP BY x ORDER BY x;
+
+-- An exact item without an alias next to an ORDER BY / GROUP BY column (outside tester s15c: a 500, and the
+-- double's digits under coalesce).
+-- id: numexact-059
+SELECT kind, coalesce(id / 3.0, 0) FROM spans WHERE id < 40 ORDER BY kind DESC, 2 LIMIT 5;
+
+-- id: numexact-060
+SELECT kind, coalesce(stddev(id), 0), coalesce(avg(id / 3.0), 0) FROM spans GROUP BY kind ORDER BY kind;
