@@ -11,7 +11,6 @@
 #include <cmath>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -244,11 +243,9 @@ bool fixed_zone(const std::string& z, long long& east_seconds) {
 // (PostgreSQL's rule).
 // A tz database zone by its name, whatever its case, as PostgreSQL finds it ('america/new_york'; refused before:
 // outside tester s14). nullptr: none. Found once per name (a statement asks per row; a miss fails the statement, so
-// only the database's zones are kept).
+// only the database's zones are kept). Per thread, so that the rows of concurrent statements take no lock.
 const date::time_zone* named_zone(const std::string& name) {
-  static std::mutex mutex;
-  static std::map<std::string, const date::time_zone*, std::less<>> found;
-  const std::lock_guard lock(mutex);
+  thread_local std::map<std::string, const date::time_zone*, std::less<>> found;
   if (const auto it = found.find(name); it != found.end()) return it->second;
   const auto keep = [&](const date::time_zone* z) {
     if (z) found.emplace(name, z);
