@@ -83,6 +83,10 @@ bool exact_double(ast::Expr& e);
 // An exact call whose text form would print digits no operand had (it reads a double that stands for an exact value,
 // or power's text, which has not PostgreSQL's scale).
 bool double_of_exact(const ast::Expr& e);
+// An exact call (or a number, a numeric literal) as its decimal text under SQLite's pg_numeric collation, by which
+// SQLite groups, sorts and dedupes it as PostgreSQL does the numeric; `scale`: a number's, when known (else -1).
+// false: unchanged (already so, or an exact call whose text would have made-up digits).
+bool collated_numeric(ast::Expr& e, int scale);
 // The expression with every pg_numeric_value(v) made v (a reference to an exact column, as admitting again reads it).
 void without_values(ast::Expr& e);
 
@@ -213,6 +217,8 @@ class Admitter {
   bool exact_extreme(ast::FuncCall& f);
   bool exact_window_value(ast::Expr& e);
   void exact_values_on_sqlite(std::vector<std::vector<ast::Expr>>& rows, std::vector<ValueType>& types);
+  void exact_members(ast::Query& q, std::vector<bool>& exact);
+  bool collate_members(ast::Query& q, std::size_t i);
   void shift_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numbers_on_sqlite.cpp
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);

@@ -1181,6 +1181,8 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
     if (exact_call(e)) {
       ast::Expr as_double = e;
       if (exact_double(as_double) && std::find(keys.begin(), keys.end(), as_double) != keys.end()) return;
+      ast::Expr as_key = e;  // the key as SQLite groups it, by value under the pg_numeric collation
+      if (collated_numeric(as_key, -1) && std::find(keys.begin(), keys.end(), as_key) != keys.end()) return;
     }
     if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
       if (!ref->table.starts_with('#')) return;  // an outer query's column: one value per group

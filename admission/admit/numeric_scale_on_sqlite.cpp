@@ -113,7 +113,56 @@ ast::Expr numeric_key(ast::Expr e, bool from_float) {
   return ast::make_expr(std::move(key), at);
 }
 
+// e written as x COLLATE pg_numeric (a call the printer writes so).
+bool collated(const ast::Expr& e) {
+  const auto* f = std::get_if<ast::FuncCall>(&e.node);
+  return f && f->name == "pg_numeric_collate" && f->args.size() == 1;
+}
+
+// `value` (a decimal text, or a number: its decimal at `scale` when known) as (pg_numeric_decimal(value, 'n'[,
+// scale])) COLLATE pg_numeric.
+ast::Expr collate(ast::Expr value, int scale) {
+  const int at = value.location;
+  ast::FuncCall decimal;
+  decimal.name = "pg_numeric_decimal";
+  decimal.args.push_back(std::move(value));
+  decimal.args.push_back(text_literal("n"));
+  if (scale >= 0)
+    decimal.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, std::to_string(scale)}));
+  ast::FuncCall c;
+  c.name = "pg_numeric_collate";
+  c.sql_syntax = true;
+  c.args.push_back(ast::make_expr(std::move(decimal), at));
+  return ast::make_expr(std::move(c), at);
+}
+
 }  // namespace
+
+// A numeric SQLite sorts, groups and dedupes by value (issue #12): as its decimal text under the pg_numeric
+// collation (executors/sqlite/sqlite_decimals.cpp), which compares texts as the numerics they write. An exact call
+// answers its text (every digit PostgreSQL's numeric has: its double would make 2 / 3.0 and 1 / 3.0 + 1 / 3.0 one
+// value, and print 0.6666666666666666 for 0.66666666666666666667); a plain number its decimal (SQLite sorts every
+// number before every text, so a column that holds one text holds texts only); a numeric literal its digits as
+// written (2.50, PostgreSQL's scale). false: `e` unchanged (already so, or an exact call whose digits past the
+// double's would be made up: double_of_exact).
+bool collated_numeric(ast::Expr& e, int scale) {
+  if (collated(e)) return false;
+  if (exact_call(e)) {
+    ast::Expr before = e;
+    if (!exact_text(e) || double_of_exact(e)) {
+      e = std::move(before);
+      return false;
+    }
+    e = collate(std::move(e), -1);
+    return true;
+  }
+  if (auto* l = std::get_if<ast::Literal>(&e.node); l && l->kind == ast::LiteralKind::Numeric) {
+    e = collate(text_literal(l->text), -1);
+    return true;
+  }
+  e = collate(std::move(e), scale);
+  return true;
+}
 
 // An exact call's (or a derived table's exact column's) double that flows on into the expression, through a
 // function that is no exact reader (lag, min, greatest ...): exact arithmetic over it would print digits no operand
@@ -128,6 +177,7 @@ bool double_of_exact(const ast::Expr& e) {
   }
   if (found || !f || f->args.empty() || !exact_call(e) || f->name == "pg_single") return found;
   if (f->name == "pg_numeric_value") return true;
+  if (f->name == "pg_numeric_collate" || f->name == "pg_numeric_decimal") return false;  // text, every digit
   const auto* mode = std::get_if<ast::Literal>(&(f->name == "pg_numeric_math" ? f->args.front() : f->args.back()).node);
   if (!mode) return true;
   const std::string& m = mode->text;
@@ -160,10 +210,10 @@ bool exact_call(const ast::Expr& e) {
   const auto* f = std::get_if<ast::FuncCall>(&e.node);
   // A scalar subquery's one row (scalar_subquery.cpp) passes its value on.
   if (f && f->name == "pg_single" && f->args.size() == 1 && !f->over) return exact_call(f->args.front());
-  static constexpr std::string_view kExact[] = {"pg_numeric_div",   "pg_numeric_arith",     "pg_numeric_math",
-                                                "pg_numeric_sum",   "pg_numeric_avg",       "pg_numeric_value",
-                                                "pg_numeric_max",   "pg_numeric_min",       "pg_var_samp_exact",
-                                                "pg_var_pop_exact", "pg_stddev_samp_exact", "pg_stddev_pop_exact"};
+  static constexpr std::string_view kExact[] = {
+      "pg_numeric_div",       "pg_numeric_arith",    "pg_numeric_math",    "pg_numeric_sum",    "pg_numeric_avg",
+      "pg_numeric_value",     "pg_numeric_max",      "pg_numeric_min",     "pg_var_samp_exact", "pg_var_pop_exact",
+      "pg_stddev_samp_exact", "pg_stddev_pop_exact", "pg_numeric_collate", "pg_numeric_decimal"};
   return f && !f->args.empty() && std::find(std::begin(kExact), std::end(kExact), f->name) != std::end(kExact);
 }
 
@@ -186,6 +236,7 @@ bool exact_text(ast::Expr& e) {
   if (!exact_call(e)) return false;
   auto& f = std::get<ast::FuncCall>(e.node);
   if (f.name == "pg_single") return exact_text(f.args.front());
+  if (f.name == "pg_numeric_collate" || f.name == "pg_numeric_decimal") return true;  // text already
   if (f.name == "pg_numeric_value") {  // a derived table's exact column: its text
     ast::Expr column = std::move(f.args.front());
     e = std::move(column);
@@ -211,7 +262,9 @@ bool exact_text(ast::Expr& e) {
 // exact call with a text flag.
 bool exact_double(ast::Expr& e) {
   auto* f = std::get_if<ast::FuncCall>(&e.node);
-  if (!f || f->args.empty() || !exact_call(e) || f->name == "pg_numeric_value" || f->name == "pg_single") return false;
+  if (!f || f->args.empty() || !exact_call(e) || f->name == "pg_numeric_value" || f->name == "pg_single" ||
+      f->name == "pg_numeric_collate" || f->name == "pg_numeric_decimal")
+    return false;
   auto* mode = std::get_if<ast::Literal>(&(f->name == "pg_numeric_math" ? f->args.front() : f->args.back()).node);
   if (!mode || mode->kind != ast::LiteralKind::String) return false;
   std::string& m = mode->text;
@@ -405,6 +458,16 @@ void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     if (t.type != SqlType::Numeric) return;
     if (o->op == "/" || !plain(e) || t.scale < 0 || t.scale > 15) return exact_operator(e, ctx);
   } else if (auto* f = std::get_if<ast::FuncCall>(&e.node)) {
+    // A window's PARTITION BY / ORDER BY of an exact value, count(DISTINCT x) of one: by value (collated_numeric; a
+    // window ordered by the doubles ranked 2 / 3.0 and 1 / 3.0 + 1 / 3.0 alike; outside tester s15c).
+    if (f->over) {
+      for (auto& key : f->over->partition_by)
+        if (exact_call(key)) collated_numeric(key, -1);
+      for (auto& key : f->over->order_by)
+        if (exact_call(*key.expr)) collated_numeric(*key.expr, -1);
+    }
+    if (f->name == "count" && f->distinct && f->args.size() == 1 && exact_call(f->args.front()))
+      collated_numeric(f->args.front(), -1);
     if (exact_function(e, ctx)) return;
     if (float_window_sum(*f, ctx)) return;
     if (exact_extreme(*f) || exact_window_value(e)) return;
@@ -519,101 +582,115 @@ bool Admitter::exact_function(ast::Expr& e, const ExprContext& ctx) {
 }
 
 // A derived table's or CTE's column (or the statement's own) that is an exact call (SELECT 1.0 / 3 * 3 AS v): SQLite
-// passed on the double nearest it, so floor(v) outside was 1 for PostgreSQL's 0 (0.99999999999999999999; outside tester
-// s13). On SQLite such a column holds the call's decimal text (ValueType::exact_text); a reference to it outside is
-// pg_numeric_value(v), the double, which what reads it exactly (exact_text) unwraps to read every digit. Not for a
-// column its own query groups by (text would group as text), nor under DISTINCT (text compares as text): those keep
-// the double. ORDER BY the column's name or position sorts by the double, written out.
+// passed on the double nearest it, so floor(v) outside was 1 for PostgreSQL's 0 (0.99999999999999999999; outside
+// tester s13). On SQLite such a column holds the call's decimal text under the pg_numeric collation (collated_numeric;
+// ValueType::exact_text); a reference to it outside is pg_numeric_value(v), the double, which what reads it exactly
+// (exact_text) unwraps to read every digit. So do the keys that group, sort or dedupe by an exact value: GROUP BY
+// x / 3.0 (and the items that are that key), ORDER BY x / 3.0, DISTINCT, and every member of a set operation or
+// VALUES list whose column is exact (SQLite grouped, sorted and deduped the doubles: 2 / 3.0 and 1 / 3.0 + 1 / 3.0
+// were one value, and a UNION printed 0.3333333333333333; outside testers s15, s15c). Grouping sets keep the doubles.
 void Admitter::exact_columns_on_sqlite(ast::Query& q) {
-  auto* s = std::get_if<ast::Select>(&q.body);
+  if (dialect_ != Dialect::Sqlite) return;
   const auto types = query_types_.find(&q);
-  // UNION ALL: each branch's exact columns; the union's column holds text where a branch's does (pg_numeric_value
-  // reads a branch's integer or double as it is). Not under the union's own ORDER BY (SQLite would sort text after
-  // numbers), nor for UNION / INTERSECT / EXCEPT, which dedupe (text would compare as text: 1.0 is not 1 there).
-  // VALUES: as a VALUES list in FROM (exact_values_on_sqlite). Not under the list's own ORDER BY (SQLite would sort
-  // text after numbers).
-  if (auto* values = std::get_if<ast::Values>(&q.body)) {
-    if (dialect_ == Dialect::Sqlite && q.order_by.empty() && types != query_types_.end())
-      exact_values_on_sqlite(values->rows, types->second);
+  if (types == query_types_.end()) return;
+  if (auto* values = std::get_if<ast::Values>(&q.body)) return exact_values_on_sqlite(values->rows, types->second);
+  if (std::holds_alternative<ast::SetOp>(q.body)) {
+    std::vector<bool> exact(types->second.size(), false);
+    exact_members(q, exact);
+    for (std::size_t i = 0; i < exact.size(); ++i)
+      if (exact[i] && types->second[i].type == SqlType::Numeric && collate_members(q, i))
+        types->second[i].exact_text = true;
     return;
   }
-  if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
-    if (dialect_ != Dialect::Sqlite || !set->all || set->kind != ast::SetOpKind::Union || !q.order_by.empty() ||
-        types == query_types_.end())
-      return;
-    exact_columns_on_sqlite(*set->left);
-    exact_columns_on_sqlite(*set->right);
-    for (const ast::Query* member : {&*set->left, &*set->right})
-      if (const auto m = query_types_.find(member); m != query_types_.end())
-        for (std::size_t i = 0; i < m->second.size() && i < types->second.size(); ++i)
-          types->second[i].exact_text = types->second[i].exact_text || m->second[i].exact_text;
-    return;
+  auto& s = std::get<ast::Select>(q.body);
+  if (!s.distinct_on.empty()) return;
+  const bool sets = std::any_of(s.group_by.begin(), s.group_by.end(),
+                                [](const ast::GroupItem& g) { return !std::holds_alternative<ast::Expr>(g.node); });
+  const auto names_an_item = [&](const ast::Expr& key) {
+    for (std::size_t i = 0; i < s.items.size(); ++i)
+      if (names_item(key, s, i, dialect_)) return true;
+    return false;
+  };
+  bool changed = false;
+  for (auto& g : s.group_by) {
+    auto* key = std::get_if<ast::Expr>(&g.node);
+    if (sets || !key || names_an_item(*key) || !exact_call(*key)) continue;
+    const ast::Expr before = *key;
+    if (!collated_numeric(*key, -1)) continue;
+    for (auto& item : s.items)  // GROUP BY x / 3.0 with the item x / 3.0: the item is the key
+      if (item.expr == before) item.expr = *key;
+    changed = true;
   }
-  if (dialect_ != Dialect::Sqlite || !s || s->distinct || !s->distinct_on.empty() || types == query_types_.end())
-    return;
-  const auto names = [&](const ast::Expr& key, std::size_t i) { return names_item(key, *s, i, dialect_); };
-  for (std::size_t i = 0; i < s->items.size() && i < types->second.size(); ++i) {
-    if (!exact_call(s->items[i].expr)) continue;
-    bool keyed = false;
-    for (const auto& g : s->group_by) {
-      const auto* key = std::get_if<ast::Expr>(&g.node);
-      // a grouping set: keep the doubles; GROUP BY x / 3.0 with the item x / 3.0: the item stays the key it is
-      // (not a derived table's exact column read as pg_numeric_value(x), grouped by that double: the item is
-      // then x, its text, one of the group's equal values)
-      const auto* value = std::get_if<ast::FuncCall>(&s->items[i].expr.node);
-      const bool column = value && value->name == "pg_numeric_value" && value->args.size() == 1 &&
-                          std::holds_alternative<ast::ColumnRef>(value->args.front().node);
-      keyed = keyed || !key || names(*key, i) || (*key == s->items[i].expr && !column && !exact_call(*key));
-    }
-    if (keyed) continue;
-    order_by_double(q, *s, i, dialect_);  // ORDER BY pct DESC
-    ast::Expr before = s->items[i].expr;
-    if (!exact_text(s->items[i].expr)) continue;
-    if (double_of_exact(s->items[i].expr)) {  // its digits past the double's would be made up: the double
-      s->items[i].expr = std::move(before);
+  for (std::size_t i = 0; i < s.items.size() && i < types->second.size(); ++i) {
+    ast::Expr& item = s.items[i].expr;
+    if (!exact_call(item)) continue;
+    if (sets && std::any_of(s.group_by.begin(), s.group_by.end(), [&](const ast::GroupItem& g) {
+          const auto* key = std::get_if<ast::Expr>(&g.node);
+          return !key || names_item(*key, s, i, dialect_) || *key == item;
+        }))
       continue;
+    if (collated(item)) {
+      types->second[i].exact_text = true;
+    } else if (collated_numeric(item, -1)) {
+      types->second[i].exact_text = true;
+      changed = true;
     }
-    types->second[i].exact_text = true;
-    // Not when printed so already (a reference to an exact column is pg_numeric_value(v) until read so).
-    // (Compared without them on both sides: a window's ORDER BY keeps its pg_numeric_value.)
-    ast::Expr after = s->items[i].expr;
-    without_values(before);
-    without_values(after);
-    if (!(after == before)) note_rewrite("dialect:numeric-column");
   }
+  for (auto& k : q.order_by)
+    if (!names_an_item(*k.expr) && exact_call(*k.expr)) changed = collated_numeric(*k.expr, -1) || changed;
+  if (changed) note_rewrite("dialect:numeric-column");
 }
 
-// A VALUES list's column with an exact call in some row (VALUES (1, 1.0 / 3), (2, 2.0 / 3)): each such row holds its
-// decimal text, the other rows' numbers are read by pg_numeric_value as they are (a join on v.x found no row where
-// PostgreSQL finds two; outside tester s15).
+// The exact columns of a set operation's members (each member's own, then `exact`: a member's column i is).
+void Admitter::exact_members(ast::Query& q, std::vector<bool>& exact) {
+  if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
+    exact_members(*set->left, exact);
+    exact_members(*set->right, exact);
+    return;
+  }
+  exact_columns_on_sqlite(q);
+  if (const auto m = query_types_.find(&q); m != query_types_.end())
+    for (std::size_t i = 0; i < m->second.size() && i < exact.size(); ++i)
+      exact[i] = exact[i] || m->second[i].exact_text;
+}
+
+// Column i of every member of a set operation as collated text (the members' exact values, and their other numbers,
+// which SQLite would sort before every text). false: a member's column could not be found (a member without the
+// column: the column stays as it was).
+bool Admitter::collate_members(ast::Query& q, std::size_t i) {
+  if (auto* set = std::get_if<ast::SetOp>(&q.body))
+    return collate_members(*set->left, i) && collate_members(*set->right, i);
+  const auto m = query_types_.find(&q);
+  const int scale = m != query_types_.end() && i < m->second.size() ? m->second[i].scale : -1;
+  if (auto* values = std::get_if<ast::Values>(&q.body)) {
+    for (auto& row : values->rows)
+      if (i < row.size() && !collated(row[i]) && !collated_numeric(row[i], scale))
+        row[i] = collate(std::move(row[i]), scale);
+    return true;
+  }
+  auto& s = std::get<ast::Select>(q.body);
+  if (i >= s.items.size()) return false;
+  ast::Expr& item = s.items[i].expr;
+  if (!collated(item) && !collated_numeric(item, scale)) item = collate(std::move(item), scale);
+  return true;
+}
+
+// A VALUES list's column with an exact call in some row (VALUES (1, 1.0 / 3), (2, 2.0 / 3)): every row's value as
+// collated text (collated_numeric), the exact rows' decimal texts (a join on v.x found no row where PostgreSQL finds
+// two; outside tester s15).
 void Admitter::exact_values_on_sqlite(std::vector<std::vector<ast::Expr>>& rows, std::vector<ValueType>& types) {
   if (dialect_ != Dialect::Sqlite) return;
   for (std::size_t i = 0; i < types.size(); ++i) {
-    std::vector<ast::Expr> before;
-    bool any = false, made_up = false;
-    for (auto& row : rows) {
-      if (i >= row.size()) continue;
-      before.push_back(row[i]);
-      if (!exact_call(row[i])) continue;
-      any = exact_text(row[i]) || any;
-      made_up = made_up || double_of_exact(row[i]);
-    }
-    if (!any) continue;
-    std::size_t k = 0;
-    if (made_up) {  // its digits past the double's would be made up: the doubles
-      for (auto& row : rows)
-        if (i < row.size()) row[i] = std::move(before[k++]);
+    if (types[i].type != SqlType::Numeric ||
+        std::none_of(rows.begin(), rows.end(), [&](const auto& row) { return i < row.size() && exact_call(row[i]); }))
       continue;
-    }
-    types[i].exact_text = true;
     bool changed = false;
     for (auto& row : rows) {
-      if (i >= row.size()) continue;
-      ast::Expr a = row[i], b = std::move(before[k++]);
-      without_values(a);
-      without_values(b);
-      changed = changed || !(a == b);
+      if (i >= row.size() || collated(row[i])) continue;
+      if (!collated_numeric(row[i], types[i].scale)) row[i] = collate(std::move(row[i]), types[i].scale);
+      changed = true;
     }
+    types[i].exact_text = true;
     if (changed) note_rewrite("dialect:numeric-column");
   }
 }
@@ -641,9 +718,9 @@ void Admitter::exact_arguments_on_sqlite(ast::FuncCall& f) {
     return;
   }
   static constexpr std::string_view kReaders[] = {
-      "pg_numeric_div",    "pg_numeric_arith", "pg_numeric_cmp",       "pg_numeric_sum",     "pg_numeric_avg",
-      "pg_numeric_key",    "pg_concat",        "pg_concat_ws",         "pg_numeric_max",     "pg_numeric_min",
-      "pg_var_samp_exact", "pg_var_pop_exact", "pg_stddev_samp_exact", "pg_stddev_pop_exact"};
+      "pg_numeric_div",    "pg_numeric_arith", "pg_numeric_cmp",       "pg_numeric_sum",      "pg_numeric_avg",
+      "pg_numeric_key",    "pg_concat",        "pg_concat_ws",         "pg_numeric_max",      "pg_numeric_min",
+      "pg_var_samp_exact", "pg_var_pop_exact", "pg_stddev_samp_exact", "pg_stddev_pop_exact", "pg_numeric_decimal"};
   if (f.name == "pg_numeric_math" && f.args.size() >= 2) {
     const auto* name = std::get_if<ast::Literal>(&f.args.front().node);
     static constexpr std::string_view kTwo[] = {"power", "log"};  // both operands exact (exact_function)

@@ -527,6 +527,12 @@ constexpr FunctionCapability kFunctions[] = {
     // a derived table's exact numeric column read as a double on SQLite (admit/numeric_scale_on_sqlite.cpp).
     sqlite_only("pg_numeric_value", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the column itself, e.g. SELECT v FROM (SELECT 1.0 / 3 AS v) AS s."),
+    // an exact numeric held as its decimal text on SQLite, compared by value under the pg_numeric collation
+    // (admit/numeric_scale_on_sqlite.cpp, executors/sqlite/sqlite_decimals.cpp).
+    sqlite_only("pg_numeric_decimal", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the value itself, e.g. SELECT DISTINCT id / 3.0 FROM spans."),
+    sqlite_only("pg_numeric_collate", Scalar, LikeArguments, Growth::Within,
+                "FIX: on PostgreSQL, write the value itself, e.g. SELECT DISTINCT id / 3.0 FROM spans."),
     // x << n, x >> n of an integer on SQLite, within the type's bits (admit/numbers_on_sqlite.cpp).
     sqlite_only("pg_shift", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the shift itself, e.g. SELECT 1 << 4."),

@@ -562,6 +562,25 @@ Result<ast::Expr> Converter::expr(element e) {
     f.sql_syntax = true;
     return ast::make_expr(std::move(f), loc);
   }
+  // x COLLATE pg_numeric: querygate's own collation on SQLite, under which an exact numeric held as its decimal text
+  // sorts, groups and dedupes by value (admission/admit/numeric_scale_on_sqlite.cpp prints it; admitting the printed
+  // statement again reads it back). Any other COLLATE is refused below.
+  if (kind == "CollateClause") {
+    auto names = list_field(o, "collname");
+    auto arg = field(o, "arg");
+    if (names && names->size() == 1 && arg) {
+      const auto name = string_node((*names).at(0));
+      if (name && *name == "pg_numeric") {
+        auto x = expr(*arg);
+        if (!x) return std::move(x).error();
+        ast::FuncCall f;
+        f.name = "pg_numeric_collate";
+        f.args.push_back(std::move(x).value());
+        f.sql_syntax = true;
+        return ast::make_expr(std::move(f), loc);
+      }
+    }
+  }
   if (kind == "CoalesceExpr") {
     auto args = expr_list(o, "args");
     if (!args) return std::move(args).error();

@@ -450,6 +450,83 @@ void pg_numeric_math(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   sqlite3_result_error(ctx, out.error ? out.error : "value overflows numeric format", -1);
 }
 
+// pg_numeric_decimal(x, from[, scale]): x's numeric value as its decimal text, for a column whose values SQLite
+// compares under the pg_numeric collation (an exact numeric held as text: admission/admit/numeric_scale_on_sqlite.cpp
+// makes every value of such a column text, since SQLite sorts any number before any text). A text passes as it is (an
+// exact call's digits); a number is read as pg_numeric_div reads its operand (`from`: 'f' for a float8 cast to
+// numeric) and printed at `scale` where the column's scale is known (2.5 of a numeric(5,2) is 2.50). NULL in, NULL out.
+void pg_numeric_decimal(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  const int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return sqlite3_result_null(ctx);
+  if (type == SQLITE_TEXT) {
+    const auto* t = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+    if (t && parse(std::string(t, static_cast<std::size_t>(sqlite3_value_bytes(argv[0])))))
+      return sqlite3_result_value(ctx, argv[0]);
+    return sqlite3_result_error(ctx, "querygate: invalid input syntax for type numeric", -1);
+  }
+  const auto* from = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+  auto x = of_value(argv[0], from && from[0] == 'f');
+  if (!x)
+    return sqlite3_result_error(ctx,
+                                "querygate: a numeric past 2^53 (9007199254740992) has no exact SQLite value; "
+                                "PostgreSQL's numeric would answer exactly",
+                                -1);
+  if (argc > 2 && sqlite3_value_type(argv[2]) == SQLITE_INTEGER) {
+    const auto scale = sqlite3_value_int64(argv[2]);
+    if (scale >= 0 && scale <= 1000) *x = cut(*x, static_cast<int>(scale), false);
+  }
+  const std::string t = text(*x);
+  sqlite3_result_text(ctx, t.c_str(), static_cast<int>(t.size()), SQLITE_TRANSIENT);
+}
+
+// pg_numeric_collate(x): x. Admission prints x COLLATE pg_numeric for it; written as a call, it is x itself.
+void pg_numeric_collate(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  sqlite3_result_value(ctx, argv[0]);
+}
+
+// A decimal's text as sign, integer digits without leading zeros and fraction digits without trailing zeros; false:
+// not a plain decimal ("1e5", "abc").
+bool plain_parts(std::string_view t, bool& negative, std::string_view& whole, std::string_view& fraction) {
+  negative = !t.empty() && t.front() == '-';
+  if (negative || (!t.empty() && t.front() == '+')) t.remove_prefix(1);
+  const auto point = t.find('.');
+  whole = t.substr(0, point);
+  fraction = point == std::string_view::npos ? std::string_view{} : t.substr(point + 1);
+  if (whole.empty() && fraction.empty()) return false;
+  for (std::string_view part : {whole, fraction})
+    if (part.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  while (!whole.empty() && whole.front() == '0') whole.remove_prefix(1);
+  while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
+  if (whole.empty() && fraction.empty()) negative = false;  // -0.00 is 0
+  return true;
+}
+
+int sign_of(int c) {
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
+// The pg_numeric collation: two texts compared as the numerics they write (1.0 = 1, 9 < 10, 0.66666666666666666666 <
+// 0.66666666666666666667), so that DISTINCT, GROUP BY, UNION / INTERSECT / EXCEPT, ORDER BY, min / max and a
+// window's keys treat an exact numeric SQLite holds as text as PostgreSQL treats the numeric. A text that is no
+// number sorts after every number, by its bytes.
+int numeric_collation(void* /*unused*/, int na, const void* a, int nb, const void* b) {
+  const std::string_view x(static_cast<const char*>(a), static_cast<std::size_t>(na));
+  const std::string_view y(static_cast<const char*>(b), static_cast<std::size_t>(nb));
+  bool xn = false, yn = false;
+  std::string_view xw, xf, yw, yf;
+  if (plain_parts(x, xn, xw, xf) && plain_parts(y, yn, yw, yf)) {
+    if (xn != yn) return xn ? -1 : 1;
+    int c = xw.size() != yw.size() ? (xw.size() < yw.size() ? -1 : 1) : sign_of(xw.compare(yw));
+    if (c == 0) c = sign_of(xf.compare(yf));
+    return xn ? -c : c;
+  }
+  const auto dx = parse(std::string(x)), dy = parse(std::string(y));
+  if (!dx || !dy) return dx ? -1 : dy ? 1 : sign_of(x.compare(y));
+  const int scale = std::max(dx->scale, dy->scale);
+  const cpp_int p = dx->value * pow10(scale - dx->scale), q = dy->value * pow10(scale - dy->scale);
+  return p < q ? -1 : p > q ? 1 : 0;
+}
+
 }  // namespace
 
 bool register_decimal_functions(sqlite3* db, int flags) {
@@ -464,7 +541,14 @@ bool register_decimal_functions(sqlite3* db, int flags) {
          sqlite3_create_function(db, "pg_numeric_cmp", 3, flags, nullptr, pg_numeric_cmp, nullptr, nullptr) ==
              SQLITE_OK &&
          sqlite3_create_function(db, "pg_numeric_key", 2, flags, nullptr, pg_numeric_key, nullptr, nullptr) ==
-             SQLITE_OK;
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_decimal", 2, flags, nullptr, pg_numeric_decimal, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_decimal", 3, flags, nullptr, pg_numeric_decimal, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_collate", 1, flags, nullptr, pg_numeric_collate, nullptr, nullptr) ==
+             SQLITE_OK &&
+         sqlite3_create_collation_v2(db, "pg_numeric", SQLITE_UTF8, nullptr, numeric_collation, nullptr) == SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite::decimal

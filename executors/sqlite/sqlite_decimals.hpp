@@ -42,8 +42,8 @@ Decimal divide(const Decimal& a, const Decimal& b);
 // or the statement's error where no double stands for it (a nonzero value that would be 0, or beyond the range).
 void answer(sqlite3_context* ctx, const Decimal& d, bool as_text);
 
-// pg_numeric_div(x, y, from), pg_numeric_arith(x, y, op, from): registered on every connection (sqlite_functions.cpp's
-// register_functions).
+// pg_numeric_div(x, y, from), pg_numeric_arith(x, y, op, from), ..., and the pg_numeric collation: registered on every
+// connection (sqlite_functions.cpp's register_functions).
 bool register_decimal_functions(sqlite3* db, int flags);
 
 }  // namespace qg::exec::sqlite::decimal

@@ -239,11 +239,13 @@ constexpr Signature kSignatures[] = {
     {"pg_numeric_div", "mml"},
     {"pg_int4_arith", "mml"},
     {"pg_numeric_arith", "mmll"},
-    {"pg_numeric_cmp", "mml"},    // a numeric comparison on SQLite
-    {"pg_numeric_literal", "l"},  // a numeric literal on SQLite
-    {"pg_numeric_value", "m"},    // a derived table's exact numeric column on SQLite
-    {"pg_numeric_key", "ml"},     // x IN (SELECT y ...) of exact numerics on SQLite
-    {"pg_numeric_max", "ml"},     // max / min of exact numerics on SQLite
+    {"pg_numeric_cmp", "mml"},     // a numeric comparison on SQLite
+    {"pg_numeric_literal", "l"},   // a numeric literal on SQLite
+    {"pg_numeric_value", "m"},     // a derived table's exact numeric column on SQLite
+    {"pg_numeric_key", "ml"},      // x IN (SELECT y ...) of exact numerics on SQLite
+    {"pg_numeric_decimal", "ml"},  // an exact numeric as collated text on SQLite
+    {"pg_numeric_collate", "m"},   // x COLLATE pg_numeric on SQLite (as a call: x)
+    {"pg_numeric_max", "ml"},      // max / min of exact numerics on SQLite
     {"pg_numeric_min", "ml"},
     {"pg_float_sum", "m"},  // sum / avg of a float over a moving window frame on SQLite
     {"pg_float_avg", "m"},
