@@ -712,7 +712,25 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           // NULLIF(a, b) compares a = b: a quoted number meets a number as in a comparison (nullif(1, '1') is
           // NULL in PostgreSQL; SQLite compares the integer with the text as unequal; outside tester s8, H6).
           if (auto s = text_literal_as_number(*n.right, *n.left, ctx, loc); !s) return s;
-          return text_literal_as_number(*n.left, *n.right, ctx, loc);
+          if (auto s = text_literal_as_number(*n.left, *n.right, ctx, loc); !s) return s;
+          // NULLIF(a, b) of numerics with an exact one (a / 3.0): CASE WHEN a = b THEN NULL ELSE a END, the
+          // comparison exact and a's digits passed on (SQLite's NULLIF compared and answered the doubles; outside
+          // tester s15).
+          if (dialect_ == Dialect::Sqlite && (exact_call(*n.left) || exact_call(*n.right))) {
+            const SqlType a = value_type(*n.left, ctx).type, b = value_type(*n.right, ctx).type;
+            if ((a == SqlType::Numeric || a == SqlType::Integer) && (b == SqlType::Numeric || b == SqlType::Integer)) {
+              ast::Expr equal = ast::make_expr(
+                  ast::Operator{"=", ast::Box<ast::Expr>(*n.left), ast::Box<ast::Expr>(std::move(*n.right))}, loc);
+              exact_comparison(equal, ctx);
+              ast::Case when_equal;
+              when_equal.whens.push_back(
+                  ast::CaseWhen{std::move(equal), ast::make_expr(ast::Literal{ast::LiteralKind::Null, "NULL"}, loc)});
+              when_equal.otherwise = ast::Box<ast::Expr>(std::move(*n.left));
+              e = ast::make_expr(std::move(when_equal), loc);  // `n` dies here
+              note_rewrite("dialect:numeric-nullif");
+            }
+          }
+          return {};
         } else if constexpr (std::is_same_v<T, ast::InList>) {
           if (auto s = expr(*n.arg, ctx); !s) return s;
           for (auto& item : n.items)

@@ -219,6 +219,7 @@ class Admitter {
   void exact_values_on_sqlite(std::vector<std::vector<ast::Expr>>& rows, std::vector<ValueType>& types);
   void exact_members(ast::Query& q, std::vector<bool>& exact);
   bool collate_members(ast::Query& q, std::size_t i);
+  bool exact_ordered_set(ast::Expr& e);
   void shift_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numbers_on_sqlite.cpp
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);

@@ -396,7 +396,8 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             const auto bits = ast::integer_value(n.args[3]);
             return {.type = SqlType::Integer, .int8 = bits == 64, .width = bits == 16 ? 2 : bits == 32 ? 4 : 0};
           }
-          if (f == "pg_numeric_sum" || f == "pg_numeric_avg" || f == "pg_numeric_div" || f == "pg_numeric_arith")
+          if (f == "pg_numeric_sum" || f == "pg_numeric_avg" || f == "pg_numeric_div" || f == "pg_numeric_arith" ||
+              f == "pg_numeric_greatest" || f == "pg_numeric_least")
             return {SqlType::Numeric};  // numeric_scale_on_sqlite.cpp
           // SQLite's json_extract read as a number (sum, arithmetic, a comparison with a number ...): numeric, as
           // PostgreSQL's translation of it (sqlite_spellings.cpp), so its sum, mean and quotient are exact numerics.

@@ -531,6 +531,10 @@ constexpr FunctionCapability kFunctions[] = {
     // (admit/numeric_scale_on_sqlite.cpp, executors/sqlite/sqlite_decimals.cpp).
     sqlite_only("pg_numeric_decimal", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the value itself, e.g. SELECT DISTINCT id / 3.0 FROM spans."),
+    sqlite_only("pg_numeric_greatest", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write greatest(a, b), e.g. SELECT greatest(id / 3.0, 1) FROM spans."),
+    sqlite_only("pg_numeric_least", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write least(a, b), e.g. SELECT least(id / 3.0, 1) FROM spans."),
     sqlite_only("pg_numeric_collate", Scalar, LikeArguments, Growth::Within,
                 "FIX: on PostgreSQL, write the value itself, e.g. SELECT DISTINCT id / 3.0 FROM spans."),
     // x << n, x >> n of an integer on SQLite, within the type's bits (admit/numbers_on_sqlite.cpp).

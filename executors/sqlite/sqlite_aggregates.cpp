@@ -758,6 +758,7 @@ struct OrderedSet {
   std::vector<Val> values;
   double p = 0;
   bool desc = false;
+  bool numeric = false;  // exact numerics' decimal texts, ordered as numerics (numeric_scale_on_sqlite.cpp)
   bool started = false;
   bool failed = false;
 };
@@ -771,7 +772,10 @@ void ordered_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   sqlite3_value* x = which == Ordered::Mode ? argv[0] : argv[1];
   if (!s->started) {
     s->started = true;
-    s->desc = sqlite3_value_int(argv[argc - 1]) != 0;
+    // flags: 1 descending, 2 the values are exact numerics (decimal texts, or numbers read as their decimals)
+    const int flags = sqlite3_value_int(argv[argc - 1]);
+    s->desc = (flags & 1) != 0;
+    s->numeric = (flags & 2) != 0 && which != Ordered::Cont;
     if (which != Ordered::Mode) {
       s->p = sqlite3_value_double(argv[0]);
       if (!number_class(argv[0]) || !(s->p >= 0 && s->p <= 1)) {
@@ -785,6 +789,17 @@ void ordered_step(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     s->failed = true;
     return sqlite3_result_error(ctx, "percentile_cont: a value that is not a number", -1);
   }
+  if (s->numeric && sqlite3_value_type(x) != SQLITE_TEXT) {
+    const auto d = decimal::of_value(x, false);
+    if (!d) {
+      s->failed = true;
+      return sqlite3_result_error(ctx, "querygate: invalid input syntax for type numeric", -1);
+    }
+    Val v;
+    v.type = SQLITE_TEXT;
+    v.s = decimal::text(*d);
+    return s->values.push_back(std::move(v));
+  }
   s->values.push_back(read(x));
 }
 
@@ -797,8 +812,11 @@ void ordered_final(sqlite3_context* ctx) {
   }
   auto& v = s->values;
   const bool desc = s->desc;
+  const auto order = [numeric = s->numeric](const Val& a, const Val& b) {
+    return numeric ? decimal::compare_decimal_texts(a.s, b.s) : compare(a, b);
+  };
   std::stable_sort(v.begin(), v.end(), [&](const Val& a, const Val& b) {
-    const int c = compare(a, b);
+    const int c = order(a, b);
     return desc ? c > 0 : c < 0;
   });
   const double n = static_cast<double>(v.size());
@@ -830,7 +848,7 @@ void ordered_final(sqlite3_context* ctx) {
   std::size_t best = 0, best_count = 0;
   for (std::size_t i = 0; i < v.size();) {
     std::size_t j = i + 1;
-    while (j < v.size() && compare(v[i], v[j]) == 0) ++j;
+    while (j < v.size() && order(v[i], v[j]) == 0) ++j;
     if (j - i > best_count) {
       best_count = j - i;
       best = i;

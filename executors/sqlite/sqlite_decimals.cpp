@@ -510,8 +510,38 @@ int sign_of(int c) {
 // window's keys treat an exact numeric SQLite holds as text as PostgreSQL treats the numeric. A text that is no
 // number sorts after every number, by its bytes.
 int numeric_collation(void* /*unused*/, int na, const void* a, int nb, const void* b) {
-  const std::string_view x(static_cast<const char*>(a), static_cast<std::size_t>(na));
-  const std::string_view y(static_cast<const char*>(b), static_cast<std::size_t>(nb));
+  return compare_decimal_texts(std::string_view(static_cast<const char*>(a), static_cast<std::size_t>(na)),
+                               std::string_view(static_cast<const char*>(b), static_cast<std::size_t>(nb)));
+}
+
+// pg_numeric_greatest(a, b, ..., mode) / pg_numeric_least: PostgreSQL's GREATEST / LEAST of numerics with an exact
+// argument (a decimal text): compared on the decimals (SQLite's pg_greatest compared the doubles and printed
+// 0.6666666666666666 for greatest(2.0 / 3, 0.1); outside tester s15), NULLs skipped. mode 'numeric', ':t' for the
+// chosen value's text (an exact call: numeric_scale_on_sqlite.cpp), else the double nearest it.
+template <bool Greatest>
+void pg_numeric_extreme(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
+  if (argc < 2) return sqlite3_result_error(ctx, "querygate: pg_numeric_greatest / least take values and a mode", -1);
+  const auto* mode = reinterpret_cast<const char*>(sqlite3_value_text(argv[argc - 1]));
+  const bool as_text = mode && std::string_view(mode).find(":t") != std::string_view::npos;
+  std::optional<Decimal> best;
+  for (int i = 0; i + 1 < argc; ++i) {
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) continue;
+    auto x = of_value(argv[i], false);
+    if (!x) return sqlite3_result_error(ctx, "querygate: invalid input syntax for type numeric (GREATEST / LEAST)", -1);
+    if (best) {
+      const int scale = std::max(x->scale, best->scale);
+      const cpp_int p = x->value * pow10(scale - x->scale), q = best->value * pow10(scale - best->scale);
+      if (Greatest ? !(p > q) : !(p < q)) continue;
+    }
+    best = std::move(x);
+  }
+  if (!best) return sqlite3_result_null(ctx);
+  answer(ctx, *best, as_text);
+}
+
+}  // namespace
+
+int compare_decimal_texts(std::string_view x, std::string_view y) {
   bool xn = false, yn = false;
   std::string_view xw, xf, yw, yf;
   if (plain_parts(x, xn, xw, xf) && plain_parts(y, yn, yw, yf)) {
@@ -526,8 +556,6 @@ int numeric_collation(void* /*unused*/, int na, const void* a, int nb, const voi
   const cpp_int p = dx->value * pow10(scale - dx->scale), q = dy->value * pow10(scale - dy->scale);
   return p < q ? -1 : p > q ? 1 : 0;
 }
-
-}  // namespace
 
 bool register_decimal_functions(sqlite3* db, int flags) {
   return sqlite3_create_function(db, "pg_numeric_div", 3, flags, nullptr, pg_numeric_div, nullptr, nullptr) ==
@@ -548,6 +576,10 @@ bool register_decimal_functions(sqlite3* db, int flags) {
              SQLITE_OK &&
          sqlite3_create_function(db, "pg_numeric_collate", 1, flags, nullptr, pg_numeric_collate, nullptr, nullptr) ==
              SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_greatest", -1, flags, nullptr, pg_numeric_extreme<true>, nullptr,
+                                 nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_numeric_least", -1, flags, nullptr, pg_numeric_extreme<false>, nullptr,
+                                 nullptr) == SQLITE_OK &&
          sqlite3_create_collation_v2(db, "pg_numeric", SQLITE_UTF8, nullptr, numeric_collation, nullptr) == SQLITE_OK;
 }
 

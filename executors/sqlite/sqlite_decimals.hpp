@@ -8,6 +8,7 @@
 #include <boost/multiprecision/cpp_int.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace qg::exec::sqlite::decimal {
 
@@ -41,6 +42,10 @@ Decimal divide(const Decimal& a, const Decimal& b);
 // The result of a function that computes a numeric exactly: its decimal text (as_text), else the double nearest it,
 // or the statement's error where no double stands for it (a nonzero value that would be 0, or beyond the range).
 void answer(sqlite3_context* ctx, const Decimal& d, bool as_text);
+
+// Two decimal texts compared as the numerics they write (1.0 = 1, 9 < 10): < 0, 0, > 0; a text that is no number
+// after every number, by its bytes. The pg_numeric collation's order.
+int compare_decimal_texts(std::string_view x, std::string_view y);
 
 // pg_numeric_div(x, y, from), pg_numeric_arith(x, y, op, from), ..., and the pg_numeric collation: registered on every
 // connection (sqlite_functions.cpp's register_functions).

@@ -244,8 +244,10 @@ constexpr Signature kSignatures[] = {
     {"pg_numeric_value", "m"},     // a derived table's exact numeric column on SQLite
     {"pg_numeric_key", "ml"},      // x IN (SELECT y ...) of exact numerics on SQLite
     {"pg_numeric_decimal", "ml"},  // an exact numeric as collated text on SQLite
-    {"pg_numeric_collate", "m"},   // x COLLATE pg_numeric on SQLite (as a call: x)
-    {"pg_numeric_max", "ml"},      // max / min of exact numerics on SQLite
+    {"pg_numeric_collate", "m"},
+    {"pg_numeric_greatest", "mml"},  // GREATEST / LEAST of exact numerics on SQLite
+    {"pg_numeric_least", "mml"},     // x COLLATE pg_numeric on SQLite (as a call: x)
+    {"pg_numeric_max", "ml"},        // max / min of exact numerics on SQLite
     {"pg_numeric_min", "ml"},
     {"pg_float_sum", "m"},  // sum / avg of a float over a moving window frame on SQLite
     {"pg_float_avg", "m"},

@@ -218,3 +218,59 @@ SELECT kind, coalesce(id / 3.0, 0) FROM spans WHERE id < 40 ORDER BY kind DESC, 
 
 -- id: numexact-060
 SELECT kind, coalesce(stddev(id), 0), coalesce(avg(id / 3.0), 0) FROM spans GROUP BY kind ORDER BY kind;
+
+-- Exact numerics grouped, sorted and deduped by value on SQLite (the pg_numeric collation: outside testers s15,
+-- s15c). Values equal as doubles but not as numerics (2 / 3.0 and 1 / 3.0 + 1 / 3.0) stay two; a UNION, INTERSECT,
+-- EXCEPT, DISTINCT or GROUP BY key prints every digit; the set's ORDER BY sorts by value.
+-- id: numexact-061
+SELECT count(*) AS n FROM (SELECT 2 / 3.0 AS x UNION SELECT 1 / 3.0 + 1 / 3.0) AS t;
+
+-- id: numexact-062
+SELECT x, count(*) AS n FROM (SELECT 2 / 3.0 AS x UNION ALL SELECT 1 / 3.0 + 1 / 3.0) AS s GROUP BY x ORDER BY x;
+
+-- id: numexact-063
+SELECT 2.0 / 3 AS x UNION SELECT 1.0 / 3 UNION SELECT 1 UNION SELECT 2.50 ORDER BY x;
+
+-- id: numexact-064
+SELECT count(*) AS n FROM (SELECT 2 / 3.0 INTERSECT SELECT 1 / 3.0 + 1 / 3.0) AS t;
+
+-- id: numexact-065
+SELECT id / 3.0 AS x FROM projects EXCEPT SELECT 1 ORDER BY x;
+
+-- id: numexact-066
+SELECT DISTINCT (id % 50) / 3.0 AS x FROM spans WHERE id < 40 ORDER BY x LIMIT 5;
+
+-- id: numexact-067
+SELECT (id % 50) / 3.0 AS k, count(*) AS n FROM spans GROUP BY k ORDER BY n DESC, k LIMIT 3;
+
+-- id: numexact-068
+SELECT id FROM (VALUES (1, 2 / 3.0), (2, 1 / 3.0 + 1 / 3.0)) AS v(id, x) ORDER BY x, id LIMIT 1;
+
+-- id: numexact-069
+SELECT rank() OVER (ORDER BY x) AS r, x FROM (SELECT 2 / 3.0 AS x UNION ALL SELECT 1 / 3.0 + 1 / 3.0) AS s ORDER BY x;
+
+-- id: numexact-070
+SELECT count(DISTINCT x) AS n FROM (SELECT 2 / 3.0 AS x UNION ALL SELECT 1 / 3.0 + 1 / 3.0 UNION ALL SELECT 4 / 6.0) AS s;
+
+-- id: numexact-071
+SELECT kind, avg(id % 50) AS a FROM spans GROUP BY kind UNION ALL SELECT 'all', avg(id % 50) FROM spans ORDER BY a DESC LIMIT 3;
+
+-- id: numexact-072
+VALUES (1.0 / 3, 1), (2.50, 2), (-1, 3) ORDER BY 1;
+
+-- id: numexact-073
+SELECT p.id FROM projects AS p JOIN (SELECT DISTINCT id / 3.0 AS x FROM projects) AS v ON p.id / 3.0 = v.x ORDER BY 1;
+
+-- GREATEST / LEAST / NULLIF of exact numerics compare the decimals and pass on the digits; percentile_disc and
+-- mode() of exact values order the decimals (outside testers s15, s15c).
+-- id: numexact-074
+SELECT greatest(1.0 / 3, 0.3333) AS g, least(2.0 / 3, 0.67) AS l, greatest(2.0 / 3, 0.1) * 3 AS g3, nullif(1.0 / 3 * 3, 1) AS n1, nullif(3 / 3.0, 1) AS n2;
+
+-- id: numexact-075
+SELECT id, greatest((id % 50) / 3.0, 100) AS g, least((id % 50) / 3.0, NULL, 50) AS l FROM spans WHERE id < 12 ORDER BY id;
+
+-- id: numexact-076
+SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY (id % 50) / 3.0) AS p, mode() WITHIN GROUP (ORDER BY (id % 50) / 3.0 DESC) AS m FROM spans WHERE id < 40;
+
+-- id: numexact-077
+WITH d AS (SELECT start_time::date AS d, avg(extract(epoch FROM end_time - start_time)) AS a FROM traces GROUP BY 1) SELECT d FROM d WHERE a >= (SELECT percentile_disc(0.9) WITHIN GROUP (ORDER BY a) FROM d) ORDER BY d;

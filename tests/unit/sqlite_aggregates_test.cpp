@@ -222,5 +222,37 @@ TEST_F(SqliteAggregatesTest, NumericSumAndAvgAddDecimalsExactly) {
   EXPECT_EQ(text("SELECT pg_numeric_avg(x, 'numeric') FROM (VALUES (NULL)) AS t(x)"), "NULL");
 }
 
+// The pg_numeric collation compares decimal texts as numerics (PostgreSQL: 1.0 = 1, 9 < 10, -0.5 < 0 = -0.00,
+// 0.66666666666666666666 < 0.66666666666666666667, 1e2 = 100), texts that are no number after every number; the
+// exact ordered-set flag (2) orders the values so; pg_numeric_greatest / least skip NULLs and keep the digits.
+TEST_F(SqliteAggregatesTest, NumericCollationOrdersDecimalTextsAsNumerics) {
+  EXPECT_EQ(text("SELECT count(DISTINCT x COLLATE pg_numeric) FROM (VALUES ('1.0'), ('1'), ('1.000'), ('+1')) AS t(x)"),
+            "1");
+  EXPECT_EQ(text("SELECT group_concat(column1, ' ') FROM (SELECT column1 FROM (VALUES ('10'), ('9'), ('-0.5'), "
+                 "('-0.00'), ('abc'), ('0.66666666666666666667'), ('0.66666666666666666666'), ('1e2'), ('-12')) "
+                 "ORDER BY column1 COLLATE pg_numeric)"),
+            "-12 -0.5 -0.00 0.66666666666666666666 0.66666666666666666667 9 10 1e2 abc");
+  EXPECT_EQ(text("SELECT '100' = '1e2' COLLATE pg_numeric"), "1");
+  EXPECT_EQ(text("SELECT '-0.00' = '0' COLLATE pg_numeric"), "1");
+  // PostgreSQL: percentile_disc(0.5) of (10, 9, 0.66666666666666666667) is 9; the texts' bytes would choose 10.
+  EXPECT_EQ(
+      text("SELECT pg_percentile_disc(0.5, x, 2) FROM (VALUES ('10'), ('9'), ('0.66666666666666666667')) AS t(x)"),
+      "9");
+  EXPECT_EQ(
+      text("SELECT pg_percentile_disc(0.5, x, 0) FROM (VALUES ('10'), ('9'), ('0.66666666666666666667')) AS t(x)"),
+      "10");  // without the flag: text order
+  EXPECT_EQ(text("SELECT pg_mode(x, 2) FROM (VALUES ('1.0'), (1), ('2'), ('2.00'), ('2')) AS t(x)"), "2");
+  EXPECT_EQ(text("SELECT pg_numeric_greatest('0.66666666666666666667', NULL, 0.7, '0.66666666666666666666', "
+                 "'numeric:t')"),
+            "0.7");
+  EXPECT_EQ(text("SELECT pg_numeric_least('0.66666666666666666667', NULL, 0.7, '0.66666666666666666666', "
+                 "'numeric:t')"),
+            "0.66666666666666666666");
+  EXPECT_EQ(text("SELECT pg_numeric_greatest(NULL, NULL, 'numeric:t')"), "NULL");
+  EXPECT_EQ(text("SELECT pg_numeric_decimal(2.5, 'n', 2) || ' ' || pg_numeric_decimal(7, 'n') || ' ' || "
+                 "pg_numeric_decimal('0.10', 'n')"),
+            "2.50 7 0.10");
+}
+
 }  // namespace
 }  // namespace qg
