@@ -359,7 +359,11 @@ Math numeric_sqrt(const Decimal& x) {
   if (x.value < 0) return failed("cannot take square root of a negative number");
   if (x.value == 0) return {Decimal{0, 0}};
   const int sweight = (digits_of(x).weight + 1) * 4 / 2 - 1;
-  return {at_scale(std::sqrt(to_long_double(x)), clamp_scale(16 - sweight, {x.scale}))};
+  // Exact: the integer square root at one digit past the scale, rounded half up (sqrt_var's correctly rounded
+  // digits; long double's 19 were one off in the last place: sqrt(avg(latency_ms)); outside tester s15).
+  const int rscale = clamp_scale(16 - sweight, {x.scale});
+  const cpp_int root = boost::multiprecision::sqrt(cpp_int(x.value * pow10(2 * (rscale + 1) - x.scale)));
+  return {Decimal{cpp_int(root / 10 + (root % 10 >= 5 ? 1 : 0)), rscale}};
 }
 
 Math numeric_exp(const Decimal& x) {

@@ -274,3 +274,11 @@ SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY (id % 50) / 3.0) AS p, mode()
 
 -- id: numexact-077
 WITH d AS (SELECT start_time::date AS d, avg(extract(epoch FROM end_time - start_time)) AS a FROM traces GROUP BY 1) SELECT d FROM d WHERE a >= (SELECT percentile_disc(0.9) WITHIN GROUP (ORDER BY a) FROM d) ORDER BY d;
+
+-- sqrt of a numeric: exact (the integer square root), rounded at numeric.c's scale (long double was one off in the
+-- last digit; outside tester s15).
+-- id: numexact-078
+SELECT id, sqrt(id / 3.0) AS a, sqrt(id * 1000003.0) AS b, sqrt(0.0002) AS c, sqrt(12345678.9123456) AS d, sqrt(2.0) * sqrt(2.0) AS e FROM projects ORDER BY id;
+
+-- id: numexact-079
+SELECT sqrt(avg(id % 50)) AS s, sqrt(sum(id) / 7.0) AS t FROM spans;
