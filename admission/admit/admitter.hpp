@@ -114,7 +114,7 @@ class Admitter {
   Result<std::vector<std::string>> query(ast::Query& q, const Scope* outer, const CteEnv* ctes);
   // An exact numeric column of a derived table, CTE or the statement itself holds its decimal text on SQLite
   // (numeric_scale_on_sqlite.cpp).
-  void exact_columns_on_sqlite(ast::Query& q);
+  void exact_columns_on_sqlite(ast::Query& q, const std::vector<ValueType>* set_types = nullptr);
 
   std::vector<std::string> rewrites;
   std::vector<std::string> notes;
@@ -217,7 +217,7 @@ class Admitter {
   bool exact_extreme(ast::FuncCall& f);
   bool exact_window_value(ast::Expr& e);
   void exact_values_on_sqlite(std::vector<std::vector<ast::Expr>>& rows, std::vector<ValueType>& types);
-  void exact_members(ast::Query& q, std::vector<bool>& exact);
+  void exact_members(ast::Query& q, std::vector<bool>& exact, const std::vector<ValueType>& set_types);
   bool collate_members(ast::Query& q, std::size_t i);
   bool exact_ordered_set(ast::Expr& e);
   void shift_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numbers_on_sqlite.cpp

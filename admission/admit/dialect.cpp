@@ -1181,8 +1181,17 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
     if (exact_call(e)) {
       ast::Expr as_double = e;
       if (exact_double(as_double) && std::find(keys.begin(), keys.end(), as_double) != keys.end()) return;
-      ast::Expr as_key = e;  // the key as SQLite groups it, by value under the pg_numeric collation
-      if (collated_numeric(as_key, -1) && std::find(keys.begin(), keys.end(), as_key) != keys.end()) return;
+    }
+    // e grouped by value under SQLite's pg_numeric collation (GROUP BY x of a derived table's exact column x), or a
+    // derived table's exact column read as its text where the key reads its double (HAVING x > 1 beside GROUP BY x:
+    // numeric_scale_on_sqlite.cpp)
+    if (ast::Expr as_key = e; collated_numeric(as_key, -1) && std::find(keys.begin(), keys.end(), as_key) != keys.end())
+      return;
+    if (std::holds_alternative<ast::ColumnRef>(e.node)) {
+      ast::FuncCall value;
+      value.name = "pg_numeric_value";
+      value.args.push_back(e);
+      if (std::find(keys.begin(), keys.end(), ast::make_expr(std::move(value))) != keys.end()) return;
     }
     if (const auto* ref = std::get_if<ast::ColumnRef>(&e.node)) {
       if (!ref->table.starts_with('#')) return;  // an outer query's column: one value per group

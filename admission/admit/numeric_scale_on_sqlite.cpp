@@ -464,8 +464,15 @@ void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     if (f->over) {
       for (auto& key : f->over->partition_by)
         if (exact_call(key)) collated_numeric(key, -1);
+      // (RANGE with an offset computes on its ORDER BY key: the doubles)
+      const auto offset = [](const ast::FrameBound& b) {
+        return b.kind == ast::FrameBoundKind::Preceding || b.kind == ast::FrameBoundKind::Following;
+      };
+      const ast::WindowFrame& frame = f->over->frame;
+      const bool range_offset =
+          frame.mode == ast::FrameMode::Range && (offset(frame.start) || (frame.end && offset(*frame.end)));
       for (auto& key : f->over->order_by)
-        if (exact_call(*key.expr)) collated_numeric(*key.expr, -1);
+        if (exact_call(*key.expr) && !range_offset) collated_numeric(*key.expr, -1);
     }
     if (f->name == "count" && f->distinct && f->args.size() == 1 && exact_call(f->args.front()))
       collated_numeric(f->args.front(), -1);
@@ -619,14 +626,26 @@ bool Admitter::exact_function(ast::Expr& e, const ExprContext& ctx) {
 // x / 3.0 (and the items that are that key), ORDER BY x / 3.0, DISTINCT, and every member of a set operation or
 // VALUES list whose column is exact (SQLite grouped, sorted and deduped the doubles: 2 / 3.0 and 1 / 3.0 + 1 / 3.0
 // were one value, and a UNION printed 0.3333333333333333; outside testers s15, s15c). Grouping sets keep the doubles.
-void Admitter::exact_columns_on_sqlite(ast::Query& q) {
+// `set_types`: the types of the set operation whose member q is (a numeric of a member is a float8 there when
+// another member's is: PostgreSQL's UNION of numeric and double precision, whose column stays the doubles).
+void Admitter::exact_columns_on_sqlite(ast::Query& q, const std::vector<ValueType>* set_types) {
   if (dialect_ != Dialect::Sqlite) return;
   const auto types = query_types_.find(&q);
   if (types == query_types_.end()) return;
-  if (auto* values = std::get_if<ast::Values>(&q.body)) return exact_values_on_sqlite(values->rows, types->second);
+  if (auto* values = std::get_if<ast::Values>(&q.body)) {
+    if (set_types) {  // a member: its exact columns where the set's are numeric (set_types' types, not its own)
+      std::vector<ValueType> member = types->second;
+      for (std::size_t i = 0; i < member.size() && i < set_types->size(); ++i)
+        if ((*set_types)[i].type != SqlType::Numeric) member[i].type = (*set_types)[i].type;
+      exact_values_on_sqlite(values->rows, member);
+      for (std::size_t i = 0; i < member.size(); ++i) types->second[i].exact_text = member[i].exact_text;
+      return;
+    }
+    return exact_values_on_sqlite(values->rows, types->second);
+  }
   if (std::holds_alternative<ast::SetOp>(q.body)) {
     std::vector<bool> exact(types->second.size(), false);
-    exact_members(q, exact);
+    exact_members(q, exact, types->second);
     for (std::size_t i = 0; i < exact.size(); ++i)
       if (exact[i] && types->second[i].type == SqlType::Numeric && collate_members(q, i))
         types->second[i].exact_text = true;
@@ -644,7 +663,10 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q) {
   bool changed = false;
   for (auto& g : s.group_by) {
     auto* key = std::get_if<ast::Expr>(&g.node);
-    if (sets || !key || names_an_item(*key) || !exact_call(*key)) continue;
+    // (a position or a name is the item it names, collated below)
+    if (sets || !key || ast::integer_value(*key) || std::holds_alternative<ast::ColumnRef>(key->node) ||
+        !exact_call(*key))
+      continue;
     const ast::Expr before = *key;
     if (!collated_numeric(*key, -1)) continue;
     for (auto& item : s.items)  // GROUP BY x / 3.0 with the item x / 3.0: the item is the key
@@ -653,7 +675,8 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q) {
   }
   for (std::size_t i = 0; i < s.items.size() && i < types->second.size(); ++i) {
     ast::Expr& item = s.items[i].expr;
-    if (!exact_call(item)) continue;
+    const auto& column = set_types && i < set_types->size() ? (*set_types)[i] : types->second[i];
+    if (!exact_call(item) || column.type != SqlType::Numeric) continue;  // a float8 column: the doubles
     if (sets && std::any_of(s.group_by.begin(), s.group_by.end(), [&](const ast::GroupItem& g) {
           const auto* key = std::get_if<ast::Expr>(&g.node);
           return !key || names_item(*key, s, i, dialect_) || *key == item;
@@ -672,13 +695,13 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q) {
 }
 
 // The exact columns of a set operation's members (each member's own, then `exact`: a member's column i is).
-void Admitter::exact_members(ast::Query& q, std::vector<bool>& exact) {
+void Admitter::exact_members(ast::Query& q, std::vector<bool>& exact, const std::vector<ValueType>& set_types) {
   if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
-    exact_members(*set->left, exact);
-    exact_members(*set->right, exact);
+    exact_members(*set->left, exact, set_types);
+    exact_members(*set->right, exact, set_types);
     return;
   }
-  exact_columns_on_sqlite(q);
+  exact_columns_on_sqlite(q, &set_types);
   if (const auto m = query_types_.find(&q); m != query_types_.end())
     for (std::size_t i = 0; i < m->second.size() && i < exact.size(); ++i)
       exact[i] = exact[i] || m->second[i].exact_text;

@@ -464,9 +464,12 @@ void pg_numeric_decimal(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (type == SQLITE_NULL) return sqlite3_result_null(ctx);
   if (type == SQLITE_TEXT) {
     const auto* t = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
-    if (t && parse(std::string(t, static_cast<std::size_t>(sqlite3_value_bytes(argv[0])))))
-      return sqlite3_result_value(ctx, argv[0]);
-    return sqlite3_result_error(ctx, "querygate: invalid input syntax for type numeric", -1);
+    const std::string written = t ? std::string(t, static_cast<std::size_t>(sqlite3_value_bytes(argv[0]))) : "";
+    const auto d = parse(written);
+    if (!d) return sqlite3_result_error(ctx, "querygate: invalid input syntax for type numeric", -1);
+    if (written.find_first_of("eE") == std::string::npos) return sqlite3_result_value(ctx, argv[0]);
+    const std::string plain = text(*d);  // 1e15 as PostgreSQL prints the numeric: 1000000000000000
+    return sqlite3_result_text(ctx, plain.c_str(), static_cast<int>(plain.size()), SQLITE_TRANSIENT);
   }
   const auto* from = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
   auto x = of_value(argv[0], from && from[0] == 'f');

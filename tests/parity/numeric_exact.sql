@@ -282,3 +282,24 @@ SELECT id, sqrt(id / 3.0) AS a, sqrt(id * 1000003.0) AS b, sqrt(0.0002) AS c, sq
 
 -- id: numexact-079
 SELECT sqrt(avg(id % 50)) AS s, sqrt(sum(id) / 7.0) AS t FROM spans;
+
+-- A set operation of an exact numeric and a float8 is double precision: the doubles, not texts (which SQLite
+-- sorts after every number: max() chose 0.333..., WHERE x > 0.4 kept it; outside tester s16); a RANGE frame with
+-- an offset computes on its ORDER BY key; GROUP BY a derived table's exact column with HAVING; 1e15 printed plain.
+-- id: numexact-080
+SELECT max(x) AS hi, min(x) AS lo, count(*) AS n FROM (SELECT 1 / 3.0 AS x UNION SELECT 5::float8 UNION SELECT 0.5) AS t;
+
+-- id: numexact-081
+SELECT x FROM (SELECT id / 3.0 AS x FROM projects UNION ALL SELECT 0.5::float8) AS t WHERE x > 0.4 ORDER BY x;
+
+-- id: numexact-082
+SELECT coalesce(NULL, 1 / 3.0, 0.5::float8) AS c, CASE WHEN id > 2 THEN id / 3.0 ELSE 0.5::float8 END AS k FROM projects ORDER BY k;
+
+-- id: numexact-083
+SELECT id, count(*) OVER (ORDER BY id / 2.0 RANGE BETWEEN 0.5 PRECEDING AND 0.5 FOLLOWING) AS n FROM projects ORDER BY id;
+
+-- id: numexact-084
+SELECT x, count(*) AS n FROM (SELECT id / 2.0 AS x FROM projects UNION ALL SELECT 1) AS t GROUP BY x HAVING x >= 1 ORDER BY x DESC;
+
+-- id: numexact-085
+SELECT 1e15 AS x UNION SELECT 1 / 3.0 UNION SELECT 5e-7 ORDER BY x;
