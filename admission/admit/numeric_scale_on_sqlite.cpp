@@ -303,12 +303,15 @@ bool Admitter::numeric_of_float(const ast::Expr& e, const ExprContext& ctx) {
 // holds it: 'float8' for a cast of a float (15 significant digits), else 'numeric'; also in a window (OVER: the
 // functions are window functions too). With DISTINCT the call stays SQLite's (the aggregate does not dedupe).
 void Admitter::exact_numeric_aggregate(ast::FuncCall& f, const ExprContext& ctx) {
-  if (f.distinct) return;
+  if (f.distinct && f.over) return;
   const bool from_float = numeric_of_float(f.args.front(), ctx);
-  // sum(x / 3): each value is the quotient's decimal text, read as a decimal (flag 'd').
+  // sum(x / 3): each value is the quotient's decimal text, read as a decimal (flag 'd'). DISTINCT: each value once,
+  // by its numeric value (flag 'u'; sum(DISTINCT x / 3.0) added SQLite's doubles: outside tester s16).
   const bool exact_values = exact_text(f.args.front());
+  std::string flags = std::string(exact_values ? "d" : "") + (f.distinct ? "u" : "");
+  f.distinct = false;
   f.name = f.name == "sum" ? "pg_numeric_sum" : "pg_numeric_avg";
-  f.args.push_back(text_literal(std::string(from_float ? "float8" : "numeric") + (exact_values ? ":d" : "")));
+  f.args.push_back(text_literal(std::string(from_float ? "float8" : "numeric") + (flags.empty() ? "" : ":" + flags)));
   note_rewrite("dialect:numeric-" + std::string(f.name == "pg_numeric_sum" ? "sum" : "avg"));
 }
 
@@ -477,6 +480,22 @@ void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     if (f->name == "count" && f->distinct && f->args.size() == 1 && exact_call(f->args.front()))
       collated_numeric(f->args.front(), -1);
     if (exact_ordered_set(e)) return;
+    // array_agg(x) of an exact x (pg_array_agg(x, spec, key...): arrays_on_sqlite.cpp): each element its decimal
+    // text, which the answer prints as the numeric (the doubles' digits: array_agg(id / 3.0) printed
+    // 0.3333333333333333; outside tester s15). Not with DISTINCT (spec 'D...'), which compares the elements.
+    if (f->name == "pg_array_agg" && f->args.size() >= 2 && !f->over && exact_call(f->args.front())) {
+      const auto* spec = std::get_if<ast::Literal>(&f->args[1].node);
+      ast::Expr before = f->args.front();
+      if (spec && !spec->text.starts_with("D") && exact_text(f->args.front()) && !double_of_exact(f->args.front())) {
+        ast::Expr a = f->args.front(), b = before;
+        without_values(a);
+        without_values(b);
+        if (!(a == b)) note_rewrite("dialect:numeric-array-element");
+      } else {
+        f->args.front() = std::move(before);
+      }
+      return;
+    }
     if (exact_function(e, ctx)) return;
     if (float_window_sum(*f, ctx)) return;
     if (exact_extreme(*f) || exact_window_value(e)) return;

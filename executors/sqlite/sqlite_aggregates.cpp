@@ -320,6 +320,7 @@ struct Decimals {
   double doubles = 0;            // SQLite's own sum, for a group with a value that is not a number
   std::int64_t not_numbers = 0;  // such values in the group (a window frame drops them again)
   bool text = false;             // answer the exact decimal's text (from has ":t": the operand of pg_numeric_*)
+  std::set<std::string> seen;    // sum(DISTINCT x) / avg(DISTINCT x) (flag 'u'): the values added, one text each
 };
 
 // Adds (sign 1) or removes (sign -1, a window frame's inverse) one value.
@@ -327,18 +328,28 @@ void numeric_add(sqlite3_context* ctx, sqlite3_value** argv, int sign) {
   if (sqlite3_value_type(argv[0]) == SQLITE_NULL) return;
   auto* s = state<Decimals>(ctx, true);
   if (!s) return sqlite3_result_error_nomem(ctx);
-  s->n += sign;
-  s->doubles += sign * sqlite3_value_double(argv[0]);
   const auto* from_text = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
   const std::string_view from = from_text ? from_text : "";
   // Flags after a colon: 't' answers the decimal's text, 'd' reads text values as decimals (the text answers of
-  // exact numeric calls: sum(x / 3)).
+  // exact numeric calls: sum(x / 3)), 'u' adds each value once (DISTINCT: 1.0 and 1 are one value).
   const auto colon = from.find(':');
   const std::string_view flags = colon == std::string_view::npos ? "" : from.substr(colon + 1);
   s->text = flags.find('t') != std::string_view::npos;
   const auto value = sqlite3_value_type(argv[0]) == SQLITE_TEXT && flags.find('d') == std::string_view::npos
                          ? std::nullopt
                          : decimal::of_value(argv[0], from.starts_with("float8"));
+  if (flags.find('u') != std::string_view::npos && sign > 0) {
+    auto key = value;
+    if (key)
+      while (key->scale > 0 && key->value % 10 == 0) {
+        key->value /= 10;
+        --key->scale;
+      }
+    const auto* raw = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+    if (!s->seen.insert(key ? decimal::text(*key) : std::string("?") + (raw ? raw : "")).second) return;
+  }
+  s->n += sign;
+  s->doubles += sign * sqlite3_value_double(argv[0]);
   if (!value) {
     s->not_numbers += sign;
     return;

@@ -303,3 +303,17 @@ SELECT x, count(*) AS n FROM (SELECT id / 2.0 AS x FROM projects UNION ALL SELEC
 
 -- id: numexact-085
 SELECT 1e15 AS x UNION SELECT 1 / 3.0 UNION SELECT 5e-7 ORDER BY x;
+
+-- array_agg of exact values prints each element's digits; sum / avg (DISTINCT) of exact values and of integers add
+-- each numeric value once, exactly (outside testers s15, s16).
+-- id: numexact-086
+SELECT array_agg(x ORDER BY x DESC) AS a FROM (SELECT 1 / 3.0 AS x UNION SELECT 2 UNION SELECT 1.5) AS t;
+
+-- id: numexact-087
+SELECT kind, array_agg((id % 50) / 3.0 ORDER BY id) AS a FROM spans WHERE id < 12 GROUP BY kind ORDER BY kind;
+
+-- id: numexact-088
+SELECT sum(DISTINCT x) AS s, avg(DISTINCT x) AS a, count(DISTINCT x) AS n FROM (SELECT 1 / 3.0 AS x UNION ALL SELECT 1.0 / 3 UNION ALL SELECT 2 UNION ALL SELECT 2.0) AS t;
+
+-- id: numexact-089
+SELECT kind, avg(DISTINCT id % 7) AS a, sum(DISTINCT (id % 7) / 3.0) AS s FROM spans GROUP BY kind ORDER BY kind;
