@@ -16,15 +16,23 @@
 #include <string_view>
 #include <system_error>
 #include <utility>
+#include <vector>
 
 #include "executors/sqlite/sqlite_functions.hpp"
 
 namespace qg::exec::sqlite::decimal {
 
 cpp_int pow10(int n) {
-  cpp_int p = 1;
-  for (int i = 0; i < n; ++i) p *= 10;
-  return p;
+  // Kept per thread: every exact numeric function scales by these (SQLite runs a statement on one thread).
+  thread_local std::vector<cpp_int> powers{cpp_int(1)};
+  if (n <= 0) return 1;  // (a negative count: 1, as before the cache)
+  if (n > 4096) {
+    cpp_int p = pow10(4096);
+    for (int i = 4096; i < n; ++i) p *= 10;
+    return p;
+  }
+  while (static_cast<int>(powers.size()) <= n) powers.push_back(powers.back() * 10);
+  return powers[static_cast<std::size_t>(n)];
 }
 
 std::optional<Decimal> parse(std::string text) {
@@ -366,10 +374,86 @@ Math numeric_sqrt(const Decimal& x) {
   return {Decimal{cpp_int(root / 10 + (root % 10 >= 5 ? 1 : 0)), rscale}};
 }
 
+// ---- exp, ln, power at numeric.c's scales, computed exactly enough: in fixed point (a cpp_int v standing for
+// v / 10^p) with guard digits past the result's scale, then rounded half away from zero, as exp_var / ln_var round
+// (long double's 19 digits printed 1.00601803605406486483 for exp(0.006)'s 1.00601803605406486486; outside tester
+// s15). The guard digits absorb the truncations of the steps: a result within 10^-(scale + 20) of a rounding
+// boundary is the only one that could come out other than PostgreSQL's.
+constexpr int kGuard = 30;
+
+cpp_int abs_of(const cpp_int& v) {
+  return v < 0 ? cpp_int(-v) : v;
+}
+
+// x (a decimal) in fixed point at p places, truncated.
+cpp_int fixed(const Decimal& x, int p) {
+  return p >= x.scale ? cpp_int(x.value * pow10(p - x.scale)) : cpp_int(x.value / pow10(x.scale - p));
+}
+
+// exp(x / 10^p) at p places: x halved until |x| < 0.01, the Taylor series, squared back.
+cpp_int fixed_exp(cpp_int x, int p) {
+  const cpp_int one = pow10(p);
+  const bool negative = x < 0;
+  if (negative) x = -x;
+  int halvings = 0;
+  while (x * 100 > one) {
+    x /= 2;
+    ++halvings;
+  }
+  cpp_int sum = one, term = one;
+  for (int n = 1; term != 0; ++n) {
+    term = term * x / one / n;
+    sum += term;
+  }
+  for (int i = 0; i < halvings; ++i) sum = sum * sum / one;
+  return negative ? cpp_int(one * one / sum) : sum;
+}
+
+// ln(x / 10^p) at p places, x > 0: square roots until 0.9 < x < 1.1 (ln_var's reduction), then
+// 2 * atanh((x - 1) / (x + 1)), times 2 for each root.
+cpp_int fixed_ln(cpp_int x, int p) {
+  const cpp_int one = pow10(p);
+  int roots = 0;
+  while (x * 10 > one * 11 || x * 10 < one * 9) {
+    x = boost::multiprecision::sqrt(cpp_int(x * one));
+    ++roots;
+  }
+  const cpp_int z = (x - one) * one / (x + one), z2 = z * z / one;
+  cpp_int sum = 0, power = z;
+  for (int n = 1; power != 0; n += 2) {
+    sum += power / n;
+    power = power * z2 / one;
+  }
+  return sum * 2 * (cpp_int(1) << roots);
+}
+
+// v (a long double within rel_error of the true result) rounded at `scale`, where that error cannot cross the
+// rounding boundary, so that the fixed point computation is needed only near one (and for more than 18 digits).
+std::optional<Decimal> certain(long double v, long double rel_error, int scale) {
+  if (!std::isfinite(v) || v == 0 || scale > 4000) return std::nullopt;
+  const long double scaled = std::fabs(v) * std::pow(10.0L, static_cast<long double>(scale));
+  if (!std::isfinite(scaled) || scaled >= 1e18L) return std::nullopt;  // digits past long double's 19
+  const long double error = scaled * rel_error * 8 + 1e-9L;
+  const long double fraction = scaled - std::floor(scaled);
+  if (std::fabs(fraction - 0.5L) <= error || fraction <= error || fraction >= 1 - error) return std::nullopt;
+  return at_scale(v, scale);
+}
+
+// The number of decimal digits of |v| (1 for 0).
+int digit_count(const cpp_int& v) {
+  return static_cast<int>(abs_of(v).str().size());
+}
+
 Math numeric_exp(const Decimal& x) {
   const long double lx = to_long_double(x);
   const double val = std::clamp(static_cast<double>(lx) * 0.434294481903252, -2000.0, 2000.0);
-  return {at_scale(std::exp(lx), clamp_scale(16 - static_cast<int>(val), {x.scale}))};
+  if (val > 131072.0 || !std::isfinite(static_cast<double>(lx))) return failed("value overflows numeric format");
+  const int rscale = clamp_scale(16 - static_cast<int>(val), {x.scale});
+  if (auto quick = certain(std::exp(lx), (2 + std::fabs(lx)) * 1e-19L, rscale)) return {*quick};
+  // Places enough for the result's integer digits (its relative precision), its scale, and the squarings' growth.
+  const int p =
+      rscale + kGuard + std::max(0, static_cast<int>(std::ceil(val))) + std::max(0, digit_count(x.value) - x.scale);
+  return {cut(Decimal{fixed_exp(fixed(x, p), p), p}, rscale, false)};
 }
 
 // ln(num) (base: none) or log(base, num).
@@ -379,12 +463,30 @@ Math numeric_log(const Decimal* base, const Decimal& num) {
     if (d->value == 0) return failed("cannot take logarithm of zero");
     if (d->value < 0) return failed("cannot take logarithm of a negative number");
   }
+  // Fixed point places: the scale, guard digits, and as many again as the values' own decimals reach below 1
+  // (ln(1e-300) needs the 300 to read the value).
+  const auto places = [&](int rscale) {
+    int p = rscale + kGuard;
+    for (const Decimal* d : {base, &num})
+      if (d != nullptr) p = std::max(p, d->scale + kGuard);
+    return p;
+  };
   const long double ln_num = std::log(to_long_double(num));
-  if (base == nullptr) return {at_scale(ln_num, clamp_scale(16 - ln_dweight(num), {num.scale}))};
-  const long double ln_base = std::log(to_long_double(*base));
-  if (ln_base == 0) return failed("division by zero");
+  if (base == nullptr) {
+    const int rscale = clamp_scale(16 - ln_dweight(num), {num.scale});
+    // (an absolute error of ln's input's rounding, relative to a result near 0 as ln(1.0006) is: bounded by 1e-19)
+    if (auto quick = certain(ln_num, 4e-19L / std::max(std::fabs(ln_num), 1e-300L) + 1e-19L, rscale)) return {*quick};
+    const int p = places(rscale);
+    return {cut(Decimal{fixed_ln(fixed(num, p), p), p}, rscale, false)};
+  }
   const int rscale = clamp_scale(16 - (ln_dweight(num) - ln_dweight(*base)), {base->scale, num.scale});
-  return {at_scale(ln_num / ln_base, rscale)};
+  const long double ln_base_quick = std::log(to_long_double(*base));
+  if (ln_base_quick != 0 && std::fabs(ln_num) > 1e-3L && std::fabs(ln_base_quick) > 1e-3L)
+    if (auto quick = certain(ln_num / ln_base_quick, 1e-17L, rscale)) return {*quick};
+  const int p = places(rscale);
+  const cpp_int ln_base = fixed_ln(fixed(*base, p), p);
+  if (ln_base == 0) return failed("division by zero");
+  return {cut(Decimal{fixed_ln(fixed(num, p), p) * pow10(p) / ln_base, p}, rscale, false)};
 }
 
 Math numeric_power(const Decimal& base, const Decimal& exponent) {
@@ -398,20 +500,33 @@ Math numeric_power(const Decimal& base, const Decimal& exponent) {
     const auto [digits, p] = leading(base);
     const double f = static_cast<double>(le) * (std::log10(digits) + p);
     if (f > 131072.0 || f < -16383.0) return failed("value overflows numeric format");
-    // numeric_power's scale for an integer exponent: 16 places, or the base's.
+    // numeric_power's scale for an integer exponent: 16 places, or the base's (8.0000000000000000 for
+    // power(2.0, 3)); the power of the decimal exact, rounded there (power_var_int's correctly rounded digits).
     const int rscale = clamp_scale(16, {base.scale});
     const auto n = static_cast<long long>(le);
-    if (n < 0 || n > 64) return {at_scale(std::pow(to_long_double(base), le), rscale)};
-    Decimal r{1, 0};  // exact: the base's decimal to the power n, rounded at rscale
-    for (long long i = 0; i < n; ++i) r = {r.value * base.value, r.scale + base.scale};
-    return {r.scale > rscale ? cut(r, rscale, false) : r};
+    const long long magnitude = n < 0 ? -n : n;
+    if (static_cast<double>(magnitude) * digit_count(base.value) > 20000.0)
+      return {at_scale(std::pow(to_long_double(base), le), rscale)};
+    const Decimal r{boost::multiprecision::pow(base.value, static_cast<unsigned>(magnitude)),
+                    static_cast<int>(base.scale * magnitude)};
+    if (n >= 0) return {cut(r, rscale, false)};
+    // 1 / base^|n|, rounded at rscale: one digit past it, then half away from zero.
+    const cpp_int q = pow10(rscale + 1 + r.scale) / r.value;
+    const cpp_int a = abs_of(q);
+    const cpp_int rounded = a / 10 + (a % 10 >= 5 ? 1 : 0);
+    return {Decimal{q < 0 ? cpp_int(-rounded) : rounded, rscale}};
   }
   if (base.value < 0) return failed("a negative number raised to a non-integer power yields a complex result");
   const long double ln_num = std::log(to_long_double(base)) * le;
   const double val = static_cast<double>(ln_num) * 0.434294481903252;
   if (val > 131072 || val < -16383) return failed("value overflows numeric format");
   const int rscale = clamp_scale(16 - static_cast<int>(val), {base.scale, exponent.scale});
-  return {at_scale(std::exp(ln_num), rscale)};
+  if (auto quick = certain(std::exp(ln_num), (4 + std::fabs(ln_num)) * 2e-19L, rscale)) return {*quick};
+  // exp(y * ln(x)) in fixed point: ln(x) at places enough for y times it to keep the result's digits.
+  const int p = rscale + kGuard + std::max(0, static_cast<int>(std::ceil(std::fabs(val)))) +
+                std::max(0, digit_count(exponent.value) - exponent.scale) + std::max(base.scale, 0);
+  const cpp_int product = fixed_ln(fixed(base, p), p) * exponent.value / pow10(exponent.scale);
+  return {cut(Decimal{fixed_exp(product, p), p}, rscale, false)};
 }
 
 // name(x[, y]); `places`: round's and trunc's count of decimal places (0 without one).

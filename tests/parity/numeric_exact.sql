@@ -317,3 +317,15 @@ SELECT sum(DISTINCT x) AS s, avg(DISTINCT x) AS a, count(DISTINCT x) AS n FROM (
 
 -- id: numexact-089
 SELECT kind, avg(DISTINCT id % 7) AS a, sum(DISTINCT (id % 7) / 3.0) AS s FROM spans GROUP BY kind ORDER BY kind;
+
+-- exp, ln, log and power of numerics at numeric.c's scales, computed in fixed point with guard digits (long
+-- double's 19 digits differed in the last places: exp(0.0006...), ln near 1, avg(x) ^ 2; outside tester s15);
+-- power with an integer exponent at its 16 places (8.0000000000000000).
+-- id: numexact-090
+SELECT exp(0.0006) AS a, ln(1.0006) AS b, power(2.0, 0.5) AS c, exp(10.25) AS d, exp(-100.25) AS e, power(2.0, 3) AS f, power(1.5, -7) AS g, (26 / 3.0) ^ 2 AS h;
+
+-- id: numexact-091
+SELECT id, exp(id / 10000.0) AS a, ln(id / 7.0) AS b, log(id + 0.5) AS c, power(id / 3.0, 1.5) AS d, log(id + 1.5, 1000.0) AS e FROM projects ORDER BY id;
+
+-- id: numexact-092
+SELECT power(avg(id % 50), 0.5) AS a, avg(id % 50) ^ 2 AS b, exp(avg(id % 50) / 100) AS c, ln(avg(id % 50)) AS d, 2.0 ^ 0.5 * 2.0 ^ 0.5 AS e FROM spans;
