@@ -680,29 +680,28 @@ int compare_decimal_texts(std::string_view x, std::string_view y) {
 }
 
 bool register_decimal_functions(sqlite3* db, int flags) {
-  return sqlite3_create_function(db, "pg_numeric_div", 3, flags, nullptr, pg_numeric_div, nullptr, nullptr) ==
-             SQLITE_OK &&
-         sqlite3_create_function(db, "pg_numeric_arith", 4, flags, nullptr, pg_numeric_arith, nullptr, nullptr) ==
-             SQLITE_OK &&
-         sqlite3_create_function(db, "pg_numeric_math", 2, flags, nullptr, pg_numeric_math, nullptr, nullptr) ==
-             SQLITE_OK &&
-         sqlite3_create_function(db, "pg_numeric_math", 3, flags, nullptr, pg_numeric_math, nullptr, nullptr) ==
-             SQLITE_OK &&
-         sqlite3_create_function(db, "pg_numeric_cmp", 3, flags, nullptr, pg_numeric_cmp, nullptr, nullptr) ==
-             SQLITE_OK &&
-         sqlite3_create_function(db, "pg_numeric_key", 2, flags, nullptr, pg_numeric_key, nullptr, nullptr) ==
-             SQLITE_OK &&
-         sqlite3_create_function(db, "pg_numeric_decimal", 2, flags, nullptr, pg_numeric_decimal, nullptr, nullptr) ==
-             SQLITE_OK &&
-         sqlite3_create_function(db, "pg_numeric_decimal", 3, flags, nullptr, pg_numeric_decimal, nullptr, nullptr) ==
-             SQLITE_OK &&
-         sqlite3_create_function(db, "pg_numeric_collate", 1, flags, nullptr, pg_numeric_collate, nullptr, nullptr) ==
-             SQLITE_OK &&
-         sqlite3_create_function(db, "pg_numeric_greatest", -1, flags, nullptr, pg_numeric_extreme<true>, nullptr,
-                                 nullptr) == SQLITE_OK &&
-         sqlite3_create_function(db, "pg_numeric_least", -1, flags, nullptr, pg_numeric_extreme<false>, nullptr,
-                                 nullptr) == SQLITE_OK &&
-         sqlite3_create_collation_v2(db, "pg_numeric", SQLITE_UTF8, nullptr, numeric_collation, nullptr) == SQLITE_OK;
+  struct Scalar {
+    const char* name;
+    int argc;  // -1: any number
+    void (*call)(sqlite3_context*, int, sqlite3_value**);
+  };
+  static constexpr Scalar kScalars[] = {
+      {"pg_numeric_div", 3, pg_numeric_div},
+      {"pg_numeric_arith", 4, pg_numeric_arith},
+      {"pg_numeric_math", 2, pg_numeric_math},
+      {"pg_numeric_math", 3, pg_numeric_math},
+      {"pg_numeric_cmp", 3, pg_numeric_cmp},
+      {"pg_numeric_key", 2, pg_numeric_key},
+      {"pg_numeric_decimal", 2, pg_numeric_decimal},
+      {"pg_numeric_decimal", 3, pg_numeric_decimal},
+      {"pg_numeric_collate", 1, pg_numeric_collate},
+      {"pg_numeric_greatest", -1, pg_numeric_extreme<true>},
+      {"pg_numeric_least", -1, pg_numeric_extreme<false>},
+  };
+  for (const Scalar& f : kScalars)
+    if (sqlite3_create_function(db, f.name, f.argc, flags, nullptr, f.call, nullptr, nullptr) != SQLITE_OK)
+      return false;
+  return sqlite3_create_collation_v2(db, "pg_numeric", SQLITE_UTF8, nullptr, numeric_collation, nullptr) == SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite::decimal
