@@ -83,6 +83,7 @@ bool exact_double(ast::Expr& e);
 // An exact call whose text form would print digits no operand had (it reads a double that stands for an exact value,
 // or power's text, which has not PostgreSQL's scale).
 bool double_of_exact(const ast::Expr& e);
+bool exact_ordered_call(const ast::FuncCall& f);
 // An exact call (or a number, a numeric literal) as its decimal text under SQLite's pg_numeric collation, by which
 // SQLite groups, sorts and dedupes it as PostgreSQL does the numeric; `scale`: a number's, when known (else -1).
 // false: unchanged (already so, or an exact call whose text would have made-up digits).
@@ -220,6 +221,8 @@ class Admitter {
   void exact_members(ast::Query& q, std::vector<bool>& exact, const std::vector<ValueType>& set_types);
   bool collate_members(ast::Query& q, std::size_t i);
   bool exact_ordered_set(ast::Expr& e);
+  void exact_distinct_from(ast::DistinctFrom& d, const ExprContext& ctx);
+  void exact_case_operand(ast::Expr& e, const ExprContext& ctx);
   void shift_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numbers_on_sqlite.cpp
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);
   Status cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int location);

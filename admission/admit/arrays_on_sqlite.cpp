@@ -140,6 +140,15 @@ Status Admitter::array_agg_on_sqlite(ast::FuncCall& f, int location, const ExprC
   if (time_kind(value, ctx))
     return refuse("array_agg() of a time value is not translated on SQLite",
                   "FIX: aggregate a number or text made from it, e.g. array_agg(date_part('epoch', t)).", at);
+  // DISTINCT of exact numerics (x / 3.0, avg(x)): pg_array_agg would dedupe and sort the doubles (two values a
+  // double cannot tell apart were one; outside tester s16b).
+  if (f.distinct && dialect_ == Dialect::Sqlite && exact_call(value))
+    return refuse(
+        "array_agg(DISTINCT ...) of an exact numeric is not translated on SQLite: it would dedupe the "
+        "doubles nearest the values, where PostgreSQL compares every digit",
+        "FIX: take the distinct values in a subquery, which SQLite dedupes exactly: SELECT array_agg(x ORDER "
+        "BY x) FROM (SELECT DISTINCT x FROM ...) AS d.",
+        at);
   std::string spec = f.distinct ? "D" : "-";
   std::vector<ast::Expr> keys;
   for (auto& item : f.order_by) {

@@ -164,6 +164,31 @@ bool collated_numeric(ast::Expr& e, int scale) {
   return true;
 }
 
+// A numeric literal whose digits a double does not keep (2.50, 1.0: PostgreSQL's scale, which its text shows:
+// (x * 2)::text of VALUES (2.50) is '5.00'; outside tester s16b).
+bool scaled_literal(const ast::Expr& e) {
+  const auto* l = std::get_if<ast::Literal>(&e.node);
+  return l && l->kind == ast::LiteralKind::Numeric && l->text.find('.') != std::string::npos &&
+         l->text.find_first_of("eE") == std::string::npos && l->text.back() == '0';
+}
+
+// A key (GROUP BY, ORDER BY) that collated_numeric may make text: not a COALESCE or CASE with a result that is not
+// exact (coalesce(v, 0::float8) is a float8 in PostgreSQL, compared as doubles; outside tester s16b).
+bool exact_key(const ast::Expr& e) {
+  const auto exact_or_literal = [](const ast::Expr& r) {
+    const auto* l = std::get_if<ast::Literal>(&r.node);
+    return exact_call(r) || (l && (l->kind == ast::LiteralKind::Integer || l->kind == ast::LiteralKind::Numeric ||
+                                   l->kind == ast::LiteralKind::Null));
+  };
+  if (const auto* c = std::get_if<ast::Coalesce>(&e.node))
+    return std::all_of(c->args.begin(), c->args.end(), exact_or_literal);
+  if (const auto* c = std::get_if<ast::Case>(&e.node))
+    return std::all_of(c->whens.begin(), c->whens.end(),
+                       [&](const ast::CaseWhen& w) { return exact_or_literal(*w.result); }) &&
+           (!c->otherwise || exact_or_literal(**c->otherwise));
+  return exact_call(e);
+}
+
 // An exact call's (or a derived table's exact column's) double that flows on into the expression, through a
 // function that is no exact reader (lag, min, greatest ...): exact arithmetic over it would print digits no operand
 // had (v - lag(v) printed 0.33333333333333336667 for PostgreSQL's 0.33333333333333333334; outside tester s14c).
@@ -177,7 +202,8 @@ bool double_of_exact(const ast::Expr& e) {
   }
   if (found || !f || f->args.empty() || !exact_call(e) || f->name == "pg_single") return found;
   if (f->name == "pg_numeric_value") return true;
-  if (f->name == "pg_numeric_collate" || f->name == "pg_numeric_decimal") return false;  // text, every digit
+  if (f->name == "pg_numeric_collate" || f->name == "pg_numeric_decimal" || exact_ordered_call(*f))
+    return false;  // text, every digit
   const auto* mode = std::get_if<ast::Literal>(&(f->name == "pg_numeric_math" ? f->args.front() : f->args.back()).node);
   if (!mode) return true;
   const std::string& m = mode->text;
@@ -209,12 +235,21 @@ bool exact_call(const ast::Expr& e) {
   const auto* f = std::get_if<ast::FuncCall>(&e.node);
   // A scalar subquery's one row (scalar_subquery.cpp) passes its value on.
   if (f && f->name == "pg_single" && f->args.size() == 1 && !f->over) return exact_call(f->args.front());
+  if (f && exact_ordered_call(*f)) return true;
   static constexpr std::string_view kExact[] = {
       "pg_numeric_div",     "pg_numeric_arith",   "pg_numeric_math",      "pg_numeric_sum",
       "pg_numeric_avg",     "pg_numeric_value",   "pg_numeric_max",       "pg_numeric_min",
       "pg_var_samp_exact",  "pg_var_pop_exact",   "pg_stddev_samp_exact", "pg_stddev_pop_exact",
       "pg_numeric_collate", "pg_numeric_decimal", "pg_numeric_greatest",  "pg_numeric_least"};
   return f && !f->args.empty() && std::find(std::begin(kExact), std::end(kExact), f->name) != std::end(kExact);
+}
+
+// percentile_disc / mode() of exact values (exact_ordered_set): their answer is the chosen value's text.
+bool exact_ordered_call(const ast::FuncCall& f) {
+  const bool ordered =
+      (f.name == "pg_percentile_disc" && f.args.size() == 3) || (f.name == "pg_mode" && f.args.size() == 2);
+  const auto flag = ordered ? ast::integer_value(f.args.back()) : std::nullopt;
+  return flag && (*flag & 2) != 0 && !f.over;
 }
 
 // An exact call asked for its decimal text, for another exact computation to read every digit of it (floor(5.0 / 7
@@ -236,7 +271,8 @@ bool exact_text(ast::Expr& e) {
   if (!exact_call(e)) return false;
   auto& f = std::get<ast::FuncCall>(e.node);
   if (f.name == "pg_single") return exact_text(f.args.front());
-  if (f.name == "pg_numeric_collate" || f.name == "pg_numeric_decimal") return true;  // text already
+  if (f.name == "pg_numeric_collate" || f.name == "pg_numeric_decimal" || exact_ordered_call(f))
+    return true;                       // text already
   if (f.name == "pg_numeric_value") {  // a derived table's exact column: its text
     ast::Expr column = std::move(f.args.front());
     e = std::move(column);
@@ -263,7 +299,7 @@ bool exact_text(ast::Expr& e) {
 bool exact_double(ast::Expr& e) {
   auto* f = std::get_if<ast::FuncCall>(&e.node);
   if (!f || f->args.empty() || !exact_call(e) || f->name == "pg_numeric_value" || f->name == "pg_single" ||
-      f->name == "pg_numeric_collate" || f->name == "pg_numeric_decimal")
+      f->name == "pg_numeric_collate" || f->name == "pg_numeric_decimal" || exact_ordered_call(*f))
     return false;
   auto* mode = std::get_if<ast::Literal>(&(f->name == "pg_numeric_math" ? f->args.front() : f->args.back()).node);
   if (!mode || mode->kind != ast::LiteralKind::String) return false;
@@ -464,8 +500,11 @@ void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     // A window's PARTITION BY / ORDER BY of an exact value, count(DISTINCT x) of one: by value (collated_numeric; a
     // window ordered by the doubles ranked 2 / 3.0 and 1 / 3.0 + 1 / 3.0 alike; outside tester s15c).
     if (f->over) {
+      const auto numeric = [&](const ast::Expr& key) {
+        return exact_call(key) && value_type(key, ctx).type == SqlType::Numeric;
+      };
       for (auto& key : f->over->partition_by)
-        if (exact_call(key)) collated_numeric(key, -1);
+        if (numeric(key)) collated_numeric(key, -1);
       // (RANGE with an offset computes on its ORDER BY key: the doubles)
       const auto offset = [](const ast::FrameBound& b) {
         return b.kind == ast::FrameBoundKind::Preceding || b.kind == ast::FrameBoundKind::Following;
@@ -474,9 +513,10 @@ void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
       const bool range_offset =
           frame.mode == ast::FrameMode::Range && (offset(frame.start) || (frame.end && offset(*frame.end)));
       for (auto& key : f->over->order_by)
-        if (exact_call(*key.expr) && !range_offset) collated_numeric(*key.expr, -1);
+        if (numeric(*key.expr) && !range_offset) collated_numeric(*key.expr, -1);
     }
-    if (f->name == "count" && f->distinct && f->args.size() == 1 && exact_call(f->args.front()))
+    if (f->name == "count" && f->distinct && f->args.size() == 1 && exact_call(f->args.front()) &&
+        value_type(f->args.front(), ctx).type == SqlType::Numeric)
       collated_numeric(f->args.front(), -1);
     if (exact_ordered_set(e)) return;
     // array_agg(x) of an exact x (pg_array_agg(x, spec, key...): arrays_on_sqlite.cpp): each element its decimal
@@ -512,6 +552,47 @@ void Admitter::numeric_scale_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   if (t.type != SqlType::Numeric || t.scale < 0 || t.scale > 15) return;
   e = numeric_of(std::move(e), t.scale);
   note_rewrite("dialect:numeric-scale");
+}
+
+// a IS [NOT] DISTINCT FROM b of numerics with an exact one: pg_numeric_key(a) IS [NOT] DISTINCT FROM
+// pg_numeric_key(b), one text per numeric value, NULLs as they are (SQLite compared the doubles:
+// sum(x / 3.0) IS DISTINCT FROM sum(x) / 3.0 was false where PostgreSQL says true; outside tester s16b).
+void Admitter::exact_distinct_from(ast::DistinctFrom& d, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite || (!exact_call(*d.left) && !exact_call(*d.right))) return;
+  for (const ast::Expr* side : {&*d.left, &*d.right}) {
+    const SqlType t = value_type(*side, ctx).type;
+    if (t != SqlType::Numeric && t != SqlType::Integer && t != SqlType::Null) return;
+  }
+  const bool left_float = numeric_of_float(*d.left, ctx), right_float = numeric_of_float(*d.right, ctx);
+  *d.left = numeric_key(std::move(*d.left), left_float);
+  *d.right = numeric_key(std::move(*d.right), right_float);
+  note_rewrite("dialect:numeric-distinct-from");
+}
+
+// CASE x WHEN y ... of numerics with an exact x or y: CASE WHEN x = y ..., each comparison exact (SQLite compared
+// the doubles: CASE (1 / 3.0) * 3 WHEN 1 answered the WHEN branch; outside tester s16b).
+void Admitter::exact_case_operand(ast::Expr& e, const ExprContext& ctx) {
+  auto* c = std::get_if<ast::Case>(&e.node);
+  if (dialect_ != Dialect::Sqlite || !c || !c->operand) return;
+  const ast::Expr& x = **c->operand;
+  if (!exact_call(x) &&
+      std::none_of(c->whens.begin(), c->whens.end(), [](const ast::CaseWhen& w) { return exact_call(*w.condition); }))
+    return;
+  const SqlType t = value_type(x, ctx).type;
+  if (t != SqlType::Numeric && t != SqlType::Integer) return;
+  for (auto& w : c->whens) {
+    const SqlType v = value_type(*w.condition, ctx).type;
+    if (v != SqlType::Numeric && v != SqlType::Integer && v != SqlType::Null) return;
+  }
+  for (auto& w : c->whens) {
+    const int at = w.condition->location;
+    ast::Expr equal =
+        ast::make_expr(ast::Operator{"=", ast::Box<ast::Expr>(x), ast::Box<ast::Expr>(std::move(*w.condition))}, at);
+    exact_comparison(equal, ctx);
+    *w.condition = std::move(equal);
+  }
+  c->operand.reset();
+  note_rewrite("dialect:numeric-case");
 }
 
 // max(x) / min(x) of an exact call (x / 3.0, avg(...), a derived table's exact column): pg_numeric_max(x, 'numeric')
@@ -683,7 +764,7 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q, const std::vector<ValueTyp
     auto* key = std::get_if<ast::Expr>(&g.node);
     // (a position or a name is the item it names, collated below)
     if (sets || !key || ast::integer_value(*key) || std::holds_alternative<ast::ColumnRef>(key->node) ||
-        !exact_call(*key))
+        !exact_key(*key))
       continue;
     const ast::Expr before = *key;
     if (!collated_numeric(*key, -1)) continue;
@@ -694,7 +775,9 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q, const std::vector<ValueTyp
   for (std::size_t i = 0; i < s.items.size() && i < types->second.size(); ++i) {
     ast::Expr& item = s.items[i].expr;
     const auto& column = set_types && i < set_types->size() ? (*set_types)[i] : types->second[i];
-    if (!exact_call(item) || column.type != SqlType::Numeric) continue;  // a float8 column: the doubles
+    // (a literal's scale only as a set operation's member: the set's column holds text then)
+    if ((!exact_call(item) && !(set_types && scaled_literal(item))) || column.type != SqlType::Numeric)
+      continue;  // a float8 column: the doubles
     if (sets && std::any_of(s.group_by.begin(), s.group_by.end(), [&](const ast::GroupItem& g) {
           const auto* key = std::get_if<ast::Expr>(&g.node);
           return !key || names_item(*key, s, i, dialect_) || *key == item;
@@ -708,7 +791,7 @@ void Admitter::exact_columns_on_sqlite(ast::Query& q, const std::vector<ValueTyp
     }
   }
   for (auto& k : q.order_by)
-    if (!names_an_item(*k.expr) && exact_call(*k.expr)) changed = collated_numeric(*k.expr, -1) || changed;
+    if (!names_an_item(*k.expr) && exact_key(*k.expr)) changed = collated_numeric(*k.expr, -1) || changed;
   if (changed) note_rewrite("dialect:numeric-column");
 }
 
@@ -752,8 +835,9 @@ bool Admitter::collate_members(ast::Query& q, std::size_t i) {
 void Admitter::exact_values_on_sqlite(std::vector<std::vector<ast::Expr>>& rows, std::vector<ValueType>& types) {
   if (dialect_ != Dialect::Sqlite) return;
   for (std::size_t i = 0; i < types.size(); ++i) {
-    if (types[i].type != SqlType::Numeric ||
-        std::none_of(rows.begin(), rows.end(), [&](const auto& row) { return i < row.size() && exact_call(row[i]); }))
+    if (types[i].type != SqlType::Numeric || std::none_of(rows.begin(), rows.end(), [&](const auto& row) {
+          return i < row.size() && (exact_call(row[i]) || scaled_literal(row[i]));
+        }))
       continue;
     bool changed = false;
     for (auto& row : rows) {

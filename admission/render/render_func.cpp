@@ -38,8 +38,14 @@ void frame_bound(Printer& p, const ast::FrameBound& bound) {
     case K::Preceding:
     case K::Following:
       if (!bound.offset) return p.fail("a PRECEDING/FOLLOWING frame bound without an offset");
-      // The offset is an operand of the bound: `(1 + 1) PRECEDING`.
-      p.operand(**bound.offset);
+      // The offset is an operand of the bound: `(1 + 1) PRECEDING`. A numeric literal as written even on SQLite,
+      // which takes only a constant there (pg_numeric_literal('0.7') PRECEDING was its error "frame starting
+      // offset must be a non-negative number"; outside tester s16b).
+      if (const auto* l = std::get_if<ast::Literal>(&(*bound.offset)->node);
+          p.sqlite() && l && l->kind == ast::LiteralKind::Numeric && is_numeric_literal_text(l->text))
+        p.word(l->text);
+      else
+        p.operand(**bound.offset);
       return p.word(bound.kind == K::Preceding ? " PRECEDING" : " FOLLOWING");
   }
 }
