@@ -342,8 +342,11 @@ void Admitter::exact_numeric_aggregate(ast::FuncCall& f, const ExprContext& ctx)
   const bool from_float = numeric_of_float(f.args.front(), ctx);
   // sum(x / 3): each value is the quotient's decimal text, read as a decimal (flag 'd'). DISTINCT: each value once,
   // by its numeric value (flag 'u'; sum(DISTINCT x / 3.0) added SQLite's doubles: outside tester s16).
+  const ValueType arg = value_type(f.args.front(), ctx);
   const bool exact_values = exact_text(f.args.front());
-  std::string flags = std::string(exact_values ? "d" : "") + (f.distinct ? "u" : "");
+  // A known scale (extract(epoch ...)'s 6): each value read at it, so that the sum has PostgreSQL's (0.048000).
+  std::string flags = (arg.scale >= 0 && arg.scale <= 1000 ? std::to_string(arg.scale) : "") +
+                      (exact_values ? "d" : "") + (f.distinct ? "u" : "");
   f.distinct = false;
   f.name = f.name == "sum" ? "pg_numeric_sum" : "pg_numeric_avg";
   f.args.push_back(text_literal(std::string(from_float ? "float8" : "numeric") + (flags.empty() ? "" : ":" + flags)));
@@ -375,12 +378,11 @@ void Admitter::exact_operator(ast::Expr& e, const ExprContext& ctx) {
   exact.args.push_back(std::move(*o.right));
   if (!division) exact.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, o.op}));
   exact.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, std::move(from)}));
-  // x % 2.50: the literal's digits as written, whose scale is the result's (SQLite's double 2.5 printed 1.5 for
-  // 7 % 2.50's 1.50; outside tester s15).
-  if (o.op == "%")
-    for (std::size_t i : {0, 1})
-      if (auto* l = std::get_if<ast::Literal>(&exact.args[i].node); l && l->kind == ast::LiteralKind::Numeric)
-        l->kind = ast::LiteralKind::String;
+  // x % 2.50, x * 1.0: the literal's digits as written, whose scale is the result's (SQLite's double 2.5 printed 1.5
+  // for 7 % 2.50's 1.50, and 1.0 printed 60 for (latency_ms * 1.0)::text's 60.0; outside testers s15, s16b).
+  for (std::size_t i : {0, 1})
+    if (auto* l = std::get_if<ast::Literal>(&exact.args[i].node); l && l->kind == ast::LiteralKind::Numeric)
+      l->kind = ast::LiteralKind::String;
   // An operand that is itself one of these exact calls answers its decimal text, not a double: 2.0 / 3 * 3 is
   // 2.00000000000000000001 on PostgreSQL (floor 2), the double of 2.0 / 3 times 3 is 1.9999999999999998.
   exact_text(exact.args[0]);

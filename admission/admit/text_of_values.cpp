@@ -44,6 +44,15 @@ Status Admitter::value_as_text_on_sqlite(ast::Expr& value, const ExprContext& ct
     if (exact_call(value)) {
       ast::Expr before = value;
       if (exact_text(value) && !double_of_exact(value)) {
+        // A column of a derived table holding collated text (numeric_scale_on_sqlite.cpp): through a call, whose
+        // text has no collation (CAST(x AS text) kept pg_numeric's, and ORDER BY the text sorted numerically).
+        if (std::holds_alternative<ast::ColumnRef>(value.node)) {
+          ast::FuncCall plain;
+          plain.name = "pg_numeric_decimal";
+          plain.args.push_back(std::move(value));
+          plain.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::String, "n"}));
+          value = ast::make_expr(std::move(plain), before.location);
+        }
         ast::Expr after = value;  // not when printed so already (admitted again, a reference is pg_numeric_value(v))
         without_values(after);
         without_values(before);

@@ -527,6 +527,10 @@ void unrewrite(ast::Expr& e) {
   };
   const auto binary = [&](std::string op) {
     const int location = e.location;
+    for (std::size_t i : {0, 1})  // a numeric literal passed as its digits (numeric_scale_on_sqlite.cpp): a number
+      if (auto* l = std::get_if<ast::Literal>(&f->args[i].node);
+          l && l->kind == ast::LiteralKind::String && render::is_numeric_literal_text(l->text))
+        l->kind = ast::LiteralKind::Numeric;
     ast::Operator o{std::move(op), ast::Box<ast::Expr>(std::move(f->args[0])),
                     ast::Box<ast::Expr>(std::move(f->args[1]))};
     e = ast::make_expr(std::move(o), location);

@@ -332,12 +332,20 @@ void numeric_add(sqlite3_context* ctx, sqlite3_value** argv, int sign) {
   const std::string_view from = from_text ? from_text : "";
   // Flags after a colon: 't' answers the decimal's text, 'd' reads text values as decimals (the text answers of
   // exact numeric calls: sum(x / 3)), 'u' adds each value once (DISTINCT: 1.0 and 1 are one value).
+  // Leading digits there: the values' scale, where admission knows it (extract(epoch ...) is numeric of scale 6).
   const auto colon = from.find(':');
-  const std::string_view flags = colon == std::string_view::npos ? "" : from.substr(colon + 1);
+  std::string_view flags = colon == std::string_view::npos ? "" : from.substr(colon + 1);
+  int known_scale = -1;
+  while (!flags.empty() && flags.front() >= '0' && flags.front() <= '9') {
+    known_scale = std::max(known_scale, 0) * 10 + (flags.front() - '0');
+    flags.remove_prefix(1);
+  }
   s->text = flags.find('t') != std::string_view::npos;
-  const auto value = sqlite3_value_type(argv[0]) == SQLITE_TEXT && flags.find('d') == std::string_view::npos
-                         ? std::nullopt
-                         : decimal::of_value(argv[0], from.starts_with("float8"));
+  auto value = sqlite3_value_type(argv[0]) == SQLITE_TEXT && flags.find('d') == std::string_view::npos
+                   ? std::nullopt
+                   : decimal::of_value(argv[0], from.starts_with("float8"));
+  if (value && known_scale > value->scale && known_scale <= 1000)
+    *value = {value->value * decimal::pow10(known_scale - value->scale), known_scale};
   if (flags.find('u') != std::string_view::npos && sign > 0) {
     auto key = value;
     if (key)

@@ -359,3 +359,17 @@ SELECT array_agg(x ORDER BY x) AS a FROM (SELECT DISTINCT x FROM (SELECT 1 / 3.0
 
 -- id: numexact-101
 SELECT x, count(*) OVER (ORDER BY x / 3.0 RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) AS n FROM (VALUES (1), (2), (4), (5), (7)) AS v(x) ORDER BY x;
+
+-- A numeric literal's scale in exact arithmetic, extract(epoch ...)'s scale through sum / avg, and a derived
+-- table's exact column written as text sorts as text (outside tester s16b).
+-- id: numexact-102
+SELECT 'took ' || ((id % 50) * 1.0)::text || ' ms' AS t, (id % 50) * 1.0 AS a, (id % 50) / 2.50 AS b, (id % 50) + 0.50 AS c FROM spans ORDER BY id LIMIT 3;
+
+-- id: numexact-103
+SELECT sum(extract(epoch FROM end_time - start_time))::text AS s, avg(extract(epoch FROM end_time - start_time)) AS a FROM traces;
+
+-- id: numexact-104
+SELECT x::text FROM (VALUES (2.50), (100), (1.0)) AS v(x) ORDER BY x;
+
+-- id: numexact-105
+SELECT avg(x) AS a, sum(x) AS s, sum(DISTINCT x) AS d FROM (VALUES (1.50), (2.5), (2.50)) AS v(x);
