@@ -222,6 +222,7 @@ class Admitter {
   bool collate_members(ast::Query& q, std::size_t i);
   bool exact_ordered_set(ast::Expr& e);
   void exact_distinct_from(ast::DistinctFrom& d, const ExprContext& ctx);
+  std::string exact_sort_key(ast::SortItem& item, const ExprContext& ctx);
   void exact_case_operand(ast::Expr& e, const ExprContext& ctx);
   void shift_on_sqlite(ast::Expr& e, const ExprContext& ctx);  // numbers_on_sqlite.cpp
   Status arithmetic_on_sqlite(const ast::Operator& op, const ExprContext& ctx, int location);

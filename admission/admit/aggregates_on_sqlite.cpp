@@ -155,7 +155,7 @@ Status Admitter::aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprC
         return refuse("string_agg(... ORDER BY a jsonb value) is not translated on SQLite",
                       "FIX: order by a key read as text or a number: ORDER BY x ->> 'key'.", item.expr->location);
       time_sort_on_sqlite(item, *item.expr, ctx);
-      spec += sort_letters(item);
+      spec += exact_sort_key(item, ctx);
       keys.push_back(std::move(*item.expr));
     }
     f.order_by.clear();

@@ -157,7 +157,7 @@ Status Admitter::array_agg_on_sqlite(ast::FuncCall& f, int location, const ExprC
       return refuse("array_agg(... ORDER BY a jsonb value) is not translated on SQLite",
                     "FIX: order by a key read as text or a number: ORDER BY x ->> 'key'.", item.expr->location);
     time_sort_on_sqlite(item, *item.expr, ctx);
-    spec += sort_letters(item);
+    spec += f.distinct ? sort_letters(item) : exact_sort_key(item, ctx);
     // With DISTINCT the key is the value itself: pg_array_agg sorts by the value, no key argument.
     if (!f.distinct) keys.push_back(std::move(*item.expr));
   }

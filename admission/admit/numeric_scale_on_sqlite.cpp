@@ -597,6 +597,23 @@ void Admitter::exact_case_operand(ast::Expr& e, const ExprContext& ctx) {
   note_rewrite("dialect:numeric-case");
 }
 
+// An ORDER BY key of string_agg / array_agg (pg_string_agg, pg_array_agg: sort_letters' two letters): an exact
+// numeric key passes its decimal text, the direction letter upper case ('A', 'D'), which the aggregate compares as
+// numerics (sqlite_aggregates.cpp; the doubles made (1 / 3.0) * 3 and 1.0 one key; outside tester s16b).
+std::string Admitter::exact_sort_key(ast::SortItem& item, const ExprContext& ctx) {
+  std::string letters = sort_letters(item);
+  ast::Expr& key = *item.expr;
+  if (dialect_ != Dialect::Sqlite || !exact_call(key) || value_type(key, ctx).type != SqlType::Numeric) return letters;
+  ast::Expr before = key;
+  if (!exact_text(key) || double_of_exact(key)) {
+    key = std::move(before);
+    return letters;
+  }
+  letters[0] = letters[0] == 'd' ? 'D' : 'A';
+  note_rewrite("dialect:numeric-sort-key");
+  return letters;
+}
+
 // max(x) / min(x) of an exact call (x / 3.0, avg(...), a derived table's exact column): pg_numeric_max(x, 'numeric')
 // (executors/sqlite/sqlite_aggregates.cpp) compares the decimals and keeps the value's digits, an exact call itself
 // (SQLite's max of the doubles: `a = (SELECT max(a) FROM m)` found no row; outside tester s15). DISTINCT changes
@@ -870,6 +887,15 @@ bool Admitter::exact_column_on_sqlite(ast::Expr& e, const Relation& r) {
 // was made pg_numeric_value(v) when admitted again).
 void Admitter::exact_arguments_on_sqlite(ast::FuncCall& f) {
   if (dialect_ != Dialect::Sqlite || f.args.empty()) return;
+  // pg_string_agg(value, delimiter, spec, key...) / pg_array_agg(value, spec, key...): a key whose direction letter
+  // is upper case passes its decimal text (exact_sort_key).
+  if ((f.name == "pg_string_agg" && f.args.size() >= 3) || (f.name == "pg_array_agg" && f.args.size() >= 2)) {
+    const std::size_t spec_at = f.name == "pg_string_agg" ? 2 : 1;
+    const auto* spec = std::get_if<ast::Literal>(&f.args[spec_at].node);
+    for (std::size_t k = 0; spec && spec_at + 1 + k < f.args.size() && 1 + 2 * k < spec->text.size(); ++k)
+      if (spec->text[1 + 2 * k] == 'A' || spec->text[1 + 2 * k] == 'D') exact_text(f.args[spec_at + 1 + k]);
+    return;
+  }
   if (f.name == "pg_numeric_value") {
     exact_text(f.args.front());
     return;

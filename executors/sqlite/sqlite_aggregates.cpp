@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <boost/multiprecision/cpp_int.hpp>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -595,7 +596,19 @@ void result_val(sqlite3_context* ctx, const Val& v) {
 struct SortKey {
   bool desc = false;
   bool nulls_first = false;
+  bool numeric = false;  // an exact numeric's decimal text (direction letter upper case), compared as a numeric
 };
+
+// A key's value as a decimal text (a number: its shortest decimal).
+std::string decimal_text(const Val& v) {
+  if (v.type == SQLITE_INTEGER) return std::to_string(v.i);
+  if (v.type == SQLITE_FLOAT) {
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v.d);
+    return r.ec == std::errc() ? std::string(buf, r.ptr) : std::string();
+  }
+  return v.s;
+}
 
 // Compares two rows' keys by the ORDER BY: direction and NULLS FIRST/LAST per key.
 int compare_keys(const std::vector<Val>& a, const std::vector<Val>& b, const std::vector<SortKey>& spec) {
@@ -605,7 +618,8 @@ int compare_keys(const std::vector<Val>& a, const std::vector<Val>& b, const std
       if (an && bn) continue;
       return an == spec[k].nulls_first ? -1 : 1;
     }
-    const int c = compare(a[k], b[k]);
+    const int c =
+        spec[k].numeric ? decimal::compare_decimal_texts(decimal_text(a[k]), decimal_text(b[k])) : compare(a[k], b[k]);
     if (c != 0) return spec[k].desc ? -c : c;
   }
   return 0;
@@ -615,7 +629,11 @@ int compare_keys(const std::vector<Val>& a, const std::vector<Val>& b, const std
 // a|d (direction), f|l (NULLS FIRST/LAST). False when it is not that, for `sorted` keys.
 bool sort_spec(std::string_view spec, std::size_t sorted, std::vector<SortKey>& out) {
   if (spec.size() != 1 + 2 * sorted || (spec[0] != 'D' && spec[0] != '-')) return false;
-  for (std::size_t k = 0; k < sorted; ++k) out.push_back(SortKey{spec[1 + 2 * k] == 'd', spec[2 + 2 * k] == 'f'});
+  for (std::size_t k = 0; k < sorted; ++k) {
+    const char direction = spec[1 + 2 * k];
+    out.push_back(
+        SortKey{direction == 'd' || direction == 'D', spec[2 + 2 * k] == 'f', direction == 'A' || direction == 'D'});
+  }
   return true;
 }
 

@@ -373,3 +373,13 @@ SELECT x::text FROM (VALUES (2.50), (100), (1.0)) AS v(x) ORDER BY x;
 
 -- id: numexact-105
 SELECT avg(x) AS a, sum(x) AS s, sum(DISTINCT x) AS d FROM (VALUES (1.50), (2.5), (2.50)) AS v(x);
+
+-- string_agg / array_agg ORDER BY an exact key: the decimals' order (outside tester s16b).
+-- id: numexact-106
+SELECT string_agg(y, ',' ORDER BY x, y) AS s, array_agg(y ORDER BY x DESC, y) AS a FROM (VALUES ((1 / 3.0) * 3, 'b'), (1.0, 'a'), (0.9999999999, 'c')) AS v(x, y);
+
+-- id: numexact-107
+SELECT string_agg(y, ',' ORDER BY x) AS s FROM (SELECT 'p' AS y, 2 / 3.0 AS x UNION ALL SELECT 'q', 1 / 3.0 + 1 / 3.0) AS t;
+
+-- id: numexact-108
+SELECT kind, string_agg(kind || (id % 7), ',' ORDER BY (id % 7) / 3.0 DESC, id) AS s FROM spans WHERE id < 30 GROUP BY kind ORDER BY kind;
