@@ -348,14 +348,9 @@ void numeric_add(sqlite3_context* ctx, sqlite3_value** argv, int sign) {
   if (value && known_scale > value->scale && known_scale <= 1000)
     *value = {value->value * decimal::pow10(known_scale - value->scale), known_scale};
   if (flags.find('u') != std::string_view::npos && sign > 0) {
-    auto key = value;
-    if (key)
-      while (key->scale > 0 && key->value % 10 == 0) {
-        key->value /= 10;
-        --key->scale;
-      }
     const auto* raw = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
-    if (!s->seen.insert(key ? decimal::text(*key) : std::string("?") + (raw ? raw : "")).second) return;
+    if (!s->seen.insert(value ? decimal::text(decimal::trimmed(*value)) : std::string("?") + (raw ? raw : "")).second)
+      return;
   }
   s->n += sign;
   s->doubles += sign * sqlite3_value_double(argv[0]);
@@ -409,10 +404,7 @@ void numeric_final(sqlite3_context* ctx) {
 // 0.99999999999999999999 from 1 ("which one is the largest" found no row; outside tester s15). Window functions too.
 
 struct DecimalLess {
-  bool operator()(const decimal::Decimal& a, const decimal::Decimal& b) const {
-    const int scale = std::max(a.scale, b.scale);
-    return a.value * decimal::pow10(scale - a.scale) < b.value * decimal::pow10(scale - b.scale);
-  }
+  bool operator()(const decimal::Decimal& a, const decimal::Decimal& b) const { return decimal::compare(a, b) < 0; }
 };
 
 struct Extremes {

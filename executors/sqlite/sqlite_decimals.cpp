@@ -104,6 +104,20 @@ std::string text(const Decimal& d) {
   return negative ? "-" + digits : digits;
 }
 
+int compare(const Decimal& a, const Decimal& b) {
+  const int scale = std::max(a.scale, b.scale);
+  const cpp_int p = a.value * pow10(scale - a.scale), q = b.value * pow10(scale - b.scale);
+  return p < q ? -1 : p > q ? 1 : 0;
+}
+
+Decimal trimmed(Decimal d) {
+  while (d.scale > 0 && d.value % 10 == 0) {
+    d.value /= 10;
+    --d.scale;
+  }
+  return d;
+}
+
 double nearest_double(const Decimal& d) {
   const std::string t = text(d);
   double out = 0;
@@ -238,9 +252,7 @@ void pg_numeric_div(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
 void pg_numeric_cmp(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   std::optional<Decimal> x, y;
   if (!operands(ctx, argv, argv[2], "a comparison", x, y)) return;
-  const int scale = std::max(x->scale, y->scale);
-  const cpp_int a = x->value * pow10(scale - x->scale), b = y->value * pow10(scale - y->scale);
-  sqlite3_result_int(ctx, a < b ? -1 : a > b ? 1 : 0);
+  sqlite3_result_int(ctx, compare(*x, *y));
 }
 
 // pg_numeric_key(x, from): the one text of x's numeric value, whatever its scale (1.0, 1 and 1.000 are "1"; -0.50
@@ -253,11 +265,7 @@ void pg_numeric_key(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   auto x = of_value(argv[0], from && from[0] == 'f');
   if (!x)
     return sqlite3_result_error(ctx, "querygate: invalid input syntax for type numeric (a value compared with IN)", -1);
-  while (x->scale > 0 && x->value % 10 == 0) {
-    x->value /= 10;
-    --x->scale;
-  }
-  const std::string t = text(*x);
+  const std::string t = text(trimmed(*x));
   sqlite3_result_text(ctx, t.c_str(), static_cast<int>(t.size()), SQLITE_TRANSIENT);
 }
 
@@ -569,6 +577,27 @@ void pg_numeric_math(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   sqlite3_result_error(ctx, out.error ? out.error : "value overflows numeric format", -1);
 }
 
+// A decimal's text as sign, integer digits without leading zeros and fraction digits without trailing zeros; false:
+// not a plain decimal ("1e5", "abc").
+bool plain_parts(std::string_view t, bool& negative, std::string_view& whole, std::string_view& fraction) {
+  negative = !t.empty() && t.front() == '-';
+  if (negative || (!t.empty() && t.front() == '+')) t.remove_prefix(1);
+  const auto point = t.find('.');
+  whole = t.substr(0, point);
+  fraction = point == std::string_view::npos ? std::string_view{} : t.substr(point + 1);
+  if (whole.empty() && fraction.empty()) return false;
+  for (std::string_view part : {whole, fraction})
+    if (part.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  while (!whole.empty() && whole.front() == '0') whole.remove_prefix(1);
+  while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
+  if (whole.empty() && fraction.empty()) negative = false;  // -0.00 is 0
+  return true;
+}
+
+int sign_of(int c) {
+  return c < 0 ? -1 : c > 0 ? 1 : 0;
+}
+
 // pg_numeric_decimal(x, from[, scale]): x's numeric value as its decimal text, for a column whose values SQLite
 // compares under the pg_numeric collation (an exact numeric held as text: admission/admit/numeric_scale_on_sqlite.cpp
 // makes every value of such a column text, since SQLite sorts any number before any text). A text passes as it is (an
@@ -580,6 +609,10 @@ void pg_numeric_decimal(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (type == SQLITE_TEXT) {
     const auto* t = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
     const std::string written = t ? std::string(t, static_cast<std::size_t>(sqlite3_value_bytes(argv[0]))) : "";
+    bool negative = false;
+    std::string_view whole, fraction;
+    if (!written.starts_with('+') && plain_parts(written, negative, whole, fraction))
+      return sqlite3_result_value(ctx, argv[0]);  // the common case, without parsing the digits
     const auto d = parse(written);
     if (!d) return sqlite3_result_error(ctx, "querygate: invalid input syntax for type numeric", -1);
     if (written.find_first_of("eE") == std::string::npos) return sqlite3_result_value(ctx, argv[0]);
@@ -606,27 +639,6 @@ void pg_numeric_collate(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv
   sqlite3_result_value(ctx, argv[0]);
 }
 
-// A decimal's text as sign, integer digits without leading zeros and fraction digits without trailing zeros; false:
-// not a plain decimal ("1e5", "abc").
-bool plain_parts(std::string_view t, bool& negative, std::string_view& whole, std::string_view& fraction) {
-  negative = !t.empty() && t.front() == '-';
-  if (negative || (!t.empty() && t.front() == '+')) t.remove_prefix(1);
-  const auto point = t.find('.');
-  whole = t.substr(0, point);
-  fraction = point == std::string_view::npos ? std::string_view{} : t.substr(point + 1);
-  if (whole.empty() && fraction.empty()) return false;
-  for (std::string_view part : {whole, fraction})
-    if (part.find_first_not_of("0123456789") != std::string_view::npos) return false;
-  while (!whole.empty() && whole.front() == '0') whole.remove_prefix(1);
-  while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
-  if (whole.empty() && fraction.empty()) negative = false;  // -0.00 is 0
-  return true;
-}
-
-int sign_of(int c) {
-  return c < 0 ? -1 : c > 0 ? 1 : 0;
-}
-
 // The pg_numeric collation: two texts compared as the numerics they write (1.0 = 1, 9 < 10, 0.66666666666666666666 <
 // 0.66666666666666666667), so that DISTINCT, GROUP BY, UNION / INTERSECT / EXCEPT, ORDER BY, min / max and a
 // window's keys treat an exact numeric SQLite holds as text as PostgreSQL treats the numeric. A text that is no
@@ -650,11 +662,7 @@ void pg_numeric_extreme(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) continue;
     auto x = of_value(argv[i], false);
     if (!x) return sqlite3_result_error(ctx, "querygate: invalid input syntax for type numeric (GREATEST / LEAST)", -1);
-    if (best) {
-      const int scale = std::max(x->scale, best->scale);
-      const cpp_int p = x->value * pow10(scale - x->scale), q = best->value * pow10(scale - best->scale);
-      if (Greatest ? !(p > q) : !(p < q)) continue;
-    }
+    if (best && (Greatest ? compare(*x, *best) <= 0 : compare(*x, *best) >= 0)) continue;
     best = std::move(x);
   }
   if (!best) return sqlite3_result_null(ctx);
@@ -674,9 +682,7 @@ int compare_decimal_texts(std::string_view x, std::string_view y) {
   }
   const auto dx = parse(std::string(x)), dy = parse(std::string(y));
   if (!dx || !dy) return dx ? -1 : dy ? 1 : sign_of(x.compare(y));
-  const int scale = std::max(dx->scale, dy->scale);
-  const cpp_int p = dx->value * pow10(scale - dx->scale), q = dy->value * pow10(scale - dy->scale);
-  return p < q ? -1 : p > q ? 1 : 0;
+  return compare(*dx, *dy);
 }
 
 bool register_decimal_functions(sqlite3* db, int flags) {

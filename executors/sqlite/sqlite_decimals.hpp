@@ -29,6 +29,12 @@ std::optional<Decimal> parse(std::string text);
 // column or numeric expression SQLite holds as a double: the decimal it was stored from). nullopt: not a number.
 std::optional<Decimal> of_value(sqlite3_value* v, bool from_float);
 
+// a < b: -1, a = b: 0, a > b: 1, as numerics (whatever their scales).
+int compare(const Decimal& a, const Decimal& b);
+
+// The same value without trailing zeros after the point (1.500 is 1.5): one form per numeric value.
+Decimal trimmed(Decimal d);
+
 // Its text: "-0.05" for value -5, scale 2.
 std::string text(const Decimal& d);
 
