@@ -817,6 +817,43 @@ std::string with_companion(std::string_view sql, Dialect d, const std::string& c
   return out;
 }
 
+// The caller's statement grouped by `companion` on its own, in front of the ROLLUP or CUBE it was a key of
+// (ROLLUP (c, b) becomes c, ROLLUP (b); CUBE (b, c) becomes c, CUBE (b)): exactly the rows of the grouping sets
+// that keep c, the rows a companion refusal on grouping sets allows. Empty when no such edit gives those rows (c
+// not first in a ROLLUP, inside a composite or GROUPING SETS, or not in one) or the text does not parse.
+std::string companion_outside_sets(std::string_view sql, Dialect d, const std::string& companion) {
+  if (sql.empty()) return {};
+  auto json = parse::parse_to_json(sql);
+  if (!json) return {};
+  auto tree = convert::convert_statement(*json, sql);
+  if (!tree) return {};
+  auto* select = std::get_if<ast::Select>(&tree->body);
+  if (!select) return {};
+  const auto is_companion = [&](const ast::GroupItem& g) {
+    const auto* e = std::get_if<ast::Expr>(&g.node);
+    const auto* ref = e ? std::get_if<ast::ColumnRef>(&e->node) : nullptr;
+    return ref && !ref->star && catalog::Catalog::same_name(ref->column, companion, d);
+  };
+  std::optional<ast::GroupItem> taken;
+  for (auto it = select->group_by.begin(); it != select->group_by.end(); ++it) {
+    auto* set = std::get_if<ast::GroupingSet>(&it->node);
+    if (!set) continue;
+    auto& items = set->items;
+    auto at = std::find_if(items.begin(), items.end(), is_companion);
+    if (at == items.end()) continue;
+    if (taken ||
+        (set->kind != ast::GroupingKind::Cube && (set->kind != ast::GroupingKind::Rollup || at != items.begin())))
+      return {};
+    taken = *at;
+    items.erase(at);
+    if (items.empty()) it = select->group_by.erase(it) - 1;
+  }
+  if (!taken) return {};
+  select->group_by.insert(select->group_by.begin(), std::move(*taken));
+  auto text = render::render(*tree, Dialect::Postgres);
+  return text ? *text : std::string();
+}
+
 const catalog::Table* table_of(const catalog::Catalog& catalog, const catalog::Column* column) {
   for (const auto& t : catalog.tables)
     if (!t.columns.empty() && column >= &t.columns.front() && column <= &t.columns.back()) return &t;
@@ -853,6 +890,7 @@ Status check_companions(const ast::Query& query, const catalog::Catalog& catalog
         });
         if (returned) continue;
         const std::string shown = with_companion(sql, catalog.dialect, column->name, companion->name);
+        std::string regrouped;
         std::string fix = "FIX: return " + companion->name + " in the same row as " + column->name + "; ";
         if (read.mixed)
           fix += "a window over " + column->name + " must keep " + companion->name +
@@ -860,6 +898,11 @@ Status check_companions(const ast::Query& query, const catalog::Catalog& catalog
                  " as a plain column.";
         else if (std::holds_alternative<ast::SetOp>(query.body))
           fix += "add " + companion->name + " (computed the same way) to the select list of every branch.";
+        else if (regrouped = companion_outside_sets(sql, catalog.dialect, companion->name); !regrouped.empty())
+          fix = "FIX: group by " + companion->name +
+                " on its own, outside ROLLUP / CUBE: their grouping sets without " + companion->name + " aggregate " +
+                column->name + " over every " + companion->name + ". E.g. " + regrouped +
+                " (the rows of the grouping sets that keep " + companion->name + ").";
         else if (!shown.empty())
           fix += "e.g. " + shown + " (the " + companion->name + " of the same row of the same reference to " +
                  table->name + ", as a plain column, grouped by when the query aggregates; if " + column->name +
@@ -871,12 +914,14 @@ Status check_companions(const ast::Query& query, const catalog::Catalog& catalog
         if (const auto* select = std::get_if<ast::Select>(&query.body);
             select && i < select->items.size() && select->items[i].expr.location >= 0)
           at = select->items[i].expr.location;
-        return make_error(ErrorCode::ValidationCompanionColumn,
-                          "output column '" + names[i] + "' returns " + table->name + "." + column->name +
-                              " without its companion " + companion->name +
-                              " (the configuration requires them in the same row: " + column->name +
-                              " is misleading without it)",
-                          fix, at);
+        Error e = make_error(ErrorCode::ValidationCompanionColumn,
+                             "output column '" + names[i] + "' returns " + table->name + "." + column->name +
+                                 " without its companion " + companion->name +
+                                 " (the configuration requires them in the same row: " + column->name +
+                                 " is misleading without it)",
+                             fix, at);
+        if (!regrouped.empty()) e.edit = TextEdit{0, static_cast<int>(sql.size()), regrouped};
+        return e;
       }
     }
   return {};

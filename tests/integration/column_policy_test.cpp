@@ -343,6 +343,25 @@ void check_gateway(int port, const std::string& backend) {
             kFull);
   ASSERT_EQ(paired.status, 200) << json::serialize(paired.body);
   EXPECT_EQ(paired.body.at("rows").as_array().size(), 2u);
+  // ROLLUP's grand total averages score over every annotator_kind: refused, and the suggested statement (the
+  // companion grouped outside the ROLLUP) runs and answers the ROLLUP's rows that keep annotator_kind.
+  auto rolled = query(port,
+                      "SELECT annotator_kind, label, count(*) AS n, avg(score) AS mean FROM span_annotations "
+                      "GROUP BY ROLLUP (annotator_kind, label)",
+                      kFull);
+  EXPECT_EQ(code_of(rolled), "validation:companion-column") << json::serialize(rolled.body);
+  const auto* suggested =
+      rolled.body.contains("error") ? rolled.body.at("error").as_object().if_contains("suggested_sql") : nullptr;
+  ASSERT_TRUE(suggested && suggested->is_string()) << json::serialize(rolled.body);
+  auto regrouped = query(port, std::string(suggested->as_string()) + " ORDER BY 1, 2 NULLS LAST", kFull);
+  ASSERT_EQ(regrouped.status, 200) << json::serialize(regrouped.body);
+  auto by_pairs = query(port,
+                        "SELECT annotator_kind, label, count(*) AS n, avg(score) AS mean FROM span_annotations "
+                        "GROUP BY annotator_kind, label UNION ALL SELECT annotator_kind, NULL, count(*), avg(score) "
+                        "FROM span_annotations GROUP BY annotator_kind ORDER BY 1, 2 NULLS LAST",
+                        kFull);
+  ASSERT_EQ(by_pairs.status, 200) << json::serialize(by_pairs.body);
+  EXPECT_EQ(regrouped.body.at("rows"), by_pairs.body.at("rows"));
 
   // --- float_digits: 4 on cost_usd; the global 6 for a value that also reads id
   auto costs = query(port, "SELECT sum(cost_usd) AS a, sum(cost_usd) + 0 * count(id) AS b FROM spans", kFull);
