@@ -742,6 +742,7 @@ constexpr std::array kSqliteEngineFunctions{
     EngineFunction{"current_date", "CURRENT_DATE"},
     EngineFunction{"current_time", "CURRENT_TIME"},
     EngineFunction{"current_timestamp", "CURRENT_TIMESTAMP"},
+    EngineFunction{"likely", "a fenced row filter, likely(filter): the planner's row estimate (render_from.cpp)"},
 };
 
 // Functions PostgreSQL's plans show for admitted constructs that are not

@@ -49,12 +49,19 @@ struct FromPrinter {
       }
       p.identifier(t.name);
       p.word(" WHERE ");
-      p.expr(**t.row_filter);
       // A fence (rewrite::fence_row_filters): no condition of the statement
       // may run on a row before the filter has kept it (an error it raises,
       // e.g. a division by zero, would tell about a row the caller may not
       // see). Neither engine pulls up a subquery with OFFSET or pushes
-      // conditions down into it.
+      // conditions down into it. SQLite materializes it and plans the join
+      // with the rows the filter's index search promises (a span_id IN
+      // (SELECT ...) a few dozen), so it skipped the automatic index a join
+      // of two fenced tables needs (30 s instead of 0.2 s on the demo);
+      // likely() keeps it from promising fewer rows than the table holds.
+      const bool fence_sqlite = t.row_filter_fence && p.sqlite();
+      if (fence_sqlite) p.word("likely(");
+      p.expr(**t.row_filter);
+      if (fence_sqlite) p.word(")");
       if (t.row_filter_fence) p.word(p.sqlite() ? " LIMIT -1 OFFSET 0" : " OFFSET 0");
       p.word(")");
       if (t.alias) return alias(p, t.alias);

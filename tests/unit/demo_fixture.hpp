@@ -29,6 +29,8 @@ class Demo {
   }
   exec::Executor& sqlite() { return *served().executor; }
   const catalog::Catalog& sqlite_catalog() { return served().catalog; }
+  // The SQLite file it serves (for tests that ask the engine itself, e.g. for a plan).
+  const std::filesystem::path& sqlite_file() const { return file_; }
   // The same allowlist seen as PostgreSQL would: only the dialect differs, and
   // virtual columns carry their PostgreSQL expressions.
   catalog::Catalog postgres_catalog() const { return postgres_; }
@@ -42,6 +44,7 @@ class Demo {
     if (!row_filters)
       for (auto& db : config->databases)
         for (auto& t : db.tables) t.row_filter.clear(), t.row_filter_note.clear();
+    file_ = config->databases.front().path;
     auto dbs = gateway::open_databases(*config);
     if (!dbs) throw std::runtime_error(dbs.error().message);
     databases_ = std::move(dbs).value();
@@ -56,7 +59,7 @@ class Demo {
   }
   ~Demo() { std::filesystem::remove_all(dir_); }
   gateway::ServedDatabase& served() { return databases_.begin()->second; }
-  std::filesystem::path dir_;
+  std::filesystem::path dir_, file_;
   gateway::ServedDatabases databases_;
   catalog::Catalog postgres_;
 };
