@@ -16,6 +16,7 @@
 #include "admission/admit/admitter.hpp"
 #include "admission/ast/walk.hpp"
 #include "admission/render/render.hpp"
+#include "admission/rewrite/virtual_columns.hpp"
 
 namespace qg::admit::detail {
 namespace {
@@ -153,6 +154,14 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           auto relation = resolve_column(n, e.location, ctx);
           if (!relation || !*relation) return {};
           const Relation& r = **relation;
+          // A virtual column is typed as its expression (before substitute_virtual puts it in place: WHERE
+          // latency_ms was admitted here and refused after the rewrite, a 500).
+          if (const auto* v = r.table ? r.table->find_virtual(n.column, dialect_) : nullptr;
+              v && !r.table->find_column(n.column, dialect_)) {
+            ast::Expr expanded = *v->expression;
+            rewrite::qualify_columns(expanded, r.name);
+            return value_type(expanded, ctx);
+          }
           for (std::size_t i = 0; i < r.columns.size() && i < r.types.size(); ++i)
             if (same(r.columns[i], n.column)) return r.types[i];
           return {};
