@@ -752,6 +752,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = expr(*n.arg, ctx); !s) return s;
           for (auto& item : n.items)
             if (auto s = expr(item, ctx); !s) return text_meant(std::move(s), item, *n.arg, "=");
+          for (auto& item : n.items)
+            if (auto s = compared_types(*n.arg, item, "=", ctx, item.location >= 0 ? item.location : loc); !s) return s;
           {
             std::vector<ast::Expr*> operands{&*n.arg};
             for (auto& item : n.items) operands.push_back(&item);
@@ -769,6 +771,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = expr(*n.arg, ctx); !s) return s;
           if (auto s = expr(*n.low, ctx); !s) return s;
           if (auto s = expr(*n.high, ctx); !s) return s;
+          if (auto s = compared_types(*n.arg, *n.low, ">=", ctx, loc); !s) return s;
+          if (auto s = compared_types(*n.arg, *n.high, "<=", ctx, loc); !s) return s;
           if (auto s = time_comparison_on_sqlite({&*n.arg, &*n.low, &*n.high}, ctx, loc); !s) return s;
           if (auto s = time_literal(*n.arg, *n.low, ctx); !s) return s;
           if (auto s = time_literal(*n.arg, *n.high, ctx); !s) return s;

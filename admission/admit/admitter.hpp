@@ -435,6 +435,10 @@ class Admitter {
   Status untyped_as_number(ast::Expr& literal, const ValueType& number, std::string_view where, int location,
                            bool refuse = true);
   Status untyped_operand(ast::Operator& op, const ExprContext& ctx, int location);
+  // x IN (a, b), x BETWEEN a AND b: each pair typed as x = a, x >= a would be (untyped_operand, operator_types),
+  // its literal read as the number it meets. SQLite answered kind IN (1, 'LLM') and trace_id BETWEEN 1 AND 2 by
+  // its own rules where PostgreSQL has no such operator.
+  Status compared_types(ast::Expr& x, ast::Expr& y, const std::string& op, const ExprContext& ctx, int location);
   // An untyped literal that meets a boolean: PostgreSQL's boolin ('t', 'yes', 'off' ...), else its error.
   Status untyped_as_boolean(ast::Expr& literal, std::string_view where, int location);
   // A VALUES list's columns, resolved as PostgreSQL does: "VALUES types integer and text cannot be matched",

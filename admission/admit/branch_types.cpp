@@ -230,6 +230,16 @@ Status Admitter::untyped_operand(ast::Operator& op, const ExprContext& ctx, int 
   return {};
 }
 
+Status Admitter::compared_types(ast::Expr& x, ast::Expr& y, const std::string& op, const ExprContext& ctx,
+                                int location) {
+  ast::Operator pair{op, ast::Box<ast::Expr>(std::move(x)), ast::Box<ast::Expr>(std::move(y))};
+  Status s = untyped_operand(pair, ctx, location);
+  if (s) s = operator_types(pair, ctx, location);
+  x = std::move(**pair.left);
+  y = std::move(*pair.right);
+  return s;
+}
+
 Status Admitter::untyped_branches(const std::vector<ast::Expr*>& results, const ExprContext& ctx,
                                   std::string_view construct, int location) {
   // The branches' common type when it is a number (every typed branch a number: branch_types passed).

@@ -718,7 +718,7 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
     }
     if (!known(l.type) || !known(r.type) || l.type == r.type || (number(l.type) && number(r.type))) return {};
     // A condition compared with 1/0 means the same on both engines' data (and rewrites write cond = 1).
-    if (l.type == SqlType::Boolean || r.type == SqlType::Boolean) return {};
+    if ((l.type == SqlType::Boolean && number(r.type)) || (r.type == SqlType::Boolean && number(l.type))) return {};
     // A time with text computed by the statement (CAST(x AS text), lower(x), a || b): PostgreSQL's
     // "operator does not exist: timestamp with time zone > text"; SQLite would compare the texts.
     if ((l.type == SqlType::Time && r.type == SqlType::Text && computed_text(*op.right)) ||
