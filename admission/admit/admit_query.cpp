@@ -721,6 +721,9 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       for (std::size_t i = 0; i < row.size() && i < width; ++i)
         types[i] = common_type(types[i], column_value_type(row[i], ctx));
     types = resolved_unknowns(std::move(types));  // a VALUES list's text literals: text, as in PostgreSQL
+    // Its times' kinds, as a VALUES list in FROM has them: WITH w(d) AS (VALUES (date '2026-11-01')) SELECT d + 7
+    // added 7 to the text on SQLite (2033; outside tester s17a).
+    kinds = values_time_kinds(values.rows, ctx);
     ExprContext order_ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
   }

@@ -310,3 +310,20 @@ SELECT date_trunc('day', TIMESTAMPTZ '2040-07-01 03:00+00', 'America/New_York') 
 -- old rule's: Europe/Moscow had summer time in 2010; outside tester s14c).
 -- id: time-099
 SELECT TIMESTAMPTZ '2038-07-15 12:00+00' AT TIME ZONE 'Europe/Moscow' AS a, TIMESTAMPTZ '2038-07-15 12:00+00' AT TIME ZONE 'America/Mexico_City' AS b;
+
+-- A CTE over a bare VALUES list keeps its times' kinds (SQLite added 7 to the text of a date: 2033; outside
+-- tester s17a).
+-- id: time-100
+WITH w(d) AS (VALUES (DATE '2026-11-01')) SELECT d + 7 AS a, d - DATE '2026-10-01' AS b FROM w;
+
+-- id: time-101
+WITH params(d0) AS (VALUES (DATE '2026-11-01')) SELECT count(*) AS n FROM traces AS t, params WHERE t.start_time >= d0 AND t.start_time < d0 + 7;
+
+-- id: time-102
+WITH v(x) AS (VALUES (INTERVAL '1 day'), (INTERVAL '23 hours')) SELECT x, x * 2 AS y FROM v ORDER BY x;
+
+-- id: time-103
+WITH v AS (VALUES (DATE '2026-11-01', TIMESTAMPTZ '2026-11-01T10:00:00Z')) SELECT column1 + 1 AS a, column2 + INTERVAL '1 hour' AS b FROM v;
+
+-- id: time-104
+WITH v(x) AS (VALUES (DATE '2026-11-01') UNION ALL VALUES (DATE '2026-11-03')) SELECT max(x) - min(x) AS span FROM v;
