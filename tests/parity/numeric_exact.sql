@@ -383,3 +383,14 @@ SELECT string_agg(y, ',' ORDER BY x) AS s FROM (SELECT 'p' AS y, 2 / 3.0 AS x UN
 
 -- id: numexact-108
 SELECT kind, string_agg(kind || (id % 7), ',' ORDER BY (id % 7) / 3.0 DESC, id) AS s FROM spans WHERE id < 30 GROUP BY kind ORDER BY kind;
+
+-- NULLIF(a, b) is of a's and b's common type: x / NULLIF(y, 0.0) divides numerics (SQLite divided the integers;
+-- outside tester s17d).
+-- id: numexact-109
+SELECT 7 / nullif(2, 0.0) AS a, 7 / nullif(2, 0) AS b, nullif(7, 0.0) / 2 AS c;
+
+-- id: numexact-110
+SELECT kind, max((id % 997)) / nullif(min((id % 997)), 0.0) AS a, count(*) FILTER (WHERE (id % 997) / nullif(1000, 0.0) > 1.5) AS n FROM spans GROUP BY kind ORDER BY kind;
+
+-- id: numexact-111
+SELECT id, nullif((id % 997), 0::float8) / 1000 AS a FROM spans WHERE id < 6 ORDER BY id;

@@ -753,3 +753,15 @@ SELECT avg(iif(status = 'ERROR', 1, 0)) AS error_rate, sum(iif(kind = 'LLM', 1, 
 -- database: demo
 -- truth: SELECT max(to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS')) AS a, min(to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD')) AS b FROM spans
 SELECT max(datetime(start_time)) AS a, min(strftime('%Y-%m-%d', start_time)) AS b FROM spans;
+
+-- SQLite's scalar max / min of mixed types: GREATEST / LEAST's common type (typed as the first argument, / divided
+-- the integers; outside tester s17d).
+-- id: sqlite-150
+-- database: demo
+-- truth: SELECT greatest((id % 997), 0.0) / 1000 AS a, least(3, 2.5) / 2 AS b FROM spans WHERE id < 4 ORDER BY id
+SELECT max((id % 997), 0.0) / 1000 AS a, min(3, 2.5) / 2 AS b FROM spans WHERE id < 4 ORDER BY id;
+
+-- id: sqlite-151
+-- database: demo
+-- truth: SELECT count(*) FROM spans WHERE greatest((id % 997), 0.0) / 1000 > 1.5
+SELECT count(*) FROM spans WHERE max((id % 997), 0.0) / 1000 > 1.5;
