@@ -255,38 +255,13 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
                                                          "pg_jsonb_array_length"};
           static const std::set<std::string> kBoolean = {"bool_or", "bool_and", "every", "starts_with",
                                                          "pg_jsonb_exists"};
-          static const std::set<std::string> kText = {"lower",
-                                                      "upper",
-                                                      "substr",
-                                                      "substring",
-                                                      "trim",
-                                                      "ltrim",
-                                                      "rtrim",
-                                                      "btrim",
-                                                      "replace",
-                                                      "concat",
-                                                      "concat_ws",
-                                                      "left",
-                                                      "right",
-                                                      "split_part",
-                                                      "initcap",
-                                                      "string_agg",
-                                                      "to_char",
-                                                      "lpad",
-                                                      "rpad",
-                                                      "regexp_replace",
-                                                      "repeat",
-                                                      "reverse",
-                                                      "md5",
-                                                      "group_concat",
-                                                      "printf",
-                                                      "format",
-                                                      "chr",
-                                                      "quote_literal",
-                                                      "pg_numeric_text",
-                                                      "pg_numeric_key",
-                                                      "jsonb_typeof",
-                                                      "pg_jsonb_typeof"};
+          static const std::set<std::string> kText = {
+              "lower",          "upper",          "substr",         "substring",  "trim",          "ltrim",
+              "rtrim",          "btrim",          "replace",        "concat",     "concat_ws",     "left",
+              "right",          "split_part",     "initcap",        "string_agg", "to_char",       "lpad",
+              "rpad",           "regexp_replace", "repeat",         "reverse",    "md5",           "group_concat",
+              "printf",         "strftime",       "format",         "chr",        "quote_literal", "pg_numeric_text",
+              "pg_numeric_key", "jsonb_typeof",   "pg_jsonb_typeof"};
           // Points in time (intervals, which avg() and sum() take, are not typed here).
           static const std::set<std::string> kTime = {"now",         "date_trunc",  "pg_date_trunc", "pg_ts_add",
                                                       "pg_date_add", "pg_timezone", "timezone",      "to_timestamp",
@@ -744,10 +719,13 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
     const ast::Expr& typed = l.type == SqlType::Text || l.type == SqlType::Json ? **op.left : *op.right;
     const ast::Expr& other = &typed == &**op.left ? *op.right : **op.left;
     std::string fix;
-    if (text_side && number_side)
+    if (text_side && number_side && (op.op == "=" || op.op == "<>" || op.op == "!="))
       fix = "FIX: compare text with text, e.g. " + shown(typed, dialect_) + " " + op.op + " '" +
             shown(other, dialect_) + "', or convert the text first: CAST(" + shown(typed, dialect_) + " AS numeric) " +
             op.op + " " + shown(other, dialect_) + ".";
+    else if (text_side && number_side)  // texts order by character ('09' < '9'): only the numbers order as numbers
+      fix = "FIX: convert the text to a number first: CAST(" + shown(typed, dialect_) + " AS numeric) " + op.op + " " +
+            shown(other, dialect_) + ".";
     else if (l.type == SqlType::Json || r.type == SqlType::Json)
       fix =
           "FIX: read the JSON value as text with x ->> 'key' (or x #>> '{a,b}') and compare that, e.g. "
