@@ -339,7 +339,7 @@ TEST(SizeBoundTest, EveryBoundHoldsOnTheRealEngine) {
       {"ifnull(NULL, CAST(attributes AS text)) || iif(id > 1, name, kind)"},  // jsonb || text: refused on SQLite
       {"CAST(cost_usd AS text) || CAST(id AS text) || name"},
       {"CAST(CAST(power(10.0, 300) AS float8) AS text) || CAST(1.5e-20 AS text) || power(cost_usd, 3) || exp(id % 5)"},
-      {"max(attributes, name, kind)"},
+      {"max(CAST(attributes AS text), name, kind)"},       // jsonb with text: refused (SQLite compares what it stores)
       {"coalesce(NULL, CAST(attributes AS text), name)"},  // jsonb with text: PostgreSQL's error
       {"CASE WHEN id > 2 THEN CAST(attributes AS text) ELSE name || name END"},
       {"json_extract(attributes, '$') || json(attributes)"},
