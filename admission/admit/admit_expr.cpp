@@ -878,6 +878,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                 dialect_ == Dialect::Sqlite ? ErrorCode::CapabilityNotOnSqlite : ErrorCode::CapabilityNotOnPostgres,
                 "a cast to " + n.type.name + " is not available on " + std::string(dialect_name(dialect_)),
                 std::string(cell.note), pos(loc));
+          quoted_number_cast(n);
           if (auto s = numeric_text_cast(n, loc); !s) return s;
           {
             static constexpr std::string_view kNumberTypes[] = {"int2", "int4", "int8", "float4", "float8", "numeric"};

@@ -233,6 +233,17 @@ Status Admitter::untyped_operand(ast::Operator& op, const ExprContext& ctx, int 
   return {};
 }
 
+void Admitter::quoted_number_cast(ast::Cast& cast) {
+  if (dialect_ != Dialect::Sqlite || cast.type.name != "numeric") return;
+  auto* lit = std::get_if<ast::Literal>(&cast.arg->node);
+  if (!lit || lit->kind != ast::LiteralKind::String) return;
+  const auto read = read_pg_decimal(lit->text);
+  if (!read) return;
+  const bool whole = ast::integer_value(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, *read})).has_value();
+  *lit = ast::Literal{whole ? ast::LiteralKind::Integer : ast::LiteralKind::Numeric, *read};
+  note_rewrite("types:untyped-literal");
+}
+
 Status Admitter::compared_types(ast::Expr& x, ast::Expr& y, const std::string& op, const ExprContext& ctx,
                                 int location) {
   ast::Operator pair{op, ast::Box<ast::Expr>(std::move(x)), ast::Box<ast::Expr>(std::move(y))};

@@ -394,3 +394,11 @@ SELECT kind, max((id % 997)) / nullif(min((id % 997)), 0.0) AS a, count(*) FILTE
 
 -- id: numexact-111
 SELECT id, nullif((id % 997), 0::float8) / 1000 AS a FROM spans WHERE id < 6 ORDER BY id;
+
+-- A quoted number cast to numeric is that numeric literal on SQLite, its scale as written (the text went through
+-- SQLite's double: '0.10'::numeric * id printed 0.1; outside tester s17d).
+-- id: numexact-112
+SELECT ('0.10'::numeric * id)::text AS a, '$' || ('19.90'::numeric + 0.1) AS b, CAST(' 2.50 ' AS numeric) * 2 AS c, '42'::numeric / 5 AS d FROM projects WHERE id < 4 ORDER BY id;
+
+-- id: numexact-113
+SELECT count(*) AS n FROM spans WHERE (id % 997)::numeric / 100 > '1.5'::numeric;
