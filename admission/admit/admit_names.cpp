@@ -318,7 +318,7 @@ Result<const Relation*> Admitter::resolve_column(const ast::ColumnRef& ref, int 
                     array_output_reference_on_sqlite((*ctx.output_items)[i].expr, location, "GROUP BY or ORDER BY");
                 !st)
               return std::move(st).error();
-          if (hidden_shadow) {
+          if (hidden_shadow || outputs_by_value_) {
             if (!ctx.output_items || i >= ctx.output_items->size())
               return make_error(ErrorCode::ValidationAmbiguousColumn, "column '" + ref.column + "' is ambiguous here",
                                 "FIX: write the output column's expression instead of its name.", pos(location));

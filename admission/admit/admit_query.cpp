@@ -486,9 +486,14 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
         continue;
       }
     }
-    // PostgreSQL reads output names in ORDER BY only as a bare name (above): inside an expression a
-    // name is an input column (an alias there is its error). SQLite reads aliases there too.
-    if (!keep(expr(*item.expr, dialect_ == Dialect::Postgres ? ctx : with_outputs))) continue;
+    // PostgreSQL reads output names in ORDER BY only as a bare name (above): inside an expression a name is an
+    // input column, and an alias there is its error. SQLite reads an alias there when no input column has the
+    // name; so does querygate on both backends, the alias replaced by its expression on PostgreSQL (ORDER BY -n
+    // was answered on SQLite and refused on PostgreSQL; outside tester s17a).
+    outputs_by_value_ = dialect_ == Dialect::Postgres;
+    const bool admitted = keep(expr(*item.expr, with_outputs));
+    outputs_by_value_ = false;
+    if (!admitted) continue;
     if (!keep(json_sort_on_sqlite(*item.expr, with_outputs))) continue;
     nulls_order_on_sqlite(item, *item.expr, with_outputs);
     time_sort_on_sqlite(item, *item.expr, with_outputs);

@@ -151,6 +151,9 @@ class Admitter {
     const ast::Expr* output = nullptr;
   };
   ShadowFix shadow_fix_;
+  // Set while an ORDER BY expression is admitted on PostgreSQL: an output column's name there (ORDER BY -n) is
+  // PostgreSQL's error and SQLite's alias; it is replaced by the output column's expression (shadow_fix_.output).
+  bool outputs_by_value_ = false;
   Status substitute_virtual(ast::Expr& e, const Relation& relation, const ast::ColumnRef& ref, const ExprContext& ctx);
   Status function(ast::FuncCall& f, int location, const ExprContext& ctx);
   // Adds the item's relations to `level` and the columns an unqualified * shows to `star`.

@@ -743,3 +743,13 @@ SELECT id * 2 + 1 AS x FROM projects ORDER BY x;
 
 -- id: demo-232
 SELECT -id FROM projects ORDER BY 1;
+
+-- An output column's name inside an ORDER BY expression: SQLite's alias, PostgreSQL's error; read as the alias on
+-- both (its expression on PostgreSQL) when no input column has the name (outside tester s17a).
+-- id: demo-233
+-- truth: SELECT kind, count(*) AS n FROM spans GROUP BY kind ORDER BY -count(*), kind
+SELECT kind, count(*) AS n FROM spans GROUP BY kind ORDER BY -n, kind;
+
+-- id: demo-234
+-- truth: SELECT id AS name FROM spans WHERE id < 50 ORDER BY length(name), id
+SELECT id AS name FROM spans WHERE id < 50 ORDER BY length(name), id;
