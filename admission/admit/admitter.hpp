@@ -459,8 +459,14 @@ class Admitter {
     std::vector<Branch> branches;
     for (const ast::Expr* r : results) branches.push_back(branch(*r, ctx));
     if (auto s = branch_types(construct, branches, location); !s) return s;
-    return untyped_branches(results, ctx, construct, location);
+    if (auto s = untyped_branches(results, ctx, construct, location); !s) return s;
+    stored_times_in_branches_on_sqlite(results, ctx);
+    return {};
   }
+  // CASE / COALESCE of a stored time column and a computed time on SQLite: the stored branches in the computed
+  // form (pg_from_key of their key), as the answer prints one form per column (COALESCE(start_time, now())
+  // printed the stored +00:00 where PostgreSQL prints Z; time_types.cpp).
+  void stored_times_in_branches_on_sqlite(const std::vector<ast::Expr*>& results, const ExprContext& ctx);
   Status cast_types(const ast::Cast& cast, const ExprContext& ctx, int location);  // branch_types.cpp
   std::string shown_value(const ast::Expr& e);  // in PostgreSQL's spelling, cut to 60 characters
   Branch branch(const ast::Expr& e, const ExprContext& ctx) {

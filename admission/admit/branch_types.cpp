@@ -267,6 +267,28 @@ Status Admitter::untyped_branches(const std::vector<ast::Expr*>& results, const 
       if (auto s = untyped_as_boolean(*r, construct, location); !s) return s;
     return {};
   }
+  // A quoted literal meeting a time: PostgreSQL reads it as that time (its error when it is none). Written as the
+  // cast PostgreSQL applies, and admitted as one: COALESCE(start_time, '2026-01-01') answered SQLite's stored
+  // text as text, and COALESCE(start_time, 'never') the text 'never' (outside tester s17c).
+  if (common.type == SqlType::Time) {
+    std::optional<pgtime::Kind> kind;
+    for (const ast::Expr* r : results)
+      if (const auto k = column_value_type(*r, ctx).type == SqlType::Time ? time_kind(*r, ctx) : std::nullopt)
+        kind = kind ? kind : k;
+    if (!kind) return {};
+    for (ast::Expr* r : results) {
+      const auto* lit = std::get_if<ast::Literal>(&r->node);
+      if (!lit || lit->kind != ast::LiteralKind::String) continue;
+      const int at = r->location;
+      ast::Expr literal = std::move(*r);
+      *r = ast::make_expr(
+          ast::Cast{ast::Box<ast::Expr>(std::move(literal)), ast::TypeName{std::string(pgtime::kind_name(*kind)), {}}},
+          at);
+      note_rewrite("types:untyped-literal");
+      if (auto s = expr(*r, ctx); !s) return s;
+    }
+    return {};
+  }
   if (common.type != SqlType::Integer && common.type != SqlType::Numeric && common.type != SqlType::Float) return {};
   for (ast::Expr* r : results)
     if (auto s = untyped_as_number(*r, common, construct, location); !s) return s;

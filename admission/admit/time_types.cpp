@@ -193,6 +193,28 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
       e.node);
 }
 
+void Admitter::stored_times_in_branches_on_sqlite(const std::vector<ast::Expr*>& results, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite) return;
+  std::optional<Kind> kind;
+  bool computed = false, stored = false;
+  for (const ast::Expr* r : results) {
+    const auto k = time_kind(*r, ctx);
+    if (!k) continue;
+    if (kind && *kind != *k) return;  // kinds that meet are branch_types' (a date meeting a timestamptz)
+    kind = k;
+    (timestamp_column(*r, ctx) ? stored : computed) = true;
+  }
+  if (!kind || *kind == Kind::Interval || !computed || !stored) return;
+  for (ast::Expr* r : results) {
+    if (!timestamp_column(*r, ctx)) continue;
+    const int at = r->location;
+    ast::Expr stored_value = std::move(*r);
+    *r = call("pg_from_key",
+              {call("pg_time_key", {std::move(stored_value), kind_literal(*kind)}, at), kind_literal(*kind)}, at);
+  }
+  note_rewrite("dialect:time-branches");
+}
+
 bool Admitter::computed_time(const ast::Expr& e, const ExprContext& ctx) {
   return time_kind(e, ctx).has_value() && timestamp_column(e, ctx) == nullptr;
 }

@@ -327,3 +327,11 @@ WITH v AS (VALUES (DATE '2026-11-01', TIMESTAMPTZ '2026-11-01T10:00:00Z')) SELEC
 
 -- id: time-104
 WITH v(x) AS (VALUES (DATE '2026-11-01') UNION ALL VALUES (DATE '2026-11-03')) SELECT max(x) - min(x) AS span FROM v;
+
+-- A quoted literal meeting a time in COALESCE / CASE is read as that time, and a stored time column beside a
+-- computed time prints as PostgreSQL prints it (SQLite answered its stored text, +00:00; outside tester s17c).
+-- id: time-105
+SELECT id, coalesce(end_time, '2026-01-01') AS a, coalesce(start_time, now()) > start_time - INTERVAL '1 day' AS b, CASE WHEN id % 2 = 0 THEN start_time ELSE end_time + INTERVAL '1 day' END AS c FROM spans WHERE id < 6 ORDER BY id;
+
+-- id: time-106
+SELECT count(*) AS n FROM spans WHERE coalesce(end_time, '2026-01-01') > '2026-11-01';
