@@ -380,19 +380,17 @@ Status Admitter::time_as_text_on_sqlite(ast::Expr& e, const ExprContext& ctx, in
   if (!c || c->timestamp_sample.empty()) return {};
   const auto format = rewrite::detect_text_format(c->timestamp_sample);
   if (format && format->date_only) return {};  // a date's text is the stored text on both
-  if (!format || format->fraction_digits > 3 ||
-      (!format->suffix.empty() && format->suffix != "Z" && format->suffix != "+00:00" && format->suffix != "+00"))
+  const auto kind = time_kind(e, ctx);
+  if (!format || !kind || (*kind != pgtime::Kind::Timestamptz && *kind != pgtime::Kind::Timestamp))
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       "the timestamp column " + c->name + " used as text: SQLite stores it as '" + c->timestamp_sample +
                           "', which querygate cannot print as PostgreSQL's text of a time",
-                      "FIX: format it explicitly, e.g. strftime('%Y-%m-%d %H:%M:%S', " + c->name + ").", pos(location));
-  // strftime reads any offset and writes UTC: 'YYYY-MM-DD HH:MM:SS.SSS'; PostgreSQL drops a fraction's
-  // trailing zeros (and the point when nothing is left) and writes UTC as +00.
-  const ast::Expr printed = call("strftime", {text("%Y-%m-%d %H:%M:%f"), e});
-  ast::Expr out =
-      concat(call("substr", {printed, integer(1), integer(19)}),
-             call("rtrim", {call("rtrim", {call("substr", {printed, integer(20)}), text("0")}), text(".")}));
-  if (!format->suffix.empty()) out = concat(std::move(out), text("+00"));
+                      "FIX: format it explicitly, e.g. to_char(" + c->name + ", 'YYYY-MM-DD HH24:MI:SS').",
+                      pos(location));
+  // PostgreSQL's text of each stored value, its own fraction digits (up to 6) and offset read: the text of the
+  // first row's format (strftime's %f, 3 digits) cut 2024-01-01 00:00:00.123456 to .123 on every row when the
+  // first row had no fraction (outside tester s17b).
+  ast::Expr out = call("pg_cast", {e, text(std::string(pgtime::kind_name(*kind))), text("text")});
   out.location = e.location;
   e = std::move(out);
   note_rewrite("dialect:time-as-text");

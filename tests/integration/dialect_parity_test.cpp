@@ -522,6 +522,16 @@ class TypesAtAdmissionTest : public DialectParityTest {
   }
 };
 
+// A stored time's text is PostgreSQL's text of each value (its own fraction digits), not the text of the first
+// row's form: start_time has no fraction on its first row and .500 on its second (outside tester s17b: a first
+// row without a fraction cut .123456 to .123 on every row).
+TEST_F(TypesAtAdmissionTest, AStoredTimesTextIsEachValuesText) {
+  expect_same_json(
+      "SELECT id, start_time::text AS s, end_time::text || '|' AS e, length(CAST(end_time AS text)) AS n "
+      "FROM e ORDER BY id");
+  expect_same_json("SELECT string_agg(start_time::text, ',' ORDER BY id) FROM e WHERE start_time::text LIKE '%.5%'");
+}
+
 TEST_F(TypesAtAdmissionTest, BooleansStayBooleanThroughEveryLevel) {
   expect_same_json("SELECT id, b FROM (SELECT id, n > 5 AS b FROM e) s ORDER BY id",
                    "[[1,false],[2,false],[3,false],[4,true],[5,true],[6,true]]");
