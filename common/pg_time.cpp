@@ -1272,11 +1272,13 @@ bool to_char(const Value& v, std::string_view format_text, std::string& out, std
       case Pat::SS:
         out += number(c.second, 2, fm);
         break;
+      // A fraction's digits keep their zeros: PostgreSQL ignores FM before MS and US (FMMS of .045 is 045, not 45,
+      // which would read as .45; outside tester s17d).
       case Pat::MS:
-        out += number(c.fsec / 1000, 3, fm);
+        out += number(c.fsec / 1000, 3, false);
         break;
       case Pat::US:
-        out += number(c.fsec, 6, fm);
+        out += number(c.fsec, 6, false);
         break;
       case Pat::Q:
         out += number((c.month - 1) / 3 + 1, 1, fm);

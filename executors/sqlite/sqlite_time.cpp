@@ -201,6 +201,8 @@ void pg_to_char(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   Kind k;
   Value v;
   if (!kind_arg(ctx, argv[2], k) || !read(ctx, argv[0], k, v)) return;
+  // PostgreSQL's to_char with an empty format is NULL (SQLite answered ''; outside tester s17d).
+  if (text_of(argv[1]).empty()) return sqlite3_result_null(ctx);
   std::string out, error;
   if (!pgtime::to_char(v, text_of(argv[1]), out, error)) return fail(ctx, error);
   sqlite3_result_text(ctx, out.data(), static_cast<int>(out.size()), SQLITE_TRANSIENT);

@@ -335,3 +335,10 @@ SELECT id, coalesce(end_time, '2026-01-01') AS a, coalesce(start_time, now()) > 
 
 -- id: time-106
 SELECT count(*) AS n FROM spans WHERE coalesce(end_time, '2026-01-01') > '2026-11-01';
+
+-- to_char: FM does not touch MS / US (a fraction keeps its zeros), and an empty format is NULL (outside tester s17d).
+-- id: time-107
+SELECT to_char(TIMESTAMP '2026-01-01 00:00:00.045', 'FMMS') AS a, to_char(TIMESTAMP '2026-01-01 00:00:00.045', 'SS.FMUS') AS b, to_char(TIMESTAMP '2026-01-01 00:00:00', 'FMMS') AS c, to_char(TIMESTAMP '2026-03-05 14:07:09', '') AS d;
+
+-- id: time-108
+SELECT count(*) AS n FROM spans WHERE to_char(start_time, 'FMMS') = to_char(start_time, 'MS');
