@@ -265,23 +265,16 @@ Status Admitter::function(ast::FuncCall& f, int location, const ExprContext& ctx
                       pos(location));
   // SQLite's scalar max / min of times, booleans or a mix compare what SQLite stores (a time's text:
   // max(start_time, '2026-10-01 12:00:00') kept 50 356 rows for PostgreSQL's 50 005, and printed +00:00; outside
-  // tester s17c), as GREATEST / LEAST would (greatest_least_on_sqlite refuses those).
+  // tester s17c): refused as GREATEST / LEAST are.
   if (dialect_ == Dialect::Sqlite && (f.name == "max" || f.name == "min") && f.args.size() > 1 && !f.over) {
-    bool numbers = true, texts = true;
-    for (const auto& a : f.args) {
-      const SqlType t = value_type(a, ctx).type;
-      numbers =
-          numbers && (t == SqlType::Integer || t == SqlType::Numeric || t == SqlType::Float || t == SqlType::Null);
-      texts = texts && (t == SqlType::Text || t == SqlType::Untyped || t == SqlType::Null);
-    }
-    if (!numbers && !texts)
-      return make_error(ErrorCode::CapabilityNotOnSqlite,
-                        f.name +
-                            "(a, b) is translated on SQLite for numbers or for text, not for times, booleans "
-                            "or a mix (SQLite would compare the texts it stores)",
-                        std::string("FIX: write CASE WHEN a IS NULL OR b IS NULL THEN NULL WHEN a ") +
-                            (f.name == "max" ? ">=" : "<=") + " b THEN a ELSE b END.",
-                        pos(location));
+    bool numbers = false;
+    if (auto s =
+            numbers_or_texts_on_sqlite(f.args, ctx, f.name + "(a, b)",
+                                       std::string("FIX: write CASE WHEN a IS NULL OR b IS NULL THEN NULL WHEN a ") +
+                                           (f.name == "max" ? ">=" : "<=") + " b THEN a ELSE b END.",
+                                       location, numbers);
+        !s)
+      return s;
   }
   // generate_series is admitted as a calendar (an interval step): a numeric
   // series of any length would only make the engine count until the deadline.

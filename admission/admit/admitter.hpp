@@ -52,6 +52,9 @@ std::vector<ValueType> resolved_unknowns(std::vector<ValueType> types);
 std::optional<std::int64_t> read_pg_integer(std::string_view s, bool int8, bool& range);
 // What a stored timestamp column holds (time_types.cpp): date, timestamp or timestamptz.
 pgtime::Kind stored_kind(const catalog::Column& c);
+// The kind two timestamp-like values meet in (date → timestamp → timestamptz; time_types.cpp).
+pgtime::Kind common_kind(pgtime::Kind a, pgtime::Kind b);
+bool timestamp_like(std::optional<pgtime::Kind> k);  // a date, timestamp or timestamptz
 // PostgreSQL's name of a value's type for messages ("bigint", "timestamp with time zone"; "unknown" when
 // admission cannot tell), the time kind naming a time.
 std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind);
@@ -445,6 +448,10 @@ class Admitter {
   // held (or refused) as a bare one is; the text went through SQLite's double ('0.9999999999999999999'::numeric <
   // 1 was false, '0.10'::numeric * id printed 0.1; outside tester s17d).
   void quoted_number_cast(ast::Cast& cast);
+  // GREATEST / LEAST and SQLite's scalar max / min on SQLite: all numbers (`numbers`) or all text, else refused
+  // as `what` with `fix` (numbers_on_sqlite.cpp).
+  Status numbers_or_texts_on_sqlite(const std::vector<ast::Expr>& args, const ExprContext& ctx, const std::string& what,
+                                    const std::string& fix, int location, bool& numbers);
   Status compared_types(ast::Expr& x, ast::Expr& y, const std::string& op, const ExprContext& ctx, int location);
   // An untyped literal that meets a boolean: PostgreSQL's boolin ('t', 'yes', 'off' ...), else its error.
   Status untyped_as_boolean(ast::Expr& literal, std::string_view where, int location);

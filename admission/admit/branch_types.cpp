@@ -271,10 +271,15 @@ Status Admitter::untyped_branches(const std::vector<ast::Expr*>& results, const 
   // cast PostgreSQL applies, and admitted as one: COALESCE(start_time, '2026-01-01') answered SQLite's stored
   // text as text, and COALESCE(start_time, 'never') the text 'never' (outside tester s17c).
   if (common.type == SqlType::Time) {
+    // The branches' common kind, as PostgreSQL resolves the literal (COALESCE(d, ts, '2026-01-01 10:00') is a
+    // timestamptz); an interval or time only with its own kind.
     std::optional<pgtime::Kind> kind;
-    for (const ast::Expr* r : results)
-      if (const auto k = column_value_type(*r, ctx).type == SqlType::Time ? time_kind(*r, ctx) : std::nullopt)
-        kind = kind ? kind : k;
+    for (const ast::Expr* r : results) {
+      const auto k = column_value_type(*r, ctx).type == SqlType::Time ? time_kind(*r, ctx) : std::nullopt;
+      if (!k) continue;
+      if (kind && *kind != *k && !(timestamp_like(kind) && timestamp_like(k))) return {};  // branch_types' refusal
+      kind = kind ? common_kind(*kind, *k) : *k;
+    }
     if (!kind) return {};
     for (ast::Expr* r : results) {
       const auto* lit = std::get_if<ast::Literal>(&r->node);

@@ -134,24 +134,35 @@ void Admitter::trunc_digits(ast::Expr& e, const ExprContext& ctx) {
   note_rewrite("dialect:trunc-digits");
 }
 
-Status Admitter::greatest_least_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
-  auto* m = std::get_if<ast::MinMax>(&e.node);
-  if (dialect_ != Dialect::Sqlite || !m) return {};
+Status Admitter::numbers_or_texts_on_sqlite(const std::vector<ast::Expr>& args, const ExprContext& ctx,
+                                            const std::string& what, const std::string& fix, int location,
+                                            bool& numbers) {
   // All numbers, or all text (compared by bytes, as SQLite and PostgreSQL's C / C.UTF-8 collations order it, as
   // every other text comparison querygate runs on SQLite). Times are stored in more than one text form.
-  bool numbers = true, texts = true;
-  for (const auto& a : m->args) {
+  numbers = true;
+  bool texts = true;
+  for (const auto& a : args) {
     const SqlType t = value_type(a, ctx).type;
     numbers = numbers && (is_number(t) || t == SqlType::Null);
     texts = texts && (t == SqlType::Text || t == SqlType::Untyped || t == SqlType::Null);
   }
-  if (!numbers && !texts)
-    return make_error(ErrorCode::CapabilityNotOnSqlite,
-                      std::string(m->greatest ? "GREATEST" : "LEAST") +
-                          " is translated on SQLite for numbers or for text, not for times, booleans or a mix",
-                      std::string("FIX: on SQLite, compare the values with CASE, e.g. CASE WHEN a ") +
-                          (m->greatest ? ">=" : "<=") + " b OR b IS NULL THEN a ELSE b END.",
-                      pos(e.location));
+  if (numbers || texts) return {};
+  return make_error(ErrorCode::CapabilityNotOnSqlite,
+                    what + " is translated on SQLite for numbers or for text, not for times, booleans or a mix", fix,
+                    pos(location));
+}
+
+Status Admitter::greatest_least_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
+  auto* m = std::get_if<ast::MinMax>(&e.node);
+  if (dialect_ != Dialect::Sqlite || !m) return {};
+  bool numbers = false;
+  if (auto s =
+          numbers_or_texts_on_sqlite(m->args, ctx, m->greatest ? "GREATEST" : "LEAST",
+                                     std::string("FIX: on SQLite, compare the values with CASE, e.g. CASE WHEN a ") +
+                                         (m->greatest ? ">=" : "<=") + " b OR b IS NULL THEN a ELSE b END.",
+                                     e.location, numbers);
+      !s)
+    return s;
   const int location = e.location;
   // Of numerics with an exact argument (x / 3.0, avg(x)): compared on the decimals, the chosen one's digits
   // (pg_numeric_greatest / pg_numeric_least, an exact call; the doubles printed 0.6666666666666666 for 2.0 / 3's

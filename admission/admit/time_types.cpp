@@ -56,17 +56,6 @@ ast::Expr call(std::string name, std::vector<ast::Expr> args, int location = -1)
   return ast::make_expr(std::move(f), location);
 }
 
-bool timestamp_like(std::optional<Kind> k) {
-  return k && (*k == Kind::Timestamptz || *k == Kind::Timestamp || *k == Kind::Date);
-}
-
-// The kind two timestamp-like operands meet in (PostgreSQL's implicit casts: date → timestamp → timestamptz).
-Kind common_kind(Kind a, Kind b) {
-  if (a == Kind::Timestamptz || b == Kind::Timestamptz) return Kind::Timestamptz;
-  if (a == Kind::Timestamp || b == Kind::Timestamp) return Kind::Timestamp;
-  return Kind::Date;
-}
-
 std::string words(std::optional<Kind> k) {
   return k ? std::string(pgtime::type_words(*k)) : std::string("a value that is not a time");
 }
@@ -95,6 +84,17 @@ bool zone_form(std::string_view z) {
 }
 
 }  // namespace
+
+bool timestamp_like(std::optional<Kind> k) {
+  return k && (*k == Kind::Timestamptz || *k == Kind::Timestamp || *k == Kind::Date);
+}
+
+// The kind two timestamp-like operands meet in (PostgreSQL's implicit casts: date → timestamp → timestamptz).
+Kind common_kind(Kind a, Kind b) {
+  if (a == Kind::Timestamptz || b == Kind::Timestamptz) return Kind::Timestamptz;
+  if (a == Kind::Timestamp || b == Kind::Timestamp) return Kind::Timestamp;
+  return Kind::Date;
+}
 
 // What a stored timestamp column holds, from one stored value: dates, times with a UTC offset
 // (timestamptz), or wall-clock times without one (timestamp: Chinook's, Defog's).
