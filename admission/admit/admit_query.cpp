@@ -680,6 +680,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       else if (!null_output(*set->right, i) && right_kind != kinds[i])
         kinds[i] = std::nullopt;
     }
+    if (auto st = times_in_set_on_sqlite(*set, kinds); !st) return st.error();
     // PostgreSQL's UNION type resolution: both branches' types meet (boolean with boolean or NULL, ...).
     types = member_types(*set->left);
     const auto right_types = member_types(*set->right);

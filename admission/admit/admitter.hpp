@@ -302,6 +302,14 @@ class Admitter {
   // A set operation's text literals on SQLite (dialect.cpp): read as the column's number or boolean type
   // (PostgreSQL's error when they are not one), or as the number other branches give (a column of unknown type).
   Status set_literals_on_sqlite(ast::SetOp& set, const std::vector<ValueType>& types, int location);
+  // A set operation's member SELECTs, through nested set operations and wrap_set_member's subqueries.
+  static std::vector<ast::Query*> set_leaves(ast::SetOp& set);
+  // A set operation's column of one time kind on SQLite (time_types.cpp): its quoted literals read as that kind,
+  // and where stored timestamp columns meet computed times, the stored members in the computed form (pg_from_key
+  // of their key); `kinds` then holds the computed kind. UNION, INTERSECT, EXCEPT and a grouped UNION ALL
+  // compared the stored texts with the computed ones (created_at + interval '0 hour' UNION created_at answered
+  // 10 rows for 5) and with the literal's text.
+  Status times_in_set_on_sqlite(ast::SetOp& set, std::vector<std::optional<pgtime::Kind>>& kinds);
   // SQLite has no boolean type: a condition compared with a text literal
   // ('true', 't') or cast to text answers 1/0 where PostgreSQL reads or
   // prints a boolean: refused with a FIX (red team, 2026-12-01).

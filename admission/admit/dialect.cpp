@@ -455,9 +455,7 @@ std::vector<bool> Admitter::literal_texts(const ast::Query& q) {
       q.body);
 }
 
-Status Admitter::set_literals_on_sqlite(ast::SetOp& set, const std::vector<ValueType>& types, int location) {
-  if (dialect_ != Dialect::Sqlite) return {};
-  const std::size_t width = types.size();
+std::vector<ast::Query*> Admitter::set_leaves(ast::SetOp& set) {
   std::vector<ast::Query*> leaves;
   std::function<void(ast::Query&)> collect = [&](ast::Query& q) {
     if (auto* s = std::get_if<ast::SetOp>(&q.body)) {
@@ -471,6 +469,13 @@ Status Admitter::set_literals_on_sqlite(ast::SetOp& set, const std::vector<Value
   };
   collect(*set.left);
   collect(*set.right);
+  return leaves;
+}
+
+Status Admitter::set_literals_on_sqlite(ast::SetOp& set, const std::vector<ValueType>& types, int location) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const std::size_t width = types.size();
+  const std::vector<ast::Query*> leaves = set_leaves(set);
   const char* what = set.kind == ast::SetOpKind::Union       ? "UNION"
                      : set.kind == ast::SetOpKind::Intersect ? "INTERSECT"
                                                              : "EXCEPT";

@@ -215,6 +215,75 @@ void Admitter::stored_times_in_branches_on_sqlite(const std::vector<ast::Expr*>&
   note_rewrite("dialect:time-branches");
 }
 
+Status Admitter::times_in_set_on_sqlite(ast::SetOp& set, std::vector<std::optional<Kind>>& kinds) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  const std::vector<ast::Query*> leaves = set_leaves(set);
+  auto text_literal = [](const ast::Expr& e) {
+    const auto* lit = std::get_if<ast::Literal>(&e.node);
+    return lit && lit->kind == ast::LiteralKind::String;
+  };
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    std::optional<Kind> kind;
+    bool stored = false, computed = false, other = false, literals = false;
+    for (const ast::Query* leaf : leaves) {
+      const auto* s = std::get_if<ast::Select>(&leaf->body);
+      if (!s || i >= s->items.size()) {
+        other = true;
+        continue;
+      }
+      if (null_literal(s->items[i].expr)) continue;
+      if (text_literal(s->items[i].expr)) {
+        literals = true;
+        continue;
+      }
+      const auto times = query_times(*leaf);
+      const auto leaf_kinds = query_kinds(*leaf);
+      std::optional<Kind> k;
+      if (i < times.size() && times[i]) {
+        k = stored_kind(*times[i]);
+        stored = true;
+      } else if (i < leaf_kinds.size() && leaf_kinds[i]) {
+        k = leaf_kinds[i];
+        computed = true;
+      }
+      if (!k || (kind && *kind != *k)) other = true;
+      kind = k;
+    }
+    if (other || !kind) continue;
+    // A quoted literal here is PostgreSQL's unknown, read as the column's time (its error when it is none):
+    // SELECT start_time ... UNION SELECT '2026-09-16 00:19:23.561Z' compared the texts.
+    for (ast::Query* leaf : leaves) {
+      auto& item = std::get<ast::Select>(leaf->body).items[i];
+      if (!text_literal(item.expr)) continue;
+      const int at = item.expr.location;
+      ast::Expr literal = std::move(item.expr);
+      item.expr = ast::make_expr(
+          ast::Cast{ast::Box<ast::Expr>(std::move(literal)), ast::TypeName{std::string(pgtime::kind_name(*kind)), {}}},
+          at);
+      note_rewrite("types:untyped-literal");
+      if (auto s = expr(item.expr, ExprContext{nullptr, nullptr, nullptr}); !s) return s;
+      computed = true;
+    }
+    if (literals) kinds[i] = kind;
+    if (*kind == Kind::Interval || !stored || !computed) continue;
+    for (ast::Query* leaf : leaves) {
+      auto& item = std::get<ast::Select>(leaf->body).items[i];
+      const auto times = query_times(*leaf);
+      if (null_literal(item.expr) || i >= times.size() || !times[i]) continue;
+      if (item.alias.empty())
+        if (const auto* ref = std::get_if<ast::ColumnRef>(&item.expr.node)) item.alias = ref->column;
+      const int at = item.expr.location;
+      ast::Expr stored_value = std::move(item.expr);
+      item.expr =
+          call("pg_from_key",
+               {call("pg_time_key", {std::move(stored_value), kind_literal(*kind)}, at), kind_literal(*kind)}, at);
+    }
+    kinds[i] = kind;
+    note_rewrite("dialect:time-branches");
+  }
+  return {};
+}
+
 bool Admitter::computed_time(const ast::Expr& e, const ExprContext& ctx) {
   return time_kind(e, ctx).has_value() && timestamp_column(e, ctx) == nullptr;
 }

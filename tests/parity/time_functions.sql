@@ -342,3 +342,20 @@ SELECT to_char(TIMESTAMP '2026-01-01 00:00:00.045', 'FMMS') AS a, to_char(TIMEST
 
 -- id: time-108
 SELECT count(*) AS n FROM spans WHERE to_char(start_time, 'FMMS') = to_char(start_time, 'MS');
+
+-- A set operation's column where a stored time meets a computed one or a quoted literal: every member compared as
+-- the time (SQLite compared the stored texts with the computed ones: 10 rows for 5; outside tester s17e).
+-- id: time-109
+SELECT count(*) AS n FROM (SELECT created_at + INTERVAL '0 hour' AS t FROM projects UNION SELECT created_at FROM projects) AS x;
+
+-- id: time-110
+SELECT count(*) AS n FROM (SELECT start_time FROM spans INTERSECT SELECT start_time + INTERVAL '0 s' FROM spans) AS x;
+
+-- id: time-111
+SELECT t, count(*) AS n FROM (SELECT created_at AS t FROM projects UNION ALL SELECT created_at + INTERVAL '0 s' FROM projects) AS x GROUP BY t ORDER BY n DESC, t LIMIT 3;
+
+-- id: time-112
+SELECT count(*) AS n FROM (SELECT start_time FROM spans UNION SELECT '2026-09-16 00:19:23.561Z' UNION SELECT now()) AS x;
+
+-- id: time-113
+SELECT count(*) AS n FROM (SELECT start_time FROM spans WHERE id < 50 UNION SELECT start_time + INTERVAL '1 ms' FROM spans WHERE id < 50 EXCEPT SELECT start_time FROM spans WHERE id < 10) AS x;
