@@ -373,6 +373,9 @@ Status Admitter::window(ast::WindowSpec& w, const ExprContext& ctx, int location
   if (w.frame.exclusion != ast::FrameExclusion::None)
     if (auto s = construct(capability::Construct::WindowFrameExclusion, location); !s) return s;
   if (auto s = exprs(w.partition_by, ctx); !s) return s;
+  if (dialect_ == Dialect::Sqlite)
+    for (auto& p : w.partition_by)
+      if (time_kind(p, ctx) == pgtime::Kind::Interval) collate_interval(p);
   if (auto s = sort_items(w.order_by, ctx); !s) return s;
   // RANGE ... interval '1 hour' PRECEDING: SQLite's RANGE offsets are numbers only (its own error, "frame starting
   // offset must be a non-negative number", gave no FIX).

@@ -335,7 +335,15 @@ class Admitter {
   Status time_operator_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   Status time_comparison_on_sqlite(std::vector<ast::Expr*> operands, const ExprContext& ctx, int location);
   // x IN / op ANY / op ALL (subquery) where a side is a computed time: compared as text by SQLite.
-  Status time_subquery_on_sqlite(const ast::Expr& test, const ast::Query& q, const ExprContext& ctx, int location);
+  Status time_subquery_on_sqlite(ast::Expr& test, const ast::Query& q, const ExprContext& ctx, int location);
+  // Computed intervals on SQLite compared as PostgreSQL compares them, under the pg_interval collation
+  // (time_types.cpp; executors/sqlite/sqlite_time.cpp): a text per interval differs for equal intervals ('1 day',
+  // '24:00:00'), so DISTINCT, GROUP BY, set operations, count(DISTINCT), IN (SELECT ...), min / max and PARTITION BY
+  // compared texts. `e` as (e) COLLATE pg_interval; a select item keeps its output name.
+  void collate_interval(ast::Expr& e);
+  void collate_interval_item(ast::SelectItem& item);
+  // DISTINCT items and GROUP BY keys of a SELECT whose kind is interval (`names`: its output names).
+  void interval_keys_on_sqlite(ast::Select& s, const ExprContext& ctx, const std::vector<std::string>& names);
   Status time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   // PostgreSQL's text functions and regular expressions on SQLite (text_on_sqlite.cpp): replaced in place by
   // the registered pg_* functions (or SQLite's own where exact), or refused with a FIX.

@@ -989,6 +989,10 @@ Status Admitter::check_grouping(const ast::Select& s, const Scope& level, const 
       if (const auto* e = std::get_if<ast::Expr>(&g.node)) {
         const ast::Expr* item = output_item(*e);
         keys.push_back(canonical(item ? *item : *e));
+        // GROUP BY (x) COLLATE pg_interval (time_types.cpp, collate_interval): x is grouped too
+        if (const auto* f = std::get_if<ast::FuncCall>(&keys.back().node);
+            f && f->name == "pg_interval_collate" && f->args.size() == 1)
+          keys.push_back(f->args.front());
       } else {
         collect(std::get<ast::GroupingSet>(g.node).items);
       }

@@ -148,8 +148,9 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
               if (format->text == "%Y-%m-%d %H:%M:%S" || format->text == "%Y-%m-%dT%H:%M:%S") return Kind::Timestamp;
               if (format->text == "%Y-%m-%d") return Kind::Date;
             }
-          static constexpr std::string_view kPassOn[] = {"min",         "max",        "lag",       "lead",
-                                                         "first_value", "last_value", "nth_value", "pg_single"};
+          static constexpr std::string_view kPassOn[] = {"min",       "max",         "lag",
+                                                         "lead",      "first_value", "last_value",
+                                                         "nth_value", "pg_single",   "pg_interval_collate"};
           if (!n.star && !n.args.empty() && std::find(std::begin(kPassOn), std::end(kPassOn), f) != std::end(kPassOn))
             return time_kind(n.args.front(), ctx);
           return std::nullopt;
@@ -265,13 +266,19 @@ Status Admitter::times_in_set_on_sqlite(ast::SetOp& set, std::vector<std::option
       computed = true;
     }
     if (literals) kinds[i] = kind;
-    if (*kind == Kind::Interval || !stored || !computed) continue;
+    if (*kind == Kind::Interval) {
+      for (ast::Query* leaf : leaves) {
+        auto& item = std::get<ast::Select>(leaf->body).items[i];
+        if (!null_literal(item.expr)) collate_interval_item(item);
+      }
+      continue;
+    }
+    if (!stored || !computed) continue;
     for (ast::Query* leaf : leaves) {
       auto& item = std::get<ast::Select>(leaf->body).items[i];
       const auto times = query_times(*leaf);
       if (null_literal(item.expr) || i >= times.size() || !times[i]) continue;
-      if (item.alias.empty())
-        if (const auto* ref = std::get_if<ast::ColumnRef>(&item.expr.node)) item.alias = ref->column;
+      if (item.alias.empty()) item.alias = figure_name(item.expr);
       const int at = item.expr.location;
       ast::Expr stored_value = std::move(item.expr);
       item.expr =
@@ -423,14 +430,57 @@ Status Admitter::time_comparison_on_sqlite(std::vector<ast::Expr*> operands, con
   return {};
 }
 
-Status Admitter::time_subquery_on_sqlite(const ast::Expr& test, const ast::Query& q, const ExprContext& ctx,
-                                         int location) {
+void Admitter::collate_interval(ast::Expr& e) {
+  if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && f->name == "pg_interval_collate") return;
+  const int at = e.location;
+  ast::Expr value = std::move(e);
+  e = call("pg_interval_collate", {std::move(value)}, at);
+  std::get<ast::FuncCall>(e.node).sql_syntax = true;
+  note_rewrite("dialect:interval-collation");
+}
+
+void Admitter::collate_interval_item(ast::SelectItem& item) {
+  if (item.alias.empty()) item.alias = figure_name(item.expr);  // its name as written (else aliased already)
+  collate_interval(item.expr);
+}
+
+void Admitter::interval_keys_on_sqlite(ast::Select& s, const ExprContext& ctx, const std::vector<std::string>& names) {
+  if (dialect_ != Dialect::Sqlite) return;
+  const auto kinds = select_kinds(s, ctx);
+  auto interval_item = [&](std::size_t i) { return i < kinds.size() && kinds[i] == Kind::Interval; };
+  if (s.distinct && s.distinct_on.empty())
+    for (std::size_t i = 0; i < s.items.size() && i < names.size(); ++i)
+      if (interval_item(i)) collate_interval_item(s.items[i]);
+  for (auto& g : s.group_by) {
+    auto* key = std::get_if<ast::Expr>(&g.node);
+    if (!key) continue;  // grouping sets: grouping_sets_on_sqlite's members
+    // GROUP BY 2, or an output name no input column has: the item
+    if (const auto k = ast::integer_value(*key); k && std::holds_alternative<ast::Literal>(key->node)) {
+      const auto i = static_cast<std::size_t>(*k - 1);
+      if (*k >= 1 && i < names.size() && interval_item(i)) collate_interval_item(s.items[i]);
+      continue;
+    }
+    if (time_kind(*key, ctx) == Kind::Interval) {
+      collate_interval(*key);
+      continue;
+    }
+    const auto* ref = std::get_if<ast::ColumnRef>(&key->node);
+    if (!ref || ref->star || !ref->table.empty()) continue;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (same(names[i], ref->column) && interval_item(i)) collate_interval_item(s.items[i]);
+  }
+}
+
+Status Admitter::time_subquery_on_sqlite(ast::Expr& test, const ast::Query& q, const ExprContext& ctx, int location) {
   if (dialect_ != Dialect::Sqlite) return {};
   const auto inner = query_kinds(q);
   const std::optional<Kind> inner_kind = inner.empty() ? std::nullopt : inner.front();
   const bool outer_computed = computed_time(test, ctx);
   if (!inner_kind && !outer_computed) return {};
-  if (inner_kind && outer_computed && time_kind(test, ctx) == inner_kind) return {};  // one text per value on both
+  if (inner_kind && outer_computed && time_kind(test, ctx) == inner_kind) {  // one text per value on both
+    if (*inner_kind == Kind::Interval) collate_interval(test);               // but an interval's
+    return {};
+  }
   return make_error(ErrorCode::CapabilityNotOnSqlite,
                     "a computed time compared with a subquery's values: SQLite would compare their texts, which "
                     "differ for the same time",
@@ -584,12 +634,12 @@ Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     // is of the text ('YYYY-MM-DD HH:MM:SS' sorts as the time), answered as text on both.
     const auto* spelled = std::get_if<ast::FuncCall>(&f.args[0].node);
     const bool text_time = spelled && (spelled->name == "datetime" || spelled->name == "strftime");
+    // min / max and DISTINCT aggregates of an interval compare under its collation (collate_interval).
+    if (*k == Kind::Interval && (f.distinct || name == "min" || name == "max")) {
+      collate_interval(f.args[0]);
+      return {};
+    }
     if ((name == "min" || name == "max") && computed_time(f.args[0], ctx) && !text_time) {
-      if (*k == Kind::Interval)
-        return refuse(name + "() of an interval is not translated on SQLite (intervals do not sort as text)",
-                      "FIX: take the " + name + " of the seconds: " + name +
-                          "(date_part('epoch', x)), or ORDER BY date_part('epoch', x)" +
-                          (name == "max" ? " DESC" : "") + " LIMIT 1.");
       ast::Expr arg = std::move(f.args[0]);
       const int arg_loc = arg.location;
       f.args[0] = call("pg_time_key", {std::move(arg), kind_literal(*k)}, arg_loc);

@@ -373,7 +373,7 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
             return column;
           }
           // an exact numeric as decimal text under the pg_numeric collation (numeric_scale_on_sqlite.cpp)
-          if (f == "pg_numeric_collate" && n.args.size() == 1) return first;
+          if ((f == "pg_numeric_collate" || f == "pg_interval_collate") && n.args.size() == 1) return first;
           if (f == "pg_numeric_decimal" && n.args.size() >= 2) {
             const auto scale = n.args.size() == 3 ? ast::integer_value(n.args[2]) : std::nullopt;
             return {.type = SqlType::Numeric, .scale = scale ? static_cast<int>(*scale) : -1};
@@ -528,7 +528,8 @@ void unrewrite(ast::Expr& e) {
   };
   const std::string& n = f->name;
   if ((n == "pg_int8" || n == "pg_int4" || n == "pg_int2" || n == "pg_float8" || n == "pg_number" ||
-       n == "pg_numeric_value" || n == "pg_numeric_collate" || n == "pg_numeric_decimal" ||
+       n == "pg_numeric_value" || n == "pg_numeric_collate" || n == "pg_interval_collate" ||
+       n == "pg_numeric_decimal" ||
        (n == "pg_numeric" && f->args.size() == 3 && ast::integer_value(f->args[1]) == 1000)) &&
       !f->over) {
     ast::Expr inner = std::move(f->args.front());

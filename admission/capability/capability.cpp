@@ -537,6 +537,10 @@ constexpr FunctionCapability kFunctions[] = {
                 "FIX: on PostgreSQL, write least(a, b), e.g. SELECT least(id / 3.0, 1) FROM spans."),
     sqlite_only("pg_numeric_collate", Scalar, LikeArguments, Growth::Within,
                 "FIX: on PostgreSQL, write the value itself, e.g. SELECT DISTINCT id / 3.0 FROM spans."),
+    // x COLLATE pg_interval: a computed interval compared as PostgreSQL compares intervals on SQLite
+    // (admit/time_types.cpp, executors/sqlite/sqlite_time.cpp).
+    sqlite_only("pg_interval_collate", Scalar, LikeArguments, Growth::Within,
+                "FIX: on PostgreSQL, write the value itself, e.g. SELECT DISTINCT end_time - start_time FROM spans."),
     // x << n, x >> n of an integer on SQLite, within the type's bits (admit/numbers_on_sqlite.cpp).
     sqlite_only("pg_shift", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the shift itself, e.g. SELECT 1 << 4."),

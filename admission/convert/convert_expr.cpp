@@ -562,19 +562,20 @@ Result<ast::Expr> Converter::expr(element e) {
     f.sql_syntax = true;
     return ast::make_expr(std::move(f), loc);
   }
-  // x COLLATE pg_numeric: querygate's own collation on SQLite, under which an exact numeric held as its decimal text
-  // sorts, groups and dedupes by value (admission/admit/numeric_scale_on_sqlite.cpp prints it; admitting the printed
-  // statement again reads it back). Any other COLLATE is refused below.
+  // x COLLATE pg_numeric / pg_interval: querygate's own collations on SQLite, under which an exact numeric held as its
+  // decimal text, or an interval's text, sorts, groups and dedupes by value
+  // (admission/admit/numeric_scale_on_sqlite.cpp and time_types.cpp print them; admitting the printed statement again
+  // reads them back). Any other COLLATE is refused below.
   if (kind == "CollateClause") {
     auto names = list_field(o, "collname");
     auto arg = field(o, "arg");
     if (names && names->size() == 1 && arg) {
       const auto name = string_node((*names).at(0));
-      if (name && *name == "pg_numeric") {
+      if (name && (*name == "pg_numeric" || *name == "pg_interval")) {
         auto x = expr(*arg);
         if (!x) return std::move(x).error();
         ast::FuncCall f;
-        f.name = "pg_numeric_collate";
+        f.name = *name == "pg_numeric" ? "pg_numeric_collate" : "pg_interval_collate";
         f.args.push_back(std::move(x).value());
         f.sql_syntax = true;
         return ast::make_expr(std::move(f), loc);

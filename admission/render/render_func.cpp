@@ -172,6 +172,12 @@ void Printer::func_call(const ast::FuncCall& f) {
       expr(f.args.front());
       return word(") COLLATE pg_numeric");
     }
+    if (f.name == "pg_interval_collate") {  // SQLite only (capability table): x COLLATE pg_interval
+      if (f.args.size() != 1) return fail("COLLATE pg_interval of other than one operand");
+      word("(");
+      expr(f.args.front());
+      return word(") COLLATE pg_interval");
+    }
     if (f.args.size() != 2) return fail("a keyword-form call with other than two arguments");
     if (f.name == "extract") {
       const auto* field = std::get_if<ast::Literal>(&f.args[0].node);

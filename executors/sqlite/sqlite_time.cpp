@@ -356,6 +356,33 @@ void pg_from_key(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   answer(ctx, pgtime::from_key(sqlite3_value_int64(argv[0]), k));
 }
 
+// pg_interval_collate(x): x. Admission prints x COLLATE pg_interval for it; written as a call, it is x itself.
+void pg_interval_collate(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  sqlite3_result_value(ctx, argv[0]);
+}
+
+// The pg_interval collation: two interval texts compared as PostgreSQL compares the intervals (interval_cmp: a
+// month is 30 days, a day 24 hours, so '1 day' = '24:00:00' and '1 mon' = '30 days'), in 128 bits as PostgreSQL
+// does; DISTINCT, GROUP BY, UNION / INTERSECT / EXCEPT, IN (SELECT ...), min / max and a window's PARTITION BY of
+// a computed interval use it (admission/admit/time_types.cpp). A text that is no interval sorts after every
+// interval, by its bytes (none reaches here: an interval column holds pg_* output or NULL).
+int interval_collation(void* /*arg*/, int left_size, const void* left, int right_size, const void* right) {
+  const std::string_view a(static_cast<const char*>(left), static_cast<std::size_t>(left_size));
+  const std::string_view b(static_cast<const char*>(right), static_cast<std::size_t>(right_size));
+  pgtime::Interval x, y;
+  std::string error;
+  const bool xa = pgtime::parse_interval(a, x, error), yb = pgtime::parse_interval(b, y, error);
+  if (!xa || !yb) {
+    if (xa != yb) return xa ? -1 : 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  auto key = [](const pgtime::Interval& iv) {
+    return (static_cast<__int128>(iv.months) * 30 + iv.days) * pgtime::kMicrosPerDay + iv.micros;
+  };
+  const __int128 kx = key(x), ky = key(y);
+  return kx < ky ? -1 : kx > ky ? 1 : 0;
+}
+
 }  // namespace
 
 bool register_time_functions(sqlite3* db, int flags) {
@@ -381,10 +408,11 @@ bool register_time_functions(sqlite3* db, int flags) {
       {"pg_timezone", 3, pg_timezone},
       {"pg_time_key", 2, pg_time_key},
       {"pg_from_key", 2, pg_from_key},
+      {"pg_interval_collate", 1, pg_interval_collate},
   };
   for (const auto& f : kFunctions)
     if (sqlite3_create_function(db, f.name, f.argc, flags, nullptr, f.fn, nullptr, nullptr) != SQLITE_OK) return false;
-  return true;
+  return sqlite3_create_collation_v2(db, "pg_interval", SQLITE_UTF8, nullptr, interval_collation, nullptr) == SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite

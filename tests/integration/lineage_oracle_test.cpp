@@ -245,6 +245,7 @@ constexpr Signature kSignatures[] = {
     {"pg_numeric_key", "ml"},      // x IN (SELECT y ...) of exact numerics on SQLite
     {"pg_numeric_decimal", "ml"},  // an exact numeric as collated text on SQLite
     {"pg_numeric_collate", "m"},
+    {"pg_interval_collate", "m"},    // x COLLATE pg_interval on SQLite (as a call: x)
     {"pg_numeric_greatest", "mml"},  // GREATEST / LEAST of exact numerics on SQLite
     {"pg_numeric_least", "mml"},     // x COLLATE pg_numeric on SQLite (as a call: x)
     {"pg_numeric_max", "ml"},        // max / min of exact numerics on SQLite

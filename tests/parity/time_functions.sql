@@ -359,3 +359,33 @@ SELECT count(*) AS n FROM (SELECT start_time FROM spans UNION SELECT '2026-09-16
 
 -- id: time-113
 SELECT count(*) AS n FROM (SELECT start_time FROM spans WHERE id < 50 UNION SELECT start_time + INTERVAL '1 ms' FROM spans WHERE id < 50 EXCEPT SELECT start_time FROM spans WHERE id < 10) AS x;
+
+-- Intervals compared as PostgreSQL compares them (a month is 30 days, a day 24 hours) under SQLite's pg_interval
+-- collation: DISTINCT, GROUP BY, set operations, count(DISTINCT), IN (SELECT ...), min / max, PARTITION BY. SQLite
+-- compared their texts ('1 day' and '24:00:00' were two values), and min / max of an interval were refused.
+-- id: time-114
+SELECT count(DISTINCT x) AS a, max(x) AS b, min(x) AS c FROM (VALUES (INTERVAL '1 day'), (INTERVAL '24 hours'), (INTERVAL '23 hours'), (INTERVAL '1 mon'), (INTERVAL '29 days 23:59:59'), (NULL)) AS v(x);
+
+-- id: time-115
+SELECT count(*) AS n FROM (SELECT DISTINCT x FROM (VALUES (INTERVAL '1 day'), (INTERVAL '24 hours'), (INTERVAL '-1 day'), (INTERVAL '-24 hours')) AS v(x)) AS d;
+
+-- id: time-116
+SELECT n, count(*) AS groups FROM (SELECT x, count(*) AS n FROM (VALUES (INTERVAL '1 mon'), (INTERVAL '30 days'), (INTERVAL '720 hours'), (INTERVAL '1 day')) AS v(x) GROUP BY x) AS g GROUP BY n ORDER BY n;
+
+-- id: time-117
+SELECT count(*) AS n FROM (SELECT INTERVAL '1 day' UNION SELECT INTERVAL '24 hours' UNION SELECT INTERVAL '86400 seconds') AS u;
+
+-- id: time-118
+SELECT count(*) AS n FROM (VALUES (INTERVAL '1 day'), (INTERVAL '24 hours'), (INTERVAL '2 days')) AS v(x) WHERE x IN (SELECT INTERVAL '1 day');
+
+-- id: time-119
+SELECT count(*) OVER (PARTITION BY x) AS n FROM (VALUES (INTERVAL '1 day'), (INTERVAL '24 hours'), (INTERVAL '2 days')) AS v(x) ORDER BY n;
+
+-- id: time-120
+SELECT max(end_time - start_time) AS longest, min(end_time - start_time) AS shortest, count(DISTINCT end_time - start_time) AS n FROM spans;
+
+-- id: time-121
+SELECT end_time - start_time AS d, count(*) AS n FROM spans GROUP BY d ORDER BY n DESC, d LIMIT 5;
+
+-- id: time-122
+SELECT kind, max(end_time - start_time) AS longest FROM spans GROUP BY kind ORDER BY kind;
