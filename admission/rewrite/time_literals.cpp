@@ -246,14 +246,32 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
     return e;
   }
   // A column that stores times without an offset holds naive times: a naive
-  // literal is compared as written, like the data. A literal WITH an offset
+  // literal is read as such a time and written in the column's own format, as
+  // the data is ('2024-01-31 10:17:00' and '2024-01-31T12:00:00' compared with
+  // stored '2024-01-31 10:17:00.000' as texts; outside tester s18b; below). A literal WITH an offset
   // names an instant, but PostgreSQL's timestamp (without time zone) input
   // drops the offset: converting it would answer another question than
   // PostgreSQL's, comparing it as PostgreSQL does would drop what the caller
   // wrote. Refused, with both readings (outside tester s8, H8).
   if (!sample.empty()) {
     auto stored = parse_iso_time(sample);
-    if (stored && stored->has_time && !stored->offset_minutes && !t->offset_minutes) return out;
+    if (stored && stored->has_time && !stored->offset_minutes && !t->offset_minutes) {
+      const auto format = detect_text_format(sample);
+      if (!format) return out;
+      IsoTime clock = *t;
+      clock.offset_minutes = 0;  // the clock time as written (a bare date: its midnight)
+      std::string rewritten = format_utc(clock, *format);
+      if (rewritten.empty())
+        return make_error(ErrorCode::ValidationTimestampLiteral,
+                          "'" + std::string(literal) + "' is more precise than " + std::string(column) +
+                              " stores (values look like '" + std::string(sample) + "')",
+                          "FIX: write the time with at most " + std::to_string(format->fraction_digits) +
+                              " fraction digits, or compare as a time: CAST(" + std::string(column) +
+                              " AS timestamp) with the literal.",
+                          location >= 0 ? std::optional<int>(location) : std::nullopt);
+      if (rewritten != literal) out.replacement = std::move(rewritten);
+      return out;
+    }
     if (stored && stored->has_time && !stored->offset_minutes && t->offset_minutes && *t->offset_minutes != 0) {
       IsoTime clock = *t;
       clock.offset_minutes = 0;  // the clock time as written, shifted by nothing

@@ -344,6 +344,9 @@ TEST_F(TimeParityTest, StoredTextWithoutOffsetIsATimestampWithoutTimeZone) {
       "SELECT id, w AT TIME ZONE 'America/Los_Angeles', w AT TIME ZONE 'Europe/Berlin', CAST(w AS "
       "timestamptz) FROM t ORDER BY id");
   expect_same("SELECT id FROM t WHERE w + INTERVAL '1 hour' > a ORDER BY id");
+  // A naive literal is that clock time, in the stored format: 'T' against ' ' compared as texts (outside tester s18b).
+  expect_same("SELECT id FROM t WHERE w < '2026-03-08T10:00:00' ORDER BY id", "time-literal");
+  expect_same("SELECT id FROM t WHERE w = '2026-01-31T10:00:00' OR w >= '2026-10-25' ORDER BY id", "time-literal");
 }
 
 TEST_F(TimeParityTest, UntranslatedFormsAreRefusedWithFixesThatRun) {

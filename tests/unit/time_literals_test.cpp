@@ -56,10 +56,19 @@ TEST(TimeLiteralsTest, DecisionsFollowTheRules) {
   ASSERT_FALSE(not_time) << "text that is no ISO time would compare as text";
   EXPECT_EQ(not_time.error().code, ErrorCode::ValidationTimestampLiteral);
 
-  // Data stored without an offset is naive: literals pass as written.
+  // Data stored without an offset is naive: a naive literal is that clock time, written in the stored format
+  // (SQLite compared '2024-01-31T12:00:00' and '2024-01-31 10:17:00' with stored '... 10:17:00.000' as texts).
   auto naive_data = check_time_literal("2026-11-01 10:00:00", "d", "1978-06-26 19:10:17", 0);
   ASSERT_TRUE(naive_data);
   EXPECT_FALSE(naive_data->replacement);
+  auto naive_t = check_time_literal("2024-01-31T12:00:00", "d", "2024-01-31 10:17:00.000", 0);
+  ASSERT_TRUE(naive_t);
+  EXPECT_EQ(naive_t->replacement.value_or(""), "2024-01-31 12:00:00.000");
+  auto naive_date = check_time_literal("2024-01-31", "d", "2024-01-31T10:17:00", 0);
+  ASSERT_TRUE(naive_date);
+  EXPECT_EQ(naive_date->replacement.value_or(""), "2024-01-31T00:00:00");
+  EXPECT_FALSE(check_time_literal("2024-01-31 10:17:00.0005", "d", "2024-01-31 10:17:00.000", 0))
+      << "more precise than the column stores: refused, not compared as text";
   // ... but a literal with an offset names an instant, which PostgreSQL's timestamp input drops (it
   // compares 10:30): refused, the FIX spelling both readings in the stored format.
   auto instant = check_time_literal("2023-04-01T10:30:00+02:00", "d", "1978-06-26 19:10:17", 0);
