@@ -421,6 +421,9 @@ class Admitter {
   std::optional<ast::Expr> apply_modifiers(ast::Expr t, std::vector<ast::Expr>& args, const ExprContext& ctx,
                                            std::string& why);
   Status sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ctx, bool& replaced);
+  // strftime directives and date / time modifiers this SQLite (3.40) does not know (it answers NULL), and
+  // 'localtime' / 'utc' (the host's zone): refused on SQLite (sqlite_spellings.cpp).
+  Status sqlite_time_words(const ast::FuncCall& f, int location) const;
   void round_numeric_on_postgres(ast::FuncCall& f, const ExprContext& ctx);
 
   // PostgreSQL's types at admission (value_types.cpp): the type of an admitted expression, through

@@ -112,6 +112,39 @@ std::string to_char_literal(std::string_view s) {
   return out + "\"";
 }
 
+// SQLite 3.40's time words (the engine Debian 12 ships): strftime's directives and the modifiers it reads. A later
+// directive (%u, %V, %F, %T ...) or modifier ('subsec', 'floor') answered NULL there, silently; 'localtime' and
+// 'utc' follow the gateway host's time zone, which no statement names (outside tester s18c).
+bool sqlite_directive(char d) {
+  return std::string_view("dfHjJmMsSwWY%").find(d) != std::string_view::npos;
+}
+
+bool sqlite_modifier(std::string_view m) {
+  std::string w;
+  for (char c : m) w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  while (!w.empty() && w.back() == ' ') w.pop_back();
+  std::size_t i = 0;
+  while (i < w.size() && w[i] == ' ') ++i;
+  w.erase(0, i);
+  if (w == "start of month" || w == "start of year" || w == "start of day" || w == "unixepoch" || w == "julianday" ||
+      w == "auto")
+    return true;
+  if (w.starts_with("weekday ")) {
+    const std::string n = w.substr(8);
+    return n.size() == 1 && n[0] >= '0' && n[0] <= '6';
+  }
+  // [+-]NNN[.NNN] unit
+  i = 0;
+  if (i < w.size() && (w[i] == '+' || w[i] == '-')) ++i;
+  const std::size_t digits_at = i;
+  while (i < w.size() && (std::isdigit(static_cast<unsigned char>(w[i])) || w[i] == '.')) ++i;
+  if (i == digits_at) return false;
+  while (i < w.size() && w[i] == ' ') ++i;
+  std::string unit = w.substr(i);
+  if (!unit.empty() && unit.back() == 's') unit.pop_back();
+  return unit == "day" || unit == "hour" || unit == "minute" || unit == "second" || unit == "month" || unit == "year";
+}
+
 constexpr std::string_view kTimeFix =
     "FIX: on PostgreSQL, write the time as a timestamp column or an ISO-8601 literal, e.g. CAST('2026-10-01' AS "
     "timestamptz), and shift it with + CAST('1 day' AS interval) or date_trunc('month', t).";
@@ -276,11 +309,49 @@ void Admitter::round_numeric_on_postgres(ast::FuncCall& f, const ExprContext& ct
   note_rewrite("dialect:round-numeric");
 }
 
+Status Admitter::sqlite_time_words(const ast::FuncCall& f, int location) const {
+  const std::string& name = f.name;
+  if (name != "strftime" && name != "datetime" && name != "date" && name != "time" && name != "julianday" &&
+      name != "unixepoch")
+    return {};
+  const std::size_t first = name == "strftime" ? 1 : 0;
+  if (name == "strftime" && !f.args.empty())
+    if (const auto* format = string_literal(f.args[0]))
+      for (std::size_t i = 0; i + 1 < format->text.size(); ++i) {
+        if (format->text[i] != '%') continue;
+        const char d = format->text[++i];
+        if (!sqlite_directive(d))
+          return make_error(ErrorCode::CapabilityNotOnSqlite,
+                            std::string("strftime's %") + d + " is not known to this SQLite (3.40), which answers NULL",
+                            "FIX: use %Y %m %d %H %M %S %f %j %w %W %s %J, or PostgreSQL's to_char(t, pattern) (e.g. "
+                            "to_char(t, 'ID') for the ISO weekday, to_char(t, 'IW') for the ISO week).",
+                            pos(location));
+      }
+  for (std::size_t i = first + 1; i < f.args.size(); ++i) {
+    const auto* m = string_literal(f.args[i]);
+    if (!m || sqlite_modifier(m->text)) continue;
+    const bool local = m->text.find("local") != std::string::npos || m->text.find("utc") != std::string::npos ||
+                       m->text.find("UTC") != std::string::npos;
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      name + "() modifier '" + m->text + "' " +
+                          (local ? "reads the gateway host's time zone, which the statement does not name"
+                                 : "is not known to this SQLite (3.40), which answers NULL"),
+                      local ? "FIX: name the zone: t AT TIME ZONE 'Europe/Berlin' (times are UTC)."
+                            : "FIX: use 'N days' / hours / minutes / seconds / months / years, 'start of month' / "
+                              "year / day or 'weekday N'; or PostgreSQL's t + CAST('1 day' AS interval) and "
+                              "date_trunc('month', t).",
+                      pos(location));
+  }
+  return {};
+}
+
 Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ctx, bool& replaced) {
   replaced = false;
   auto& f = std::get<ast::FuncCall>(e.node);
   // ifnull / iif are COALESCE / CASE on SQLite too, so that they meet the same type checks (ifnull(cost_usd,
   // 'none') answered the text in a double precision column, iif(c, 1, 'x') 'x' as an integer; outside tester s17c).
+  if (dialect_ == Dialect::Sqlite)
+    if (auto s = sqlite_time_words(f, e.location); !s) return s;
   if (dialect_ != Dialect::Postgres && f.name != "ifnull" && f.name != "iif") return {};
   const auto* row = capability::find_function(f.name);
   const bool scalar_max_min = (f.name == "max" || f.name == "min") && f.args.size() > 1;
