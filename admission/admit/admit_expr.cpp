@@ -403,6 +403,30 @@ Status Admitter::window(ast::WindowSpec& w, const ExprContext& ctx, int location
                       "FIX: order the window by a double precision key and give the offset in it, e.g. OVER (ORDER "
                       "BY CAST(x AS double precision) RANGE BETWEEN 1 PRECEDING AND CURRENT ROW), or use ROWS.",
                       pos(location));
+  // RANGE ... 6 PRECEDING over a date, time, text or boolean key: PostgreSQL's error ("RANGE with offset
+  // PRECEDING/FOLLOWING is not supported for column type date and offset type integer"); SQLite answered a frame
+  // of its own (each day alone for a "trailing week"; outside tester s18a). A time key is pg_time_key(x, kind) here
+  // on SQLite (time_sort_on_sqlite).
+  if (range_offset && w.order_by.size() == 1) {
+    const ast::Expr& key = *w.order_by.front().expr;
+    const auto* keyed = std::get_if<ast::FuncCall>(&key.node);
+    const bool time_key = keyed && keyed->name == "pg_time_key";
+    const SqlType t = time_key ? SqlType::Time : value_type(key, ctx).type;
+    bool interval_offset = false;
+    for (const ast::FrameBound* b : {&w.frame.start, w.frame.end ? &*w.frame.end : nullptr})
+      if (b && b->offset && value_type(**b->offset, ctx).type == SqlType::Time) interval_offset = true;
+    if (!interval_offset && (t == SqlType::Time || t == SqlType::Text || t == SqlType::Boolean || t == SqlType::Json))
+      return make_error(
+          ErrorCode::ValidationUnsupported,
+          "RANGE with a number offset PRECEDING / FOLLOWING is not supported for an ORDER BY key of "
+          "type " +
+              std::string(t == SqlType::Time ? "date / time" : sql_type_words(value_type(key, ctx), std::nullopt)) +
+              " (PostgreSQL's error)",
+          "FIX: order the window by a number and give the offset in it, e.g. OVER (ORDER BY "
+          "extract(epoch FROM t) RANGE BETWEEN 6 * 86400 PRECEDING AND CURRENT ROW) for the 6 days "
+          "before, or use ROWS BETWEEN 6 PRECEDING AND CURRENT ROW for the 6 rows before.",
+          pos(location));
+  }
   if (w.frame.start.offset)
     if (auto s = expr(**w.frame.start.offset, ctx); !s) return s;
   if (w.frame.end && w.frame.end->offset)

@@ -352,7 +352,11 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
   // 'none') answered the text in a double precision column, iif(c, 1, 'x') 'x' as an integer; outside tester s17c).
   if (dialect_ == Dialect::Sqlite)
     if (auto s = sqlite_time_words(f, e.location); !s) return s;
-  if (dialect_ != Dialect::Postgres && f.name != "ifnull" && f.name != "iif") return {};
+  // group_concat(DISTINCT x) too: string_agg(DISTINCT ...) sorts its values on SQLite as PostgreSQL's does, where
+  // SQLite's own kept them in the order first seen (outside tester s18c).
+  if (dialect_ != Dialect::Postgres && f.name != "ifnull" && f.name != "iif" &&
+      !(f.name == "group_concat" && f.distinct))
+    return {};
   const auto* row = capability::find_function(f.name);
   const bool scalar_max_min = (f.name == "max" || f.name == "min") && f.args.size() > 1;
   // date(t) alone is PostgreSQL's date() (a literal's offset is dropped, as PostgreSQL does: the SQLite
@@ -587,7 +591,7 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
   }
   if (name == "printf") {
     // %s of text or a whole number, %d of a whole number, %%: the text joined with ||
-    // (SQLite prints NULL as an empty text, as PostgreSQL's format() does).
+    // (SQLite's %s prints NULL as an empty text, as PostgreSQL's format() does, and its %d as 0).
     const auto* format = f.args.empty() ? nullptr : string_literal(f.args[0]);
     if (!format) return refuse("with a format that is not a literal", "FIX: on PostgreSQL, join text with ||.");
     const std::string fmt = format->text;
@@ -615,7 +619,8 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
                       "FIX: on PostgreSQL, join CAST(x AS text) with ||.");
       if (!plain.empty()) parts.push_back(str(plain));
       plain.clear();
-      parts.push_back(ast::make_expr(ast::Coalesce{{cast(std::move(a), "text"), str("")}}));
+      // (SQLite's %d of NULL prints 0; outside tester s18c)
+      parts.push_back(ast::make_expr(ast::Coalesce{{cast(std::move(a), "text"), str(d == 'd' ? "0" : "")}}));
     }
     if (next != f.args.size()) return refuse("with more arguments than directives", "FIX: pass one argument per %s.");
     if (!plain.empty() || parts.empty()) parts.push_back(str(plain));

@@ -765,3 +765,20 @@ SELECT max((id % 997), 0.0) / 1000 AS a, min(3, 2.5) / 2 AS b FROM spans WHERE i
 -- database: demo
 -- truth: SELECT count(*) FROM spans WHERE greatest((id % 997), 0.0) / 1000 > 1.5
 SELECT count(*) FROM spans WHERE max((id % 997), 0.0) / 1000 > 1.5;
+
+-- printf's %d of NULL prints 0 (its %s the empty text), and group_concat(DISTINCT x) sorts as PostgreSQL's
+-- string_agg(DISTINCT ...) does on both backends (outside tester s18c).
+-- id: sqlite-152
+-- database: demo
+-- truth: SELECT '0' AS a, 'n=0;' AS b, '' AS c
+SELECT printf('%d', NULL) AS a, printf('n=%d;', (SELECT max(id) FROM spans WHERE false)) AS b, printf('%s', NULL) AS c;
+
+-- id: sqlite-153
+-- database: demo
+-- truth: SELECT string_agg(DISTINCT kind, ',') FROM spans
+SELECT group_concat(DISTINCT kind) FROM spans;
+
+-- id: sqlite-154
+-- database: demo
+-- truth: SELECT kind, string_agg(DISTINCT status, ',') AS statuses, string_agg(DISTINCT name, ',') AS names FROM spans WHERE id < 300 GROUP BY kind ORDER BY kind
+SELECT kind, group_concat(DISTINCT status) AS statuses, group_concat(DISTINCT name) AS names FROM spans WHERE id < 300 GROUP BY kind ORDER BY kind;
