@@ -253,6 +253,22 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
   // drops the offset: converting it would answer another question than
   // PostgreSQL's, comparing it as PostgreSQL does would drop what the caller
   // wrote. Refused, with both readings (outside tester s8, H8).
+  // The literal as `time` written in the column's stored format, or refused when the format cannot hold it.
+  auto in_stored_format = [&](const IsoTime& time, const TextTimeFormat& format) -> Result<TimeLiteralDecision> {
+    std::string rewritten = format_utc(time, format);
+    if (rewritten.empty())
+      return make_error(ErrorCode::ValidationTimestampLiteral,
+                        "'" + std::string(literal) + "' is more precise than " + std::string(column) +
+                            " stores (values look like '" + std::string(sample) + "')",
+                        "FIX: write the time with at most " + std::to_string(format.fraction_digits) +
+                            " fraction digits" + (format.date_only ? " (the column holds dates only)" : "") +
+                            ", or compare as a time: CAST(" + std::string(column) + " AS " +
+                            (format.suffix.empty() ? "timestamp" : "timestamptz") +
+                            ") with the literal.",
+                        location >= 0 ? std::optional<int>(location) : std::nullopt);
+    if (rewritten != literal) out.replacement = std::move(rewritten);
+    return out;
+  };
   if (!sample.empty()) {
     auto stored = parse_iso_time(sample);
     if (stored && stored->has_time && !stored->offset_minutes && !t->offset_minutes) {
@@ -260,17 +276,7 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
       if (!format) return out;
       IsoTime clock = *t;
       clock.offset_minutes = 0;  // the clock time as written (a bare date: its midnight)
-      std::string rewritten = format_utc(clock, *format);
-      if (rewritten.empty())
-        return make_error(ErrorCode::ValidationTimestampLiteral,
-                          "'" + std::string(literal) + "' is more precise than " + std::string(column) +
-                              " stores (values look like '" + std::string(sample) + "')",
-                          "FIX: write the time with at most " + std::to_string(format->fraction_digits) +
-                              " fraction digits, or compare as a time: CAST(" + std::string(column) +
-                              " AS timestamp) with the literal.",
-                          location >= 0 ? std::optional<int>(location) : std::nullopt);
-      if (rewritten != literal) out.replacement = std::move(rewritten);
-      return out;
+      return in_stored_format(clock, *format);
     }
     if (stored && stored->has_time && !stored->offset_minutes && t->offset_minutes && *t->offset_minutes != 0) {
       IsoTime clock = *t;
@@ -309,16 +315,7 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
   if (!format) return out;
   IsoTime utc = *t;
   if (!utc.offset_minutes) utc.offset_minutes = 0;  // bare date: midnight UTC
-  std::string rewritten = format_utc(utc, *format);
-  if (rewritten.empty())
-    return make_error(ErrorCode::ValidationTimestampLiteral,
-                      "'" + std::string(literal) + "' is more precise than " + std::string(column) +
-                          " stores (values look like '" + std::string(sample) + "')",
-                      "FIX: write the time with at most " + std::to_string(format->fraction_digits) +
-                          " fraction digits" + (format->date_only ? " (the column holds dates only)" : "") + ".",
-                      location >= 0 ? std::optional<int>(location) : std::nullopt);
-  if (rewritten != literal) out.replacement = std::move(rewritten);
-  return out;
+  return in_stored_format(utc, *format);
 }
 
 }  // namespace qg::rewrite
