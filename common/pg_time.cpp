@@ -695,9 +695,12 @@ bool divide(const Interval& iv, double divisor, Interval& out, std::string& erro
   return scale(iv, divisor, true, out, error);
 }
 
+__int128 interval_cmp_value(const Interval& iv) {
+  return (static_cast<__int128>(iv.months) * 30 + iv.days) * kMicrosPerDay + iv.micros;
+}
+
 std::int64_t sort_key(const Value& v) {
-  if (v.kind == Kind::Interval)
-    return (static_cast<std::int64_t>(v.interval.months) * 30 + v.interval.days) * kMicrosPerDay + v.interval.micros;
+  if (v.kind == Kind::Interval) return static_cast<std::int64_t>(interval_cmp_value(v.interval));
   return v.micros;
 }
 

@@ -77,6 +77,8 @@ bool divide(const Interval& iv, double divisor, Interval& out, std::string& erro
 // is its midnight UTC, so it compares with a timestamptz as PostgreSQL's
 // cast does), 30-day months and 24-hour days for an interval.
 std::int64_t sort_key(const Value& v);
+// PostgreSQL's interval_cmp_value: a month is 30 days, a day 24 hours, in microseconds (128 bits: no overflow).
+__int128 interval_cmp_value(const Interval& iv);
 // Back from a key of kind k (not an interval).
 Value from_key(std::int64_t key, Kind k);
 

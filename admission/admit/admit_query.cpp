@@ -513,8 +513,8 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   lineage_windows_ = nullptr;
   select_times_.clear();
   for (const auto& item : s.items) select_times_.push_back(timestamp_column(item.expr, ctx));
-  interval_keys_on_sqlite(s, ctx, names);
   select_kinds_ = select_kinds(s, ctx);
+  interval_keys_on_sqlite(s, ctx, names, select_kinds_);  // (a collated item keeps its kind)
   select_types_.clear();
   for (const auto& item : s.items) select_types_.push_back(column_value_type(item.expr, ctx));
   select_bounds_.clear();

@@ -343,7 +343,13 @@ class Admitter {
   void collate_interval(ast::Expr& e);
   void collate_interval_item(ast::SelectItem& item);
   // DISTINCT items and GROUP BY keys of a SELECT whose kind is interval (`names`: its output names).
-  void interval_keys_on_sqlite(ast::Select& s, const ExprContext& ctx, const std::vector<std::string>& names);
+  void interval_keys_on_sqlite(ast::Select& s, const ExprContext& ctx, const std::vector<std::string>& names,
+                               const std::vector<std::optional<pgtime::Kind>>& kinds);
+  // A stored time as the computed form of `kind` (pg_from_key of its key), which prints and compares as one text per
+  // value (time_types.cpp).
+  void in_computed_form(ast::Expr& stored, pgtime::Kind kind);
+  // A quoted literal read as a time of `kind` (PostgreSQL's unknown meeting it): CAST(literal AS kind), admitted.
+  Status untyped_as_time(ast::Expr& literal, pgtime::Kind kind, const ExprContext& ctx);
   Status time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   // PostgreSQL's text functions and regular expressions on SQLite (text_on_sqlite.cpp): replaced in place by
   // the registered pg_* functions (or SQLite's own where exact), or refused with a FIX.

@@ -254,6 +254,15 @@ Status Admitter::compared_types(ast::Expr& x, ast::Expr& y, const std::string& o
   return s;
 }
 
+Status Admitter::untyped_as_time(ast::Expr& literal, pgtime::Kind kind, const ExprContext& ctx) {
+  const int at = literal.location;
+  ast::Expr written = std::move(literal);
+  literal = ast::make_expr(
+      ast::Cast{ast::Box<ast::Expr>(std::move(written)), ast::TypeName{std::string(pgtime::kind_name(kind)), {}}}, at);
+  note_rewrite("types:untyped-literal");
+  return expr(literal, ctx);
+}
+
 Status Admitter::untyped_branches(const std::vector<ast::Expr*>& results, const ExprContext& ctx,
                                   std::string_view construct, int location) {
   // The branches' common type when it is a number (every typed branch a number: branch_types passed).
@@ -284,13 +293,7 @@ Status Admitter::untyped_branches(const std::vector<ast::Expr*>& results, const 
     for (ast::Expr* r : results) {
       const auto* lit = std::get_if<ast::Literal>(&r->node);
       if (!lit || lit->kind != ast::LiteralKind::String) continue;
-      const int at = r->location;
-      ast::Expr literal = std::move(*r);
-      *r = ast::make_expr(
-          ast::Cast{ast::Box<ast::Expr>(std::move(literal)), ast::TypeName{std::string(pgtime::kind_name(*kind)), {}}},
-          at);
-      note_rewrite("types:untyped-literal");
-      if (auto s = expr(*r, ctx); !s) return s;
+      if (auto s = untyped_as_time(*r, *kind, ctx); !s) return s;
     }
     return {};
   }

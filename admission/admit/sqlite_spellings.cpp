@@ -119,13 +119,8 @@ bool sqlite_directive(char d) {
   return std::string_view("dfHjJmMsSwWY%").find(d) != std::string_view::npos;
 }
 
-bool sqlite_modifier(std::string_view m) {
-  std::string w;
-  for (char c : m) w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  while (!w.empty() && w.back() == ' ') w.pop_back();
-  std::size_t i = 0;
-  while (i < w.size() && w[i] == ' ') ++i;
-  w.erase(0, i);
+// `w` in lower case, as written otherwise (SQLite 3.40 takes no stray spaces around a modifier's words).
+bool sqlite_modifier(const std::string& w) {
   if (w == "start of month" || w == "start of year" || w == "start of day" || w == "unixepoch" || w == "julianday" ||
       w == "auto")
     return true;
@@ -134,7 +129,7 @@ bool sqlite_modifier(std::string_view m) {
     return n.size() == 1 && n[0] >= '0' && n[0] <= '6';
   }
   // [+-]NNN[.NNN] unit
-  i = 0;
+  std::size_t i = 0;
   if (i < w.size() && (w[i] == '+' || w[i] == '-')) ++i;
   const std::size_t digits_at = i;
   while (i < w.size() && (std::isdigit(static_cast<unsigned char>(w[i])) || w[i] == '.')) ++i;
@@ -329,9 +324,10 @@ Status Admitter::sqlite_time_words(const ast::FuncCall& f, int location) const {
       }
   for (std::size_t i = first + 1; i < f.args.size(); ++i) {
     const auto* m = string_literal(f.args[i]);
-    if (!m || sqlite_modifier(m->text)) continue;
-    const bool local = m->text.find("local") != std::string::npos || m->text.find("utc") != std::string::npos ||
-                       m->text.find("UTC") != std::string::npos;
+    if (!m) continue;
+    const std::string word = lower(m->text);
+    if (sqlite_modifier(word)) continue;
+    const bool local = word.find("local") != std::string::npos || word.find("utc") != std::string::npos;
     return make_error(ErrorCode::CapabilityNotOnSqlite,
                       name + "() modifier '" + m->text + "' " +
                           (local ? "reads the gateway host's time zone, which the statement does not name"

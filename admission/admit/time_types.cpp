@@ -194,6 +194,13 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
       e.node);
 }
 
+void Admitter::in_computed_form(ast::Expr& stored, Kind kind) {
+  const int at = stored.location;
+  ast::Expr value = std::move(stored);
+  stored =
+      call("pg_from_key", {call("pg_time_key", {std::move(value), kind_literal(kind)}, at), kind_literal(kind)}, at);
+}
+
 void Admitter::stored_times_in_branches_on_sqlite(const std::vector<ast::Expr*>& results, const ExprContext& ctx) {
   if (dialect_ != Dialect::Sqlite) return;
   std::optional<Kind> kind;
@@ -206,23 +213,14 @@ void Admitter::stored_times_in_branches_on_sqlite(const std::vector<ast::Expr*>&
     (timestamp_column(*r, ctx) ? stored : computed) = true;
   }
   if (!kind || *kind == Kind::Interval || !computed || !stored) return;
-  for (ast::Expr* r : results) {
-    if (!timestamp_column(*r, ctx)) continue;
-    const int at = r->location;
-    ast::Expr stored_value = std::move(*r);
-    *r = call("pg_from_key",
-              {call("pg_time_key", {std::move(stored_value), kind_literal(*kind)}, at), kind_literal(*kind)}, at);
-  }
+  for (ast::Expr* r : results)
+    if (timestamp_column(*r, ctx)) in_computed_form(*r, *kind);
   note_rewrite("dialect:time-branches");
 }
 
 Status Admitter::times_in_set_on_sqlite(ast::SetOp& set, std::vector<std::optional<Kind>>& kinds) {
   if (dialect_ != Dialect::Sqlite) return {};
   const std::vector<ast::Query*> leaves = set_leaves(set);
-  auto text_literal = [](const ast::Expr& e) {
-    const auto* lit = std::get_if<ast::Literal>(&e.node);
-    return lit && lit->kind == ast::LiteralKind::String;
-  };
   for (std::size_t i = 0; i < kinds.size(); ++i) {
     std::optional<Kind> kind;
     bool stored = false, computed = false, other = false, literals = false;
@@ -233,7 +231,7 @@ Status Admitter::times_in_set_on_sqlite(ast::SetOp& set, std::vector<std::option
         continue;
       }
       if (null_literal(s->items[i].expr)) continue;
-      if (text_literal(s->items[i].expr)) {
+      if (string_literal(s->items[i].expr)) {
         literals = true;
         continue;
       }
@@ -255,14 +253,8 @@ Status Admitter::times_in_set_on_sqlite(ast::SetOp& set, std::vector<std::option
     // SELECT start_time ... UNION SELECT '2026-09-16 00:19:23.561Z' compared the texts.
     for (ast::Query* leaf : leaves) {
       auto& item = std::get<ast::Select>(leaf->body).items[i];
-      if (!text_literal(item.expr)) continue;
-      const int at = item.expr.location;
-      ast::Expr literal = std::move(item.expr);
-      item.expr = ast::make_expr(
-          ast::Cast{ast::Box<ast::Expr>(std::move(literal)), ast::TypeName{std::string(pgtime::kind_name(*kind)), {}}},
-          at);
-      note_rewrite("types:untyped-literal");
-      if (auto s = expr(item.expr, ExprContext{nullptr, nullptr, nullptr}); !s) return s;
+      if (!string_literal(item.expr)) continue;
+      if (auto s = untyped_as_time(item.expr, *kind, ExprContext{nullptr, nullptr, nullptr}); !s) return s;
       computed = true;
     }
     if (literals) kinds[i] = kind;
@@ -279,11 +271,7 @@ Status Admitter::times_in_set_on_sqlite(ast::SetOp& set, std::vector<std::option
       const auto times = query_times(*leaf);
       if (null_literal(item.expr) || i >= times.size() || !times[i]) continue;
       if (item.alias.empty()) item.alias = figure_name(item.expr);
-      const int at = item.expr.location;
-      ast::Expr stored_value = std::move(item.expr);
-      item.expr =
-          call("pg_from_key",
-               {call("pg_time_key", {std::move(stored_value), kind_literal(*kind)}, at), kind_literal(*kind)}, at);
+      in_computed_form(item.expr, *kind);
     }
     kinds[i] = kind;
     note_rewrite("dialect:time-branches");
@@ -444,9 +432,9 @@ void Admitter::collate_interval_item(ast::SelectItem& item) {
   collate_interval(item.expr);
 }
 
-void Admitter::interval_keys_on_sqlite(ast::Select& s, const ExprContext& ctx, const std::vector<std::string>& names) {
+void Admitter::interval_keys_on_sqlite(ast::Select& s, const ExprContext& ctx, const std::vector<std::string>& names,
+                                       const std::vector<std::optional<Kind>>& kinds) {
   if (dialect_ != Dialect::Sqlite) return;
-  const auto kinds = select_kinds(s, ctx);
   auto interval_item = [&](std::size_t i) { return i < kinds.size() && kinds[i] == Kind::Interval; };
   if (s.distinct && s.distinct_on.empty())
     for (std::size_t i = 0; i < s.items.size() && i < names.size(); ++i)

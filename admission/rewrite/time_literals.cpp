@@ -263,8 +263,7 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
                         "FIX: write the time with at most " + std::to_string(format.fraction_digits) +
                             " fraction digits" + (format.date_only ? " (the column holds dates only)" : "") +
                             ", or compare as a time: CAST(" + std::string(column) + " AS " +
-                            (format.suffix.empty() ? "timestamp" : "timestamptz") +
-                            ") with the literal.",
+                            (format.suffix.empty() ? "timestamp" : "timestamptz") + ") with the literal.",
                         location >= 0 ? std::optional<int>(location) : std::nullopt);
     if (rewritten != literal) out.replacement = std::move(rewritten);
     return out;

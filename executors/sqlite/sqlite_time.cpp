@@ -376,10 +376,7 @@ int interval_collation(void* /*arg*/, int left_size, const void* left, int right
     if (xa != yb) return xa ? -1 : 1;
     return a < b ? -1 : a > b ? 1 : 0;
   }
-  auto key = [](const pgtime::Interval& iv) {
-    return (static_cast<__int128>(iv.months) * 30 + iv.days) * pgtime::kMicrosPerDay + iv.micros;
-  };
-  const __int128 kx = key(x), ky = key(y);
+  const __int128 kx = pgtime::interval_cmp_value(x), ky = pgtime::interval_cmp_value(y);
   return kx < ky ? -1 : kx > ky ? 1 : 0;
 }
 
