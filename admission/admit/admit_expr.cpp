@@ -686,6 +686,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = text_literal_as_number(*n.right, **n.left, ctx, loc); !s) return s;
             if (auto s = boolean_text_on_sqlite(**n.left, *n.right, ctx, loc); !s) return s;
             if (auto s = boolean_text_on_sqlite(*n.right, **n.left, ctx, loc); !s) return s;
+            float_comparison_on_sqlite({&**n.left, &*n.right}, ctx);
           }
           {
             // Certainly int4 / int2 (2147483647 + 1, length(x) * 1000): PostgreSQL's 32-bit (16-bit) overflow.
@@ -741,6 +742,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = time_literal(*n.left, *n.right, ctx); !s) return s;
           if (auto s = time_literal(*n.right, *n.left, ctx); !s) return s;
           if (auto s = time_comparison_on_sqlite({&*n.left, &*n.right}, ctx, loc); !s) return s;
+          float_comparison_on_sqlite({&*n.left, &*n.right}, ctx);
           exact_distinct_from(n, ctx);
           return {};
         } else if constexpr (std::is_same_v<T, ast::NullIf>) {
@@ -803,6 +805,11 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = time_literal(*n.arg, item, ctx); !s) return s;
             if (auto s = text_literal_as_number(item, *n.arg, ctx, loc); !s) return s;
           }
+          {
+            std::vector<ast::Expr*> operands{&*n.arg};
+            for (auto& item : n.items) operands.push_back(&item);
+            float_comparison_on_sqlite(operands, ctx);
+          }
           exact_membership(e, ctx);  // `n` may die here
           return {};
         } else if constexpr (std::is_same_v<T, ast::Between>) {
@@ -834,6 +841,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
                                 pos(n.arg->location));
             if (lit->text == written) lit->text = for_low;
           }
+          float_comparison_on_sqlite({&*n.arg, &*n.low, &*n.high}, ctx);
           exact_membership(e, ctx);  // `n` may die here
           return {};
         } else if constexpr (std::is_same_v<T, ast::Like>) {

@@ -262,6 +262,8 @@ class Admitter {
   Status numeric_typmod_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);
   void trunc_digits(ast::Expr& e, const ExprContext& ctx);
   Status greatest_least_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  // Integers and numerics compared with a float8 on SQLite: cast to float8, as PostgreSQL compares them.
+  void float_comparison_on_sqlite(const std::vector<ast::Expr*>& operands, const ExprContext& ctx);
   // jsonb paths on SQLite (json_on_sqlite.cpp): #>> / #> and jsonb_extract_path[_text] become arrow chains,
   // x ? 'key' pg_jsonb_exists. `replaced`: `e` is a new node, to be admitted as written.
   Status json_path_on_sqlite(ast::Expr& e, bool& replaced);

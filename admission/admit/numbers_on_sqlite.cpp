@@ -15,6 +15,7 @@
 // The replacements are querygate's own functions, admitted on SQLite as they
 // stand, so admitting the printed statement again changes nothing.
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -183,6 +184,34 @@ Status Admitter::greatest_least_on_sqlite(ast::Expr& e, const ExprContext& ctx) 
   e = call(m->greatest ? "pg_greatest" : "pg_least", std::move(args), location);
   note_rewrite("dialect:greatest-least");
   return {};
+}
+
+// a bigint (or a numeric SQLite holds as an integer) compared with a double precision: PostgreSQL converts it to
+// double precision and compares the doubles (9007199254740993 = 2 ^ 53 is true there), SQLite compares an integer
+// with a real exactly (loyalty_points > 2 ^ 53 counted 58 rows for 28; outside tester s18b). When one operand is a
+// float, the integer and numeric ones are cast to float8 (an integer literal within 2 ^ 53 is exact either way).
+void Admitter::float_comparison_on_sqlite(const std::vector<ast::Expr*>& operands, const ExprContext& ctx) {
+  if (dialect_ != Dialect::Sqlite) return;
+  if (std::none_of(operands.begin(), operands.end(),
+                   [&](const ast::Expr* x) { return value_type(*x, ctx).type == SqlType::Float; }))
+    return;
+  bool changed = false;
+  for (ast::Expr* x : operands) {
+    if (const auto* l = std::get_if<ast::Literal>(&x->node)) {
+      if (l->kind != ast::LiteralKind::Integer) continue;  // a decimal literal is a REAL on SQLite already
+      std::int64_t v = 0;
+      const auto [end, ec] = std::from_chars(l->text.data(), l->text.data() + l->text.size(), v);
+      if (ec == std::errc() && end == l->text.data() + l->text.size() && v <= (std::int64_t{1} << 53) &&
+          v >= -(std::int64_t{1} << 53))
+        continue;
+    }
+    const SqlType t = value_type(*x, ctx).type;
+    if (t != SqlType::Integer && t != SqlType::Numeric) continue;
+    const int at = x->location;
+    *x = ast::make_expr(ast::Cast{ast::Box<ast::Expr>(std::move(*x)), ast::TypeName{"float8", {}}}, at);
+    changed = true;
+  }
+  if (changed) note_rewrite("dialect:float-comparison");
 }
 
 // text || condition: PostgreSQL writes the boolean as true / false ('a' || true is 'atrue'), SQLite as 1 / 0

@@ -217,3 +217,15 @@ SELECT nullif(1, '1') AS a, nullif(id, '2') AS b FROM projects ORDER BY id;
 -- before on both backends; outside tester s14).
 -- id: num-065
 SELECT 2 ^ 3 AS a, 2.0 ^ 3 AS b, 2 ^ 0.5 AS c, 2 ^ 3 ^ 2 AS e, id ^ 2 AS f, -2 ^ 2 AS g, 1.5 ^ 2 * 2 AS h FROM projects ORDER BY id;
+
+-- A bigint compared with a double precision: PostgreSQL converts the bigint to double precision (2 ^ 53 + 1 equals
+-- 2 ^ 53 there); SQLite compared an integer with a real exactly (58 rows for 28; outside tester s18b).
+-- id: num-066
+SELECT x, x > 2 ^ 53 AS gt, x = 9007199254740992::float8 AS eq, x IN (1, 2 ^ 53) AS inl,
+       x BETWEEN 2 ^ 53 AND 2 ^ 54 AS btw, x IS DISTINCT FROM 2 ^ 53 AS dist, x <= sqrt(x::float8 * x) AS sq
+FROM (VALUES (9007199254740991::bigint), (9007199254740992), (9007199254740993), (9007199254740995), (-9007199254740993)) v(x)
+ORDER BY x;
+
+-- id: num-067
+SELECT count(*) FILTER (WHERE x > power(2, 53)) AS a, count(*) FILTER (WHERE x::numeric = 2 ^ 53) AS b
+FROM (VALUES (9007199254740993::bigint), (9007199254740992), (9007199254740994)) v(x);
