@@ -127,12 +127,6 @@ double nearest_double(const Decimal& d) {
 
 namespace {
 
-// No apostrophe: the engine's words pass exec::engine_words, which withholds a quoted fragment the statement did not
-// write ("PostgreSQL's numeric ..." read as the start of a value from the data).
-const std::string kPastExact =
-    "querygate: a numeric past 2^53 (9007199254740992) has no exact SQLite value; the PostgreSQL numeric would answer "
-    "exactly";
-
 // A nonzero decimal's weight and first digit in numeric.c's base 10000 (digit i of the weight w counts 10000^w).
 void base10000(const Decimal& d, int& weight, int& first) {
   std::string digits = d.value < 0 ? cpp_int(-d.value).str() : d.value.str();
@@ -210,7 +204,7 @@ bool operands(sqlite3_context* ctx, sqlite3_value** argv, sqlite3_value* from_va
          std::abs(sqlite3_value_double(argv[0])) >= 9007199254740992.0) ||
         (sqlite3_value_type(argv[1]) == SQLITE_FLOAT && std::abs(sqlite3_value_double(argv[1])) >= 9007199254740992.0);
     sqlite3_result_error(ctx,
-                         big ? kPastExact.c_str()
+                         big ? kPastExact
                              : (std::string("querygate: invalid input syntax for type numeric (an operand of ") + what +
                                 " that is not a number)")
                                    .c_str(),
@@ -626,7 +620,7 @@ void pg_numeric_decimal(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   }
   const auto* from = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
   auto x = of_value(argv[0], from && from[0] == 'f');
-  if (!x) return sqlite3_result_error(ctx, kPastExact.c_str(), -1);
+  if (!x) return sqlite3_result_error(ctx, kPastExact, -1);
   if (argc > 2 && sqlite3_value_type(argv[2]) == SQLITE_INTEGER) {
     const auto scale = sqlite3_value_int64(argv[2]);
     if (scale >= 0 && scale <= 1000) *x = cut(*x, static_cast<int>(scale), false);

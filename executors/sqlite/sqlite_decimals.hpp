@@ -21,6 +21,12 @@ struct Decimal {
 
 cpp_int pow10(int n);
 
+// The engine's words for a numeric whose digits a SQLite double cannot hold (past 2^53); no apostrophe: the engine's
+// words pass exec::engine_words, which withholds a quoted fragment the statement did not write.
+inline constexpr const char* kPastExact =
+    "querygate: a numeric past 2^53 (9007199254740992) has no exact SQLite value; the PostgreSQL numeric would answer "
+    "exactly";
+
 // "-12.0340" or "1.5e-07" as a decimal (scale 4, scale 8); nullopt for text that is not a number.
 std::optional<Decimal> parse(std::string text);
 
