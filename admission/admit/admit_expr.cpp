@@ -498,6 +498,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (!fix.qualifier.empty()) n.table = fix.qualifier;
           if (auto s = json_rows_reference(n, **relation, loc); !s) return s;
           if (exact_column_on_sqlite(e, **relation)) return {};  // `n` died: pg_numeric_value(v)
+          if (mixed_time_on_sqlite(e, **relation)) return {};    // `n` died: read as the time it is
           const ast::ColumnRef ref = n;                          // `n` dies if the node is replaced
           return substitute_virtual(e, **relation, ref, ctx);
         } else if constexpr (std::is_same_v<T, ast::Literal>) {
@@ -516,6 +517,10 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
               return expr(e, ctx);  // `n` died: admit the operator
             }
           }
+          // pg_time_key(x, kind) reads each value of x as a time: a column of mixed forms stays itself there (it
+          // is what mixed_time_on_sqlite wrote: admitted again, it is not wrapped twice).
+          if (n.name == "pg_time_key" && !n.args.empty() && std::holds_alternative<ast::ColumnRef>(n.args.front().node))
+            time_key_argument_ = &n.args.front();
           if (auto s = function(n, loc, ctx); !s) return s;
           exact_arguments_on_sqlite(n);
           const std::string called = n.name;

@@ -405,6 +405,13 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             if (std::any_of(merged.begin(), merged.end(), [&](const StarColumn& c) { return same(c.name, u); }))
               return make_error(ErrorCode::ValidationUnsupported, "USING (" + u + "): the column is listed twice",
                                 "FIX: list each column once in USING (...).", pos(loc));
+            {
+              std::vector<const StarColumn*> sides;
+              for (const auto* side : {&left, &right})
+                for (const auto& c : *side)
+                  if (same(c.name, u)) sides.push_back(&c);
+              if (auto s = time_using_on_sqlite(u, sides, level, loc); !s) return s;
+            }
             StarColumn m{u, {}};
             for (const auto* side : {&left, &right})
               for (const auto& c : *side)

@@ -416,7 +416,7 @@ const catalog::Column* Admitter::timestamp_column(const ast::Expr& e, const Expr
   const Relation& r = **relation;
   if (r.table) {
     const auto* c = r.table->find_column(ref->column, dialect_);
-    return c && c->timestamp ? c : nullptr;
+    return c && c->timestamp && !(c->timestamp_mixed && dialect_ == Dialect::Sqlite) ? c : nullptr;
   }
   for (std::size_t i = 0; i < r.columns.size() && i < r.timestamps.size(); ++i)
     if (same(r.columns[i], ref->column)) return r.timestamps[i];

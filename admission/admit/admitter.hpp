@@ -350,6 +350,10 @@ class Admitter {
   // A stored time as the computed form of `kind` (pg_from_key of its key), which prints and compares as one text per
   // value (time_types.cpp).
   void in_computed_form(ast::Expr& stored, pgtime::Kind kind);
+  bool mixed_time_on_sqlite(ast::Expr& e, const Relation& r);  // a column of mixed text forms, as times
+  Status time_using_on_sqlite(const std::string& u, const std::vector<const StarColumn*>& sides, const Scope& level,
+                              int location);
+  const ast::Expr* time_key_argument_ = nullptr;  // pg_time_key's column argument, read as a time already
   // A quoted literal read as a time of `kind` (PostgreSQL's unknown meeting it): CAST(literal AS kind), admitted.
   Status untyped_as_time(ast::Expr& literal, pgtime::Kind kind, const ExprContext& ctx);
   Status time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);

@@ -32,6 +32,9 @@ struct Column {
   // stored format learnt from `timestamp_sample`.
   bool timestamp = false;
   std::string timestamp_sample;  // one stored value, when the engine stores text
+  // SQLite: the column stores its times in more than one text form ('...:00Z' beside '...:00.5Z'), all ISO-8601:
+  // admission reads each value as a time (executors/sqlite/sqlite_catalog.cpp read_forms), never its text.
+  bool timestamp_mixed = false;
   // It holds JSON documents: jsonb/json on PostgreSQL, a SQLite text column
   // whose stored texts are JSON objects or arrays (types at admission, issue #12).
   bool json = false;

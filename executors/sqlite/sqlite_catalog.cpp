@@ -1,10 +1,13 @@
 #include "executors/sqlite/sqlite_catalog.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "admission/rewrite/time_literals.hpp"
 #include "executors/executor_errors.hpp"
 #include "executors/sqlite/sqlite_handle.hpp"
 
@@ -95,6 +98,66 @@ bool read_sample(sqlite3* db, const std::string& table, const std::string& colum
   const std::string sql =
       "SELECT " + quote(column) + " FROM " + quote(table) + " WHERE typeof(" + quote(column) + ") = 'text' LIMIT 1";
   return query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) { out = text_at(s, 0); });
+}
+
+// The GLOB pattern of texts shaped as `value`: each digit any digit, every other character itself, and the UTC
+// offset as written ('+02:00' is another form than '+00:00': the texts of two offsets do not sort as the times).
+std::string shape_pattern(const std::string& value, bool has_offset) {
+  std::size_t offset_at = value.size();
+  if (has_offset) offset_at = std::min(value.size(), value.find_last_of("+-Z", std::string::npos));
+  std::string p;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    if (c >= '0' && c <= '9' && i < offset_at)
+      p += "[0-9]";
+    else if (c == '*' || c == '?' || c == '[')
+      p += std::string("[") + c + "]";
+    else
+      p += c;
+  }
+  return p;
+}
+
+// Whether a timestamp column stores its times in more than one text form, or with a UTC offset other than zero
+// (Python's isoformat() writes
+// '...:00+00:00' beside '...:00.500000+00:00'; a CSV import mixes dates with date-times; astimezone() writes local
+// offsets, '+02:00' or '-05:00' by the row): such a column is
+// compared, ordered and grouped as texts, which follow time only within one form ('...01:00:00Z' sorted after
+// '...01:00:00.5Z'; a literal in the sample's form missed the rows of the other; outside tester s18b). Each new form
+// found is read as an ISO-8601 time; when all are, `mixed` is set and `sample` becomes a value of the widest kind
+// (with an offset, else with a time of day), which admission reads every value as (pg_time_key per value). A
+// column with a form that is not ISO-8601 text, or with more than 8 forms, is left as it was (its own text).
+bool read_forms(sqlite3* db, const std::string& table, const std::string& column, std::string& sample, bool& mixed) {
+  mixed = false;
+  const auto sample_time = rewrite::parse_iso_time(sample);
+  if (!sample_time) return true;
+  auto quote = [](const std::string& name, char q) {
+    std::string out(1, q);
+    for (char c : name) out += c == q ? std::string(2, q) : std::string(1, c);
+    return out + q;
+  };
+  const std::string c = quote(column, '"');
+  std::vector<std::string> patterns{shape_pattern(sample, sample_time->offset_minutes.has_value())};
+  std::string widest = sample;
+  int widest_rank = sample_time->offset_minutes ? 2 : sample_time->has_time ? 1 : 0;
+  for (int forms = 1; forms <= 8; ++forms) {
+    std::string sql = "SELECT " + c + " FROM " + quote(table, '"') + " WHERE typeof(" + c + ") = 'text'";
+    for (const auto& p : patterns) sql += " AND " + c + " NOT GLOB " + quote(p, '\'');
+    sql += " LIMIT 1";
+    std::optional<std::string> other;
+    if (!query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) { other = text_at(s, 0); })) return false;
+    if (!other) {
+      mixed = forms > 1 || sample_time->offset_minutes.value_or(0) != 0;
+      if (mixed) sample = widest;
+      return true;
+    }
+    const auto t = rewrite::parse_iso_time(*other);
+    if (!t) return true;  // not ISO-8601 text: left as it was
+    const int rank = t->offset_minutes ? 2 : t->has_time ? 1 : 0;
+    if (rank > widest_rank) widest = *other, widest_rank = rank;
+    patterns.push_back(shape_pattern(*other, t->offset_minutes.has_value()));
+  }
+  return true;  // more forms than that: left as it was
 }
 
 // A text column whose first stored texts (up to 20) are all JSON objects or
@@ -196,6 +259,8 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
       column.timestamp = true;
       if (!read_sample(db, table.name, column.name, column.timestamp_sample))
         return engine_error(db, config, "reading a value of " + table.name + "." + column.name);
+      if (!read_forms(db, table.name, column.name, column.timestamp_sample, column.timestamp_mixed))
+        return engine_error(db, config, "reading the forms of " + table.name + "." + column.name);
     }
     result.tables.push_back(std::move(table));
   }

@@ -40,6 +40,35 @@ const Row kRows[] = {
     {7, "2026-12-31 23:59:59.000001", nullptr, "2026-12-31", 0},
 };
 
+// Users' own files (outside testers s18b, s19a, s19b): per row, the same instant in several text forms as Python and
+// CSV imports write them. m mixes forms (isoformat() drops .000000), o carries local offsets (astimezone()), z and p
+// hold one form each ('...Z' and '...+00:00'), n is naive ('YYYY-MM-DD HH:MM:SS'), d a date.
+constexpr const char* kFormsSqlite =
+    "CREATE TABLE f (id INTEGER PRIMARY KEY, m DATETIME, o DATETIME, z DATETIME, p DATETIME, n DATETIME, d DATE);"
+    "INSERT INTO f VALUES"
+    " (1, '2024-03-31T01:00:00+00:00', '2024-03-31T03:00:00+02:00', '2024-03-31T01:00:00Z',"
+    "     '2024-03-31T01:00:00+00:00', '2024-03-31 01:00:00', '2024-03-31'),"
+    " (2, '2024-03-31T01:00:00.500000+00:00', '2024-03-30T20:00:00.5-05:00', '2024-03-31T01:00:00.500Z',"
+    "     '2024-03-31T01:00:00.500+00:00', '2024-03-31 01:00:00.5', '2024-03-31'),"
+    " (3, '2024-03-31T00:59:59.999999+00:00', '2024-03-31T06:29:59.999999+05:30', '2024-03-31T00:59:59.999Z',"
+    "     '2024-03-31T00:59:59.999+00:00', '2024-03-31 00:59:59.999', '2024-03-30'),"
+    " (4, '2024-03-31T00:00:00+00:00', '2024-03-31T00:00:00+00:00', '2024-03-31T00:00:00Z',"
+    "     '2024-03-31T00:00:00+00:00', '2024-03-31 00:00:00', '2024-03-31'),"
+    " (5, NULL, NULL, NULL, NULL, NULL, NULL);";
+constexpr const char* kFormsPostgres =
+    "CREATE TABLE f (id integer PRIMARY KEY, m timestamptz, o timestamptz, z timestamptz, p timestamptz, n timestamp,"
+    " d date);"
+    "INSERT INTO f VALUES"
+    " (1, '2024-03-31T01:00:00+00:00', '2024-03-31T03:00:00+02:00', '2024-03-31T01:00:00Z',"
+    "     '2024-03-31T01:00:00+00:00', '2024-03-31 01:00:00', '2024-03-31'),"
+    " (2, '2024-03-31T01:00:00.500000+00:00', '2024-03-30T20:00:00.5-05:00', '2024-03-31T01:00:00.500Z',"
+    "     '2024-03-31T01:00:00.500+00:00', '2024-03-31 01:00:00.5', '2024-03-31'),"
+    " (3, '2024-03-31T00:59:59.999999+00:00', '2024-03-31T06:29:59.999999+05:30', '2024-03-31T00:59:59.999Z',"
+    "     '2024-03-31T00:59:59.999+00:00', '2024-03-31 00:59:59.999', '2024-03-30'),"
+    " (4, '2024-03-31T00:00:00+00:00', '2024-03-31T00:00:00+00:00', '2024-03-31T00:00:00Z',"
+    "     '2024-03-31T00:00:00+00:00', '2024-03-31 00:00:00', '2024-03-31'),"
+    " (5, NULL, NULL, NULL, NULL, NULL, NULL);";
+
 std::string quoted(const char* s) {
   return s ? "'" + std::string(s) + "'" : "NULL";
 }
@@ -68,7 +97,7 @@ class TimeParityTest : public ::testing::Test {
     ASSERT_EQ(sqlite3_open((dir_ / "t.db").c_str(), &lite), SQLITE_OK);
     const std::string lite_sql =
         "CREATE TABLE t (id INTEGER PRIMARY KEY, a TIMESTAMP, b TIMESTAMP, d DATE, n REAL, w TIMESTAMP);\nBEGIN;\n" +
-        lite_rows + "COMMIT;";
+        lite_rows + "COMMIT;" + kFormsSqlite;
     ASSERT_EQ(sqlite3_exec(lite, lite_sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(lite);
     sqlite3_close(lite);
     {
@@ -84,7 +113,7 @@ class TimeParityTest : public ::testing::Test {
       tx.exec(
           "SET TimeZone = 'UTC'; CREATE TABLE t (id integer PRIMARY KEY, a timestamptz, b timestamptz, d date, n "
           "double precision, w timestamp);\n" +
-          pg_rows + "GRANT USAGE ON SCHEMA public TO qg_reader; GRANT SELECT ON t TO qg_reader;");
+          pg_rows + kFormsPostgres + "GRANT USAGE ON SCHEMA public TO qg_reader; GRANT SELECT ON t, f TO qg_reader;");
       tx.commit();
     }
     std::filesystem::create_directories(dir_ / "lite");
@@ -92,10 +121,10 @@ class TimeParityTest : public ::testing::Test {
     std::filesystem::copy_file(dir_ / "t.db", dir_ / "lite" / "t.db");
     write_file(dir_ / "lite" / "querygate.yaml",
                "limits: { float_digits: 0 }\ndatabases:\n  t:\n    backend: sqlite\n    path: t.db\n"
-               "    tables: { t: {} }\n");
+               "    tables: { t: {}, f: {} }\n");
     write_file(dir_ / "pg" / "querygate.yaml",
                "limits: { float_digits: 0 }\ndatabases:\n  t:\n    backend: postgres\n    dsn: \"" +
-                   pg_dsn(server_, "qg_reader", db_) + "\"\n    tables: { t: {} }\n");
+                   pg_dsn(server_, "qg_reader", db_) + "\"\n    tables: { t: {}, f: {} }\n");
     sqlite_ = std::make_unique<GatewayProcess>(dir_ / "lite" / "querygate.yaml");
     postgres_ = std::make_unique<GatewayProcess>(dir_ / "pg" / "querygate.yaml");
   }
@@ -269,7 +298,9 @@ TEST_F(TimeParityTest, DateTruncTruncatesLikePostgresWeeksOnMonday) {
   expect_same("SELECT id FROM t WHERE date_trunc('day', a) IS DISTINCT FROM CAST(d AS timestamptz) ORDER BY id");
   expect_same("SELECT id FROM t WHERE date_trunc('day', a) IN (SELECT date_trunc('day', b) FROM t) ORDER BY id");
   expect_same("SELECT id FROM t WHERE date_trunc('day', a) IN ('2026-03-08', '2024-02-29') ORDER BY id");
-  expect_refused(*sqlite_, "SELECT id FROM t WHERE a IN (SELECT date_trunc('day', b) FROM t)", "EXISTS");
+  // a stores its times in two forms ('...:00+00:00', '...:59.999+00:00'): each value is read as a time.
+  expect_same("SELECT id FROM t WHERE a IN (SELECT date_trunc('day', a) + interval '23:59:59.999' FROM t) ORDER BY id",
+              "dialect:mixed-time-forms");
   expect_same(
       "SELECT id FROM t AS u WHERE EXISTS (SELECT 1 FROM t WHERE date_trunc('day', t.b) = "
       "date_trunc('day', u.a)) ORDER BY id");
@@ -344,9 +375,13 @@ TEST_F(TimeParityTest, StoredTextWithoutOffsetIsATimestampWithoutTimeZone) {
       "SELECT id, w AT TIME ZONE 'America/Los_Angeles', w AT TIME ZONE 'Europe/Berlin', CAST(w AS "
       "timestamptz) FROM t ORDER BY id");
   expect_same("SELECT id FROM t WHERE w + INTERVAL '1 hour' > a ORDER BY id");
-  // A naive literal is that clock time, in the stored format: 'T' against ' ' compared as texts (outside tester s18b).
-  expect_same("SELECT id FROM t WHERE w < '2026-03-08T10:00:00' ORDER BY id", "time-literal");
-  expect_same("SELECT id FROM t WHERE w = '2026-01-31T10:00:00' OR w >= '2026-10-25' ORDER BY id", "time-literal");
+  // A naive literal is that clock time: 'T' against ' ' compared as texts (outside tester s18b); w stores its times
+  // in more than one form ('10:00:00', '23:59:59.999'), so each value is read as a time.
+  expect_same("SELECT id FROM t WHERE w < '2026-03-08T10:00:00' ORDER BY id", "dialect:mixed-time-forms");
+  expect_same("SELECT id FROM t WHERE w = '2026-01-31T10:00:00' OR w >= '2026-10-25' ORDER BY id",
+              "dialect:mixed-time-forms");
+  expect_same("SELECT id, w, a FROM t ORDER BY w DESC, a");
+  expect_same("SELECT min(w), max(a), count(DISTINCT a) FROM t");
 }
 
 TEST_F(TimeParityTest, UntranslatedFormsAreRefusedWithFixesThatRun) {
@@ -358,6 +393,33 @@ TEST_F(TimeParityTest, UntranslatedFormsAreRefusedWithFixesThatRun) {
   expect_same("SELECT max(date_part('epoch', b - a)) FROM t");
   expect_refused(*sqlite_, "SELECT a - '2026-01-01' FROM t", "TIMESTAMPTZ");
   expect_same("SELECT id, a - TIMESTAMPTZ '2026-01-01T00:00:00Z' FROM t ORDER BY id");
+}
+
+TEST_F(TimeParityTest, UsersTimeFormsCompareOrderAndGroupAsTimes) {
+  // A column of mixed forms or local offsets: each value read as a time (its texts sort as times only within one form).
+  for (const char* c : {"m", "o"}) {
+    const std::string x = c;
+    expect_same("SELECT id FROM f WHERE " + x + " = '2024-03-31T01:00:00Z' ORDER BY id", "dialect:mixed-time-forms");
+    expect_same("SELECT id FROM f WHERE " + x + " >= '2024-03-31T01:00:00.2Z' OR " + x +
+                " < '2024-03-31T00:30:00+00' ORDER BY id");
+    expect_same("SELECT id, " + x + " FROM f ORDER BY " + x + " DESC NULLS LAST, id");
+    expect_same("SELECT min(" + x + "), max(" + x + "), count(DISTINCT " + x + ") FROM f");
+    expect_same("SELECT date_trunc('hour', " + x + ") AS h, count(*) FROM f GROUP BY 1 ORDER BY 1");
+    expect_same("SELECT " + x + " - lag(" + x + ") OVER (ORDER BY " + x + ", id) FROM f ORDER BY " + x + ", id");
+  }
+  // Two columns of different forms (or kinds) compared, merged or deduplicated: as times.
+  expect_same("SELECT id FROM f WHERE z = p ORDER BY id", "dialect:time-compare");
+  expect_same("SELECT id FROM f WHERE m = z OR n = CAST(p AS timestamp) ORDER BY id");
+  expect_same("SELECT id FROM f WHERE d = n ORDER BY id");
+  expect_same("SELECT id FROM f WHERE d < n AND n BETWEEN d AND z ORDER BY id");
+  expect_same("SELECT id FROM f WHERE o IS DISTINCT FROM p ORDER BY id");
+  expect_same("SELECT count(*) FROM (SELECT z FROM f UNION SELECT p FROM f UNION SELECT m FROM f) AS u");
+  expect_same("SELECT id, coalesce(z, p), CASE WHEN id > 2 THEN p ELSE z END FROM f ORDER BY id");
+  // USING compares what the engine holds: refused where the two sides' forms differ.
+  expect_refused(*sqlite_,
+                 "SELECT count(*) FROM (SELECT id, z AS x FROM f) AS a JOIN (SELECT id, p AS x FROM f) AS b USING (x)",
+                 "ON a.x = b.x");
+  expect_same("SELECT count(*) FROM (SELECT id, z AS x FROM f) AS a JOIN (SELECT id, p AS x FROM f) AS b ON a.x = b.x");
 }
 
 }  // namespace
