@@ -796,6 +796,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           }
           return {};
         } else if constexpr (std::is_same_v<T, ast::InList>) {
+          for (const auto& item : n.items) spelling_uses_in_comparison(*n.arg, item, ctx);
           if (auto s = expr(*n.arg, ctx); !s) return s;
           for (auto& item : n.items)
             if (auto s = expr(item, ctx); !s) return text_meant(std::move(s), item, *n.arg, "=");
@@ -820,6 +821,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
         } else if constexpr (std::is_same_v<T, ast::Between>) {
           if (n.symmetric)
             if (auto s = construct(Construct::BetweenSymmetric, loc); !s) return s;
+          // datetime(...) between timestamp columns is a time, as in a comparison (sqlite_spellings.cpp).
+          spelling_uses_in_comparison(*n.arg, *n.low, ctx);
+          spelling_uses_in_comparison(*n.arg, *n.high, ctx);
           if (auto s = expr(*n.arg, ctx); !s) return s;
           if (auto s = expr(*n.low, ctx); !s) return s;
           if (auto s = expr(*n.high, ctx); !s) return s;

@@ -36,3 +36,14 @@ SELECT count(*) FROM traces WHERE start_time >= strftime('%Y-%m-%d', '2026-10-05
 -- id: sqlite-times-008
 -- truth: SELECT count(*) FROM spans WHERE start_time > timestamptz '2026-10-05 10:00:00+00'
 SELECT count(*) FROM spans WHERE start_time > datetime('2026-10-05T10:00:00Z');
+
+-- datetime() compared with a text literal is text on both backends (to_char on PostgreSQL), not a time: the SQLite
+-- gateway typed it as a time (6 388 rows for SQLite's and the PostgreSQL gateway's 6 258; outside tester s19a).
+-- id: sqlite-times-009
+-- truth: SELECT count(*) FROM traces WHERE to_char(start_time, 'YYYY-MM-DD HH24:MI:SS') >= '2026-10-01T00:00:00Z'
+SELECT count(*) FROM traces WHERE datetime(start_time) >= '2026-10-01T00:00:00Z';
+
+-- strftime() is text: a UNION with a quoted literal keeps text (it was a 500: the literal read as a date).
+-- id: sqlite-times-010
+-- truth: SELECT count(*) FROM (SELECT to_char(start_time, 'YYYY-MM-DD') AS d FROM traces UNION SELECT '2026-09-16' UNION SELECT 'total') AS u
+SELECT count(*) FROM (SELECT strftime('%Y-%m-%d', start_time) AS d FROM traces UNION SELECT '2026-09-16' UNION SELECT 'total') AS u;
