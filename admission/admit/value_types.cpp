@@ -16,6 +16,7 @@
 #include "admission/admit/admitter.hpp"
 #include "admission/ast/walk.hpp"
 #include "admission/render/render.hpp"
+#include "admission/rewrite/time_literals.hpp"
 #include "admission/rewrite/virtual_columns.hpp"
 
 namespace qg::admit::detail {
@@ -847,8 +848,27 @@ Status Admitter::function_types(ast::FuncCall& f, const ExprContext& ctx, int lo
 
 Status Admitter::like_types(const ast::Like& like, const ExprContext& ctx, int location) {
   const ValueType t = value_type(*like.arg, ctx);
-  if (t.type != SqlType::Json && !number(t.type) && t.type != SqlType::Boolean) return {};
   const std::string what = shown(*like.arg, dialect_);
+  if (t.type == SqlType::Time) {
+    // PostgreSQL has no LIKE for a time either; on SQLite the stored text is matched, which is PostgreSQL's text of
+    // the value only for a date or a naive 'YYYY-MM-DD HH:MM:SS' column (and a column of text that is not ISO-8601):
+    // start_time LIKE '%T%' matched the stored ISO text of every row (outside testers s19b, s19c).
+    if (dialect_ == Dialect::Sqlite)
+      if (const auto* c = timestamp_column(*like.arg, ctx)) {
+        const auto f = rewrite::detect_text_format(c->timestamp_sample);
+        if (!rewrite::parse_iso_time(c->timestamp_sample) || !f ||
+            (f->suffix.empty() && f->fraction_digits == 0 && (f->date_only || f->separator == ' ')))
+          return {};
+      }
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "a time " + what +
+                          " LIKE ...: PostgreSQL has no LIKE for a time (\"operator does not exist\"); SQLite would "
+                          "match its stored text",
+                      "FIX: compare times, e.g. " + what + " >= '2026-10-05' AND " + what +
+                          " < '2026-10-06', or match PostgreSQL's text of it: CAST(" + what + " AS text) LIKE '...'.",
+                      pos(location));
+  }
+  if (t.type != SqlType::Json && !number(t.type) && t.type != SqlType::Boolean) return {};
   return make_error(ErrorCode::ValidationUnsupported,
                     std::string(type_words(t)) + " " + what +
                         " LIKE ...: PostgreSQL has no LIKE for that type (\"operator does not exist\"); SQLite would "
