@@ -348,6 +348,24 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
   // 'none') answered the text in a double precision column, iif(c, 1, 'x') 'x' as an integer; outside tester s17c).
   if (dialect_ == Dialect::Sqlite)
     if (auto s = sqlite_time_words(f, e.location); !s) return s;
+  // "time"(x) (TIME is a type name in PostgreSQL's grammar, so only the quoted spelling reaches here) is PostgreSQL's
+  // cast to time, milliseconds kept, on both backends; SQLite's time() printed HH:MM:SS (outside tester s19c). With
+  // modifiers it has no PostgreSQL meaning.
+  if (f.name == "time" && !f.over && !f.star && !f.distinct && !f.filter && !f.args.empty() &&
+      (dialect_ == Dialect::Sqlite || f.args.size() == 1)) {
+    if (f.args.size() > 1)
+      return make_error(ErrorCode::CapabilityNotOnSqlite,
+                        "\"time\"(x, modifier ...): in PostgreSQL \"time\"(x) is a cast to time, which takes no "
+                        "modifiers; SQLite's time() would shift the text",
+                        "FIX: shift, then cast: CAST(x + INTERVAL '1 hour' AS time).", pos(e.location));
+    const int at = e.location;
+    ast::Expr arg = std::move(f.args.front());
+    if (const auto* l = string_literal(arg); l && lower(l->text) == "now")  // 'now'::time: the current time of day
+      arg = ast::make_expr(ast::SqlValue{ast::SqlValueKind::CurrentTimestamp}, arg.location);
+    e = ast::make_expr(ast::Cast{ast::Box<ast::Expr>(std::move(arg)), ast::TypeName{"time", {}}}, at);
+    replaced = true;
+    return {};
+  }
   // group_concat(DISTINCT x) too: string_agg(DISTINCT ...) sorts its values on SQLite as PostgreSQL's does, where
   // SQLite's own kept them in the order first seen (outside tester s18c).
   if (dialect_ != Dialect::Postgres && f.name != "ifnull" && f.name != "iif" &&

@@ -140,3 +140,7 @@ SELECT degrees(17)::text AS a, degrees(0.0151)::text AS b, radians(100)::text AS
 -- by the first value; outside tester s15).
 -- id: types-found-033
 SELECT max(start_time) AS a, min(end_time) AS b, count(*) AS n FROM traces WHERE id < 0;
+
+-- "time"(x) is PostgreSQL's cast to time (milliseconds kept); SQLite's time() printed HH:MM:SS (outside tester s19c).
+-- id: found-time-cast-call
+SELECT "time"(start_time) AS t, "date"(start_time) AS d FROM traces ORDER BY start_time LIMIT 3;
