@@ -402,3 +402,9 @@ SELECT ('0.10'::numeric * id)::text AS a, '$' || ('19.90'::numeric + 0.1) AS b, 
 
 -- id: numexact-113
 SELECT count(*) AS n FROM spans WHERE (id % 997)::numeric / 100 > '1.5'::numeric;
+
+-- power(numeric, integer) of many digits: in fixed point with guard digits (a long double lost the last digits:
+-- power(1.0001, 10000) ended ...261 for ...249; outside tester s19d).
+-- id: exact-power-many-digits
+SELECT power(1.0001, 10000) AS a, power(1 + 0.05 / 365, 3650) AS b, power(0.9999, 10000) AS c,
+       power(1.0001, -10000) AS d, power(-1.00001, 99999) AS e, power(12.5, 3000)::text AS f;
