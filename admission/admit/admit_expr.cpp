@@ -932,6 +932,8 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (replaced) return {};  // `n` died
             if (auto s = jsonb_cast_on_sqlite(e, ctx, json_read, replaced); !s) return s;
             if (replaced) return {};  // `n` died
+            if (auto s = bool_cast_on_sqlite(e, ctx, replaced); !s) return s;
+            if (replaced) return {};  // `n` died
           }
           // CAST(x / 3.0 AS numeric) of an exact numeric on SQLite: the value itself (PostgreSQL's cast of a
           // numeric to numeric changes nothing; SQLite's cast made the double: 8.666666666666666 for

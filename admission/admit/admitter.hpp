@@ -236,6 +236,7 @@ class Admitter {
   // A boolean, float8 or numeric written into text (|| and CAST(x AS text)) as PostgreSQL writes it, on SQLite
   // (text_of_values.cpp): wrapped in pg_bool_text / pg_float8_text / pg_numeric_text, or refused.
   Status value_as_text_on_sqlite(ast::Expr& value, const ExprContext& ctx, int location);
+  Status bool_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool& replaced);  // CAST(x AS boolean)
   // a || b where neither side is text: PostgreSQL has no such operator (boolean || integer), SQLite would join.
   Status concat_types_on_sqlite(const ast::Expr& a, const ast::Expr& b, const ExprContext& ctx, int location);
   // Numbers on SQLite as PostgreSQL computes them (numbers_on_sqlite.cpp): a numeric or float cast to an

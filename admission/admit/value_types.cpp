@@ -254,8 +254,8 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
                                                          "bit_length",
                                                          "jsonb_array_length",
                                                          "pg_jsonb_array_length"};
-          static const std::set<std::string> kBoolean = {"bool_or", "bool_and", "every", "starts_with",
-                                                         "pg_jsonb_exists"};
+          static const std::set<std::string> kBoolean = {"bool_or",     "bool_and",        "every",
+                                                         "starts_with", "pg_jsonb_exists", "pg_bool"};
           static const std::set<std::string> kText = {
               "lower",          "upper",          "substr",         "substring",  "trim",          "ltrim",
               "rtrim",          "btrim",          "replace",        "concat",     "concat_ws",     "left",

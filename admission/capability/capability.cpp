@@ -551,6 +551,7 @@ constexpr FunctionCapability kFunctions[] = {
     // A float8 / boolean as PostgreSQL writes it into text, on SQLite (executors/sqlite/sqlite_values.cpp).
     sqlite_only("pg_float8_text", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS text)."),
     sqlite_only("pg_bool_text", Scalar, Text, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS text)."),
+    sqlite_only("pg_bool", Scalar, Boolean, Growth::Fixed, "FIX: on PostgreSQL, write CAST(x AS boolean)."),
     sqlite_only("pg_greatest", Scalar, LikeArguments, Growth::Within, "FIX: on PostgreSQL, write greatest(a, b)."),
     sqlite_only("pg_least", Scalar, LikeArguments, Growth::Within, "FIX: on PostgreSQL, write least(a, b)."),
     // ---- JSON
@@ -701,7 +702,6 @@ constexpr std::array kOperators{
     OperatorCapability{"::", Text, Growth::Refused, refuse(kJsonPgArrow), refuse(kJsonPgArrow)},
 };
 
-constexpr std::string_view kSqliteNoBool = "FIX: on SQLite, write (x <> 0) or CASE WHEN ... THEN 1 ELSE 0 END.";
 constexpr std::string_view kSqliteNoLen = "FIX: on SQLite, cast to TEXT and cut with substr(x, 1, n).";
 // real (float4) on SQLite, which has doubles only: every value, sum, comparison with a numeric, set operation and
 // text of a real would need a rounding to single precision (0.3::real IN (0.3) is true in PostgreSQL, 0.1::real's
@@ -721,7 +721,7 @@ constexpr std::array kCasts{
     CastCapability{"text", Text, admit(), admit()},
     CastCapability{"varchar", Text, refuse(kSqliteNoLen), admit()},
     CastCapability{"bpchar", Text, refuse(kSqliteNoLen), admit()},
-    CastCapability{"bool", Boolean, refuse(kSqliteNoBool), admit()},
+    CastCapability{"bool", Boolean, rewrite("dialect:bool-cast"), admit()},
     CastCapability{"date", Text, rewrite("dialect:time-cast"), admit()},
     CastCapability{"timestamp", Text, rewrite("dialect:time-cast"), admit()},
     CastCapability{"timestamptz", Text, rewrite("dialect:time-cast"), admit()},

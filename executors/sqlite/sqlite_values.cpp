@@ -7,13 +7,19 @@
 //                      (1e-05, 1.5e+300, 100000000000000), 'NaN', 'Infinity',
 //                      '-Infinity', '-0'; SQLite prints 1.0e-300, 1.0, 1.0e+15.
 //   pg_bool_text(x)    a boolean: 'true' / 'false' (SQLite stores 1 / 0).
+//   pg_bool(x, from)   CAST(x AS boolean): from 'text', PostgreSQL's boolin ('t', 'true', 'yes', 'on', '1',
+//                      their false words and unique prefixes, any case, blanks around; else its error); from
+//                      'int', 0 is false and every other integer true. 1 / 0 (SQLite's booleans).
 //
 // NULL in, NULL out. A value of another kind than the one admission inferred
 // fails the statement rather than print something PostgreSQL would not.
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/number_text.hpp"
 #include "executors/sqlite/sqlite_functions.hpp"
@@ -120,12 +126,45 @@ void pg_bool_text(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   }
 }
 
+// PostgreSQL's boolin (src/backend/utils/adt/bool.c parse_bool_with_len): the words and their unique prefixes.
+std::optional<bool> bool_in(std::string_view text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  std::string w;
+  for (char c : text) w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (w.empty()) return std::nullopt;
+  auto prefix_of = [&](std::string_view word, std::size_t at_least) {
+    return w.size() >= at_least && w.size() <= word.size() && word.substr(0, w.size()) == w;
+  };
+  if (prefix_of("true", 1) || prefix_of("yes", 1) || w == "1") return true;
+  if (prefix_of("false", 1) || prefix_of("no", 1) || w == "0") return false;
+  if (prefix_of("on", 2)) return true;  // "o" alone is ambiguous
+  if (prefix_of("off", 2)) return false;
+  return std::nullopt;
+}
+
+void pg_bool(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  const int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return sqlite3_result_null(ctx);
+  const auto* from = reinterpret_cast<const char*>(sqlite3_value_text(argv[1]));
+  if (from && std::string_view(from) == "int") {
+    if (type != SQLITE_INTEGER) return sqlite3_result_error(ctx, "querygate: pg_bool(x, 'int') takes an integer", -1);
+    return sqlite3_result_int(ctx, sqlite3_value_int64(argv[0]) != 0 ? 1 : 0);
+  }
+  if (type != SQLITE_TEXT) return sqlite3_result_error(ctx, "querygate: pg_bool(x, 'text') takes a text", -1);
+  const auto* text = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
+  const auto value = bool_in(std::string_view(text, static_cast<std::size_t>(sqlite3_value_bytes(argv[0]))));
+  if (!value) return sqlite3_result_error(ctx, "querygate: invalid input syntax for type boolean", -1);
+  return sqlite3_result_int(ctx, *value ? 1 : 0);
+}
+
 }  // namespace
 
 bool register_value_functions(sqlite3* db, int flags) {
   return sqlite3_create_function(db, "pg_float8_text", 1, flags, nullptr, pg_float8_text, nullptr, nullptr) ==
              SQLITE_OK &&
-         sqlite3_create_function(db, "pg_bool_text", 1, flags, nullptr, pg_bool_text, nullptr, nullptr) == SQLITE_OK;
+         sqlite3_create_function(db, "pg_bool_text", 1, flags, nullptr, pg_bool_text, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_bool", 2, flags, nullptr, pg_bool, nullptr, nullptr) == SQLITE_OK;
 }
 
 }  // namespace qg::exec::sqlite

@@ -272,6 +272,7 @@ constexpr Signature kSignatures[] = {
     {"pg_jsonb_array", "J"},  // x -> 0 on SQLite (a scalar as a one-element array)
     {"pg_float8_text", "m"},  // a float8 as text on SQLite
     {"pg_bool_text", "x"},    // a boolean as text on SQLite
+    {"pg_bool", "xl"},        // CAST(x AS boolean) on SQLite
     // Admitted on PostgreSQL since session 7 (translated on SQLite).
     {"character_length", "x"},
     {"regexp_count", "xl"},

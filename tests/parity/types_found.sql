@@ -144,3 +144,14 @@ SELECT max(start_time) AS a, min(end_time) AS b, count(*) AS n FROM traces WHERE
 -- "time"(x) is PostgreSQL's cast to time (milliseconds kept); SQLite's time() printed HH:MM:SS (outside tester s19c).
 -- id: found-time-cast-call
 SELECT "time"(start_time) AS t, "date"(start_time) AS d FROM traces ORDER BY start_time LIMIT 3;
+
+-- CAST(x AS boolean) on SQLite: PostgreSQL's boolean words from text, 0 / other from an integer (refused before;
+-- outside testers s19b, s19d).
+-- id: found-bool-cast
+SELECT 'yes'::boolean AS a, ' TRUE '::boolean AS b, 'of'::boolean AS c, 0::boolean AS d, 5::boolean AS e,
+       NULL::boolean AS f, (1 = 1)::boolean AS g, 'N'::boolean AS h, 'on'::boolean AS i, '1'::boolean AS j;
+
+-- id: found-bool-cast-rows
+SELECT id, (id % 2)::boolean AS odd, (CASE WHEN id > 2 THEN 'true' ELSE 'false' END)::boolean AS big,
+       count(*) FILTER (WHERE (id % 3)::boolean) OVER () AS n
+FROM projects ORDER BY id;
