@@ -695,6 +695,8 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     if (query_generated_.contains(&*set->left) || query_generated_.contains(&*set->right)) query_generated_.insert(&q);
     ExprContext ctx{nullptr, visible, &names};
     if (auto st = json_set_sort_on_sqlite(q.order_by, names, types); !st) return st.error();
+    if (auto st = time_set_sort_on_sqlite(q.order_by, names, kinds, "a UNION / INTERSECT / EXCEPT"); !st)
+      return st.error();
     if (auto st = sort_items(q.order_by, ctx); !st) return st.error();
   } else {
     auto& values = std::get<ast::Values>(q.body);
@@ -731,6 +733,7 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     // Its times' kinds, as a VALUES list in FROM has them: WITH w(d) AS (VALUES (date '2026-11-01')) SELECT d + 7
     // added 7 to the text on SQLite (2033; outside tester s17a).
     kinds = values_time_kinds(values.rows, ctx);
+    if (auto st = time_set_sort_on_sqlite(q.order_by, names, kinds, "a VALUES list"); !st) return st.error();
     ExprContext order_ctx{nullptr, visible, &names};
     if (auto st = sort_items(q.order_by, order_ctx); !st) return st.error();
   }

@@ -352,6 +352,8 @@ class Admitter {
   // value (time_types.cpp).
   void in_computed_form(ast::Expr& stored, pgtime::Kind kind);
   bool mixed_time_on_sqlite(ast::Expr& e, const Relation& r);  // a column of mixed text forms, as times
+  Status time_set_sort_on_sqlite(const std::vector<ast::SortItem>& order_by, const std::vector<std::string>& names,
+                                 const std::vector<std::optional<pgtime::Kind>>& kinds, std::string_view what);
   Status time_using_on_sqlite(const std::string& u, const std::vector<const StarColumn*>& sides, const Scope& level,
                               int location);
   const ast::Expr* time_key_argument_ = nullptr;  // pg_time_key's column argument, read as a time already

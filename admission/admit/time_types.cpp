@@ -361,6 +361,33 @@ Status Admitter::time_using_on_sqlite(const std::string& u, const std::vector<co
                     pos(location));
 }
 
+// ORDER BY a column of a set operation or VALUES list on SQLite sorts the engine's text (a compound SELECT's ORDER BY
+// takes no expression, so no sort key): right for dates and naive timestamps, not for a computed timestamptz
+// ('...10:00:00.5Z' sorted before '...10:00:00Z') or an interval ('1 day' against '23:00:00'; outside tester s19e).
+Status Admitter::time_set_sort_on_sqlite(const std::vector<ast::SortItem>& order_by,
+                                         const std::vector<std::string>& names,
+                                         const std::vector<std::optional<Kind>>& kinds, std::string_view what) {
+  if (dialect_ != Dialect::Sqlite) return {};
+  for (const auto& item : order_by) {
+    std::optional<std::size_t> column;
+    if (const auto k = ast::integer_value(*item.expr); k && std::holds_alternative<ast::Literal>(item.expr->node) &&
+                                                       *k >= 1 && static_cast<std::size_t>(*k) <= names.size())
+      column = static_cast<std::size_t>(*k - 1);
+    if (const auto* ref = std::get_if<ast::ColumnRef>(&item.expr->node); ref && !ref->star && ref->table.empty())
+      for (std::size_t i = 0; i < names.size(); ++i)
+        if (same(names[i], ref->column)) column = i;
+    if (!column || *column >= kinds.size() || !kinds[*column]) continue;
+    if (*kinds[*column] != Kind::Timestamptz && *kinds[*column] != Kind::Interval) continue;
+    const std::string name = names[*column];
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "ORDER BY " + name + ", " + words(kinds[*column]) + ", of " + std::string(what) +
+                          " on SQLite: the engine would sort its text, not the times",
+                      "FIX: sort outside it: SELECT * FROM (...) AS u ORDER BY u." + name + ".",
+                      pos(item.expr->location >= 0 ? item.expr->location : 0));
+  }
+  return {};
+}
+
 bool Admitter::computed_time(const ast::Expr& e, const ExprContext& ctx) {
   return time_kind(e, ctx).has_value() && timestamp_column(e, ctx) == nullptr;
 }
