@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "admission/rewrite/time_literals.hpp"
@@ -100,64 +102,75 @@ bool read_sample(sqlite3* db, const std::string& table, const std::string& colum
   return query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) { out = text_at(s, 0); });
 }
 
-// The GLOB pattern of texts shaped as `value`: each digit any digit, every other character itself, and the UTC
-// offset as written ('+02:00' is another form than '+00:00': the texts of two offsets do not sort as the times).
-std::string shape_pattern(const std::string& value, bool has_offset) {
-  std::size_t offset_at = value.size();
-  if (has_offset) offset_at = std::min(value.size(), value.find_last_of("+-Z", std::string::npos));
-  std::string p;
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    const char c = value[i];
-    if (c >= '0' && c <= '9' && i < offset_at)
-      p += "[0-9]";
-    else if (c == '*' || c == '?' || c == '[')
-      p += std::string("[") + c + "]";
-    else
-      p += c;
-  }
-  return p;
+// The ISO-8601 reading of a stored time text, also of the forms PostgreSQL reads beside it: a blank before the UTC
+// offset ('2024-01-01 10:00:00 +00:00') and an offset without its colon (Ruby's '... +0000').
+std::optional<rewrite::IsoTime> stored_time(std::string_view text) {
+  if (auto t = rewrite::parse_iso_time(text)) return t;
+  std::string v(text);
+  const auto sign = v.find_last_of("+-");
+  if (sign == std::string::npos || sign < 10) return std::nullopt;
+  std::string offset = v.substr(sign);
+  if (offset.size() == 5 && std::all_of(offset.begin() + 1, offset.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    offset.insert(3, ":");
+  std::string time = v.substr(0, sign);
+  if (!time.empty() && time.back() == ' ') time.pop_back();
+  return rewrite::parse_iso_time(time + offset);
 }
 
-// Whether a timestamp column stores its times in more than one text form, or with a UTC offset other than zero
-// (Python's isoformat() writes
-// '...:00+00:00' beside '...:00.500000+00:00'; a CSV import mixes dates with date-times; astimezone() writes local
-// offsets, '+02:00' or '-05:00' by the row): such a column is
-// compared, ordered and grouped as texts, which follow time only within one form ('...01:00:00Z' sorted after
-// '...01:00:00.5Z'; a literal in the sample's form missed the rows of the other; outside tester s18b). Each new form
-// found is read as an ISO-8601 time; when all are, `mixed` is set and `sample` becomes a value of the widest kind
-// (with an offset, else with a time of day), which admission reads every value as (pg_time_key per value). A
-// column with a form that is not ISO-8601 text, or with more than 8 forms, is left as it was (its own text).
+// The form of a stored time text: each digit 9, every other character itself, and the UTC offset as written
+// ('+02:00' is another form than '+00:00': the texts of two offsets do not sort as the times).
+std::string form_of(std::string_view value, bool has_offset) {
+  std::size_t offset_at = value.size();
+  if (has_offset) offset_at = std::min(value.size(), value.find_last_of("+-Z"));
+  std::string form(value);
+  for (std::size_t i = 0; i < offset_at; ++i)
+    if (form[i] >= '0' && form[i] <= '9') form[i] = '9';
+  return form;
+}
+
+// Whether a timestamp column stores its times in more than one text form, with a UTC offset other than zero, or in
+// a form PostgreSQL reads that is not plain ISO-8601 (Python's isoformat() writes '...:00+00:00' beside
+// '...:00.500000+00:00'; a CSV import mixes dates with date-times; astimezone() writes local offsets, '+02:00' or
+// '-05:00' by the row; Ruby writes '... +0000'): such a column is compared, ordered and grouped as texts, which
+// follow time only within one form ('...01:00:00Z' sorted after '...01:00:00.5Z'; a literal in the sample's form
+// missed the rows of the other; outside testers s18b, s19a, s19b, s19e). One pass over the column's texts: each new
+// form is read; when every one is a time, `mixed` is set and `sample` becomes a value of the widest kind (with an
+// offset, else with a time of day), which admission reads every value as (pg_time_key per value). A column holding
+// a text that is not a time is left as it was (its own text).
 bool read_forms(sqlite3* db, const std::string& table, const std::string& column, std::string& sample, bool& mixed) {
   mixed = false;
-  const auto sample_time = rewrite::parse_iso_time(sample);
-  if (!sample_time) return true;
-  auto quote = [](const std::string& name, char q) {
-    std::string out(1, q);
-    for (char c : name) out += c == q ? std::string(2, q) : std::string(1, c);
-    return out + q;
+  if (!stored_time(sample)) return true;
+  auto quote = [](const std::string& name) {
+    std::string out = "\"";
+    for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
   };
-  const std::string c = quote(column, '"');
-  std::vector<std::string> patterns{shape_pattern(sample, sample_time->offset_minutes.has_value())};
-  std::string widest = sample;
-  int widest_rank = sample_time->offset_minutes ? 2 : sample_time->has_time ? 1 : 0;
-  for (int forms = 1; forms <= 8; ++forms) {
-    std::string sql = "SELECT " + c + " FROM " + quote(table, '"') + " WHERE typeof(" + c + ") = 'text'";
-    for (const auto& p : patterns) sql += " AND " + c + " NOT GLOB " + quote(p, '\'');
-    sql += " LIMIT 1";
-    std::optional<std::string> other;
-    if (!query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) { other = text_at(s, 0); })) return false;
-    if (!other) {
-      mixed = forms > 1 || sample_time->offset_minutes.value_or(0) != 0;
-      if (mixed) sample = widest;
-      return true;
-    }
-    const auto t = rewrite::parse_iso_time(*other);
-    if (!t) return true;  // not ISO-8601 text: left as it was
-    const int rank = t->offset_minutes ? 2 : t->has_time ? 1 : 0;
-    if (rank > widest_rank) widest = *other, widest_rank = rank;
-    patterns.push_back(shape_pattern(*other, t->offset_minutes.has_value()));
-  }
-  return true;  // more forms than that: left as it was
+  const std::string c = quote(column);
+  const std::string sql = "SELECT " + c + " FROM " + quote(table) + " WHERE typeof(" + c + ") = 'text'";
+  std::unordered_set<std::string> forms;
+  bool times = true, offsets = false, plain = true;
+  int widest = -1;
+  if (!query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) {
+        if (!times) return;
+        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(s, 0));
+        const std::string_view v(p ? p : "", static_cast<std::size_t>(sqlite3_column_bytes(s, 0)));
+        const auto iso = rewrite::parse_iso_time(v);
+        const auto t = iso ? iso : stored_time(v);
+        if (!t || forms.size() > 4096) {
+          times = false;
+          return;
+        }
+        if (!forms.insert(form_of(v, t->offset_minutes.has_value())).second) return;
+        plain = plain && iso.has_value();
+        offsets = offsets || t->offset_minutes.value_or(0) != 0;
+        widest = std::max(widest, t->offset_minutes ? 2 : t->has_time ? 1 : 0);
+      }))
+    return false;
+  if (!times) return true;  // not a time column after all: left as it was
+  mixed = forms.size() > 1 || offsets || !plain;
+  if (mixed)  // the widest kind's sample (stored_kind reads the kind from it)
+    sample = widest == 2 ? "2000-01-01T00:00:00+00:00" : widest == 1 ? "2000-01-01 00:00:00" : "2000-01-01";
+  return true;
 }
 
 // A text column whose first stored texts (up to 20) are all JSON objects or
