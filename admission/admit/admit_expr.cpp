@@ -874,8 +874,9 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = construct(Construct::LikeEscape, loc); !s) return s;
             if (auto s = expr(**n.escape, ctx); !s) return s;
           }
+          const std::string written = shown(*n.arg, Dialect::Postgres);  // for the refusal: as the caller wrote it
           if (auto s = expr(*n.arg, ctx); !s) return s;
-          if (auto s = like_types(n, ctx, loc); !s) return s;
+          if (auto s = like_types(n, written, ctx, loc); !s) return s;
           return expr(*n.pattern, ctx);
         } else if constexpr (std::is_same_v<T, ast::Case>) {
           if (n.operand)

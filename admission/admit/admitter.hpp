@@ -455,7 +455,7 @@ class Admitter {
                                                              const ExprContext& ctx);
   Status distinct_order_by(const ast::Select& s, const std::vector<ast::SortItem>& order_by);
   Status function_types(ast::FuncCall& f, const ExprContext& ctx, int location);
-  Status like_types(const ast::Like& like, const ExprContext& ctx, int location);
+  Status like_types(const ast::Like& like, const std::string& written, const ExprContext& ctx, int location);
   // A call checked against PostgreSQL's argument signatures (signatures.cpp, capability/signatures.hpp):
   // refused when a known argument type has no signature; an untyped literal where only an integer is
   // taken is read as that integer (substr(x, '2') is substr(x, 2); 'a' is PostgreSQL's error). Before

@@ -198,7 +198,12 @@ void Admitter::float_comparison_on_sqlite(const std::vector<ast::Expr*>& operand
   bool changed = false;
   for (ast::Expr* x : operands) {
     if (const auto* l = std::get_if<ast::Literal>(&x->node)) {
-      if (l->kind != ast::LiteralKind::Integer) continue;  // a decimal literal is a REAL on SQLite already
+      // A decimal literal is a REAL on SQLite already; whole digits past 32 bits are a Numeric literal in the
+      // grammar (PostgreSQL's bigint), an INTEGER on SQLite.
+      const bool whole =
+          l->kind == ast::LiteralKind::Integer || (l->kind == ast::LiteralKind::Numeric && !l->text.empty() &&
+                                                   l->text.find_first_not_of("0123456789") == std::string::npos);
+      if (!whole) continue;
       std::int64_t v = 0;
       const auto [end, ec] = std::from_chars(l->text.data(), l->text.data() + l->text.size(), v);
       if (ec == std::errc() && end == l->text.data() + l->text.size() && v <= (std::int64_t{1} << 53) &&

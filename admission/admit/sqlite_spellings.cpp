@@ -260,6 +260,11 @@ void Admitter::spelling_uses_in_comparison(const ast::Expr& a, const ast::Expr& 
       if (l->kind == ast::LiteralKind::Integer || l->kind == ast::LiteralKind::Numeric) {
         spelling_use(*side, SpellingUse::Number);
       } else if (l->kind == ast::LiteralKind::String) {
+        // datetime(x) = '2026-10-01 ...': its text, compared with the literal's (to_char on PostgreSQL).
+        if (const auto* f = std::get_if<ast::FuncCall>(&side->node); f && f->name == "datetime") {
+          spelling_use(*side, SpellingUse::NullOrText);
+          continue;
+        }
         const std::string t = lower(l->text);
         const bool number_like =
             !t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t[0] == '-' || t[0] == '+' || t[0] == '.');

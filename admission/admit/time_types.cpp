@@ -166,13 +166,13 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
             return *k == Kind::Timestamp ? Kind::Timestamptz : Kind::Timestamp;
           }
           if (f == "date" && !n.args.empty()) return Kind::Date;  // with modifiers too: 'YYYY-MM-DD' (or NULL)
-          // datetime() is a time where it is compared with a timestamp column (as translated for PostgreSQL:
-          // date_trunc('second', t)), else text ('YYYY-MM-DD HH:MM:SS'; to_char there); strftime() is text. Typed
-          // as times everywhere, datetime(x) >= '2026-10-01T00:00:00Z' answered 6 388 rows where the PostgreSQL
-          // gateway and SQLite itself answer 6 258 (outside tester s19a).
+          // datetime() is a time, except where it is compared with a quoted literal or computed with as a number:
+          // text there ('YYYY-MM-DD HH:MM:SS', as its PostgreSQL translation to_char is; typed as a time,
+          // datetime(x) >= '2026-10-01T00:00:00Z' answered 6 388 rows where the PostgreSQL gateway and SQLite itself
+          // answer 6 258; outside tester s19a). strftime() is text.
           if (f == "datetime" && !n.args.empty()) {
             const auto use = spelling_uses_.find(&e);
-            if (use != spelling_uses_.end() && use->second == SpellingUse::Time) return Kind::Timestamp;
+            if (use == spelling_uses_.end() || use->second == SpellingUse::Time) return Kind::Timestamp;
           }
           static constexpr std::string_view kPassOn[] = {"min",       "max",         "lag",
                                                          "lead",      "first_value", "last_value",

@@ -846,10 +846,11 @@ Status Admitter::function_types(ast::FuncCall& f, const ExprContext& ctx, int lo
   return {};
 }
 
-Status Admitter::like_types(const ast::Like& like, const ExprContext& ctx, int location) {
+Status Admitter::like_types(const ast::Like& like, const std::string& written, const ExprContext& ctx, int location) {
   const ValueType t = value_type(*like.arg, ctx);
-  const std::string what = shown(*like.arg, dialect_);
-  if (t.type == SqlType::Time) {
+  const std::string what = written;
+  const auto kind = time_kind(*like.arg, ctx);  // (also a translated interval: pg_ts_diff(...))
+  if (t.type == SqlType::Time || kind) {
     // PostgreSQL has no LIKE for a time either; on SQLite the stored text is matched, which is PostgreSQL's text of
     // the value only for a date or a naive 'YYYY-MM-DD HH:MM:SS' column (and a column of text that is not ISO-8601):
     // start_time LIKE '%T%' matched the stored ISO text of every row (outside testers s19b, s19c).
@@ -860,13 +861,17 @@ Status Admitter::like_types(const ast::Like& like, const ExprContext& ctx, int l
             (f->suffix.empty() && f->fraction_digits == 0 && (f->date_only || f->separator == ' ')))
           return {};
       }
-    return make_error(ErrorCode::ValidationUnsupported,
-                      "a time " + what +
-                          " LIKE ...: PostgreSQL has no LIKE for a time (\"operator does not exist\"); SQLite would "
-                          "match its stored text",
-                      "FIX: compare times, e.g. " + what + " >= '2026-10-05' AND " + what +
-                          " < '2026-10-06', or match PostgreSQL's text of it: CAST(" + what + " AS text) LIKE '...'.",
-                      pos(location));
+    const bool interval = kind == pgtime::Kind::Interval;
+    return make_error(
+        ErrorCode::ValidationUnsupported,
+        std::string(interval ? "an interval " : "a time ") + what +
+            " LIKE ...: PostgreSQL has no LIKE for it (\"operator does not exist\"); SQLite would "
+            "match its text",
+        "FIX: " +
+            (interval ? "compare durations, e.g. " + what + " < INTERVAL '1 minute'"
+                      : "compare times, e.g. " + what + " >= '2026-10-05' AND " + what + " < '2026-10-06'") +
+            ", or match PostgreSQL's text of it: CAST(" + what + " AS text) LIKE '...'.",
+        pos(location));
   }
   if (t.type != SqlType::Json && !number(t.type) && t.type != SqlType::Boolean) return {};
   return make_error(ErrorCode::ValidationUnsupported,

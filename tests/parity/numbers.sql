@@ -246,3 +246,9 @@ SELECT b::numeric - 9223372036854775000 AS a FROM (VALUES (9223372036854775807::
 
 -- id: num-071
 SELECT b::numeric - 9007199254740000 AS a, sum(b::numeric) OVER () AS s FROM (VALUES (9007199254740991::bigint), (-9007199254740991)) v(b) ORDER BY b;
+
+-- A whole literal past 2^53 (a numeric in the grammar, PostgreSQL's bigint) against a double: compared as doubles
+-- (outside tester s19f).
+-- id: num-072
+SELECT 9007199254740993 = 2 ^ 53 AS a, 2 ^ 53 IN (9007199254740993, 1) AS b, 9007199254740995 > 2 ^ 53 AS c,
+       12345678901 < 2 ^ 40 AS d;

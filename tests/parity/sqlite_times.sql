@@ -47,3 +47,13 @@ SELECT count(*) FROM traces WHERE datetime(start_time) >= '2026-10-01T00:00:00Z'
 -- id: sqlite-times-010
 -- truth: SELECT count(*) FROM (SELECT to_char(start_time, 'YYYY-MM-DD') AS d FROM traces UNION SELECT '2026-09-16' UNION SELECT 'total') AS u
 SELECT count(*) FROM (SELECT strftime('%Y-%m-%d', start_time) AS d FROM traces UNION SELECT '2026-09-16' UNION SELECT 'total') AS u;
+
+-- datetime() passed on by a subquery or CTE is a time, as compared directly (text there compared 303 rows for
+-- PostgreSQL's 124; outside tester s19f); strftime() passed on is refused (text against a time).
+-- id: sqlite-times-011
+-- truth: SELECT count(*) FROM traces t WHERE t.start_time > (SELECT date_trunc('second', max(start_time)) - interval '1 day' FROM traces)
+SELECT count(*) FROM traces t WHERE t.start_time > (SELECT datetime(max(start_time), '-1 day') FROM traces);
+
+-- id: sqlite-times-012
+-- truth: WITH c AS (SELECT date_trunc('second', max(start_time)) - interval '1 day' AS cut FROM traces) SELECT count(*) FROM traces, c WHERE start_time > c.cut
+WITH c AS (SELECT datetime(max(start_time), '-1 day') AS cut FROM traces) SELECT count(*) FROM traces, c WHERE start_time > c.cut;
