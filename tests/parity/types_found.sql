@@ -155,3 +155,9 @@ SELECT 'yes'::boolean AS a, ' TRUE '::boolean AS b, 'of'::boolean AS c, 0::boole
 SELECT id, (id % 2)::boolean AS odd, (CASE WHEN id > 2 THEN 'true' ELSE 'false' END)::boolean AS big,
        count(*) FILTER (WHERE (id % 3)::boolean) OVER () AS n
 FROM projects ORDER BY id;
+
+-- A fraction finer than a microsecond is rounded as PostgreSQL does: rint of strtod's double (.0000005 is 0 µs;
+-- summed digit by digit it rounded up; outside tester s19c).
+-- id: found-sub-microsecond
+SELECT timestamptz '2024-01-01 00:00:59.0000005Z' AS a, timestamptz '2024-01-01 00:00:00.1234565Z' AS b,
+       timestamptz '2024-01-01 00:00:00.0000025Z' AS c, timestamptz '2024-01-01 00:00:00.9999995Z' AS d;
