@@ -979,6 +979,14 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           if (auto s = quantified_types(n, ctx, loc); !s) return s;
           if (n.test)
             if (auto s = time_subquery_on_sqlite(**n.test, *n.query, ctx, loc); !s) return s;
+          // x IN (SELECT a double ...): x compared as a double, as in x = y (outside tester s19f).
+          if (const auto inner = query_types(*n.query);
+              n.test && !inner.empty() && inner.front().type == SqlType::Float) {
+            ast::Expr a_double = ast::make_expr(
+                ast::Cast{ast::Box<ast::Expr>(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, "0"})),
+                          ast::TypeName{"float8", {}}});
+            float_comparison_on_sqlite({&**n.test, &a_double}, ctx);
+          }
           if (auto replaced = exact_subquery_on_sqlite(e, ctx); !replaced) return std::move(replaced).error();
           return {};  // `n` may have died
         } else if constexpr (std::is_same_v<T, ast::SqlValue>) {

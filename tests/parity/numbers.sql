@@ -252,3 +252,8 @@ SELECT b::numeric - 9007199254740000 AS a, sum(b::numeric) OVER () AS s FROM (VA
 -- id: num-072
 SELECT 9007199254740993 = 2 ^ 53 AS a, 2 ^ 53 IN (9007199254740993, 1) AS b, 9007199254740995 > 2 ^ 53 AS c,
        12345678901 < 2 ^ 40 AS d;
+
+-- x IN (SELECT a double): x compared as a double (outside tester s19f).
+-- id: num-073
+SELECT x, x IN (SELECT 2 ^ 53) AS a, x NOT IN (SELECT 2 ^ 53) AS b
+FROM (VALUES (9007199254740993::bigint), (9007199254740991)) v(x) ORDER BY x;
