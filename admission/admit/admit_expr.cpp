@@ -91,7 +91,10 @@ Status Admitter::big_number_literal(const ast::Literal& lit, int location) {
             (t.find_first_of("eE") + 1 < t.size() && t[t.find_first_of("eE") + 1] == '-' ? "0 or round it"
                                                                                          : "Infinity or round it") +
             "); PostgreSQL's numeric keeps it exactly",
-        "FIX: on SQLite, use numbers between 1e-307 and 9.2e18 in magnitude.", pos(location));
+        "FIX: on SQLite, use numbers between 1e-307 and 9.2e18 in magnitude, or, where a double is meant (a bound "
+        "for a double precision column), write the double itself: CAST('" +
+            lit.text + "' AS double precision).",
+        pos(location));
   }
   std::size_t i = lit.text.find_first_not_of("+-0");
   std::size_t digits = 0;

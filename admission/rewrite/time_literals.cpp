@@ -270,6 +270,18 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
   };
   if (!sample.empty()) {
     auto stored = parse_iso_time(sample);
+    // A column of dates: PostgreSQL reads the literal as a date, its time of day and offset dropped
+    // ('2024-03-19 00:00:00' and '2024-03-19T22:00:00-05:00' are 2024-03-19; refused as an ambiguous instant
+    // before; outside tester s19b).
+    if (stored && !stored->has_time) {
+      char day[16];
+      std::snprintf(day, sizeof day, "%04d-%02d-%02d", t->year, t->month, t->day);
+      if (t->has_time)
+        out.note = "'" + std::string(literal) + "' compared with the date column " + std::string(column) +
+                   " was read as the date " + day + " (PostgreSQL drops the time of day).";
+      if (literal != day) out.replacement = day;
+      return out;
+    }
     if (stored && stored->has_time && !stored->offset_minutes && !t->offset_minutes) {
       const auto format = detect_text_format(sample);
       if (!format) return out;

@@ -129,5 +129,17 @@ TEST(TimeLiteralsTest, NonIsoLiteralsAreRefusedWithTheIsoForm) {
   EXPECT_FALSE(odd->replacement);
 }
 
+// A column of dates reads the literal as PostgreSQL's date input does: the time of day and the offset dropped, the
+// date as written (not the UTC day of the instant; outside tester s19b).
+TEST(TimeLiteralsTest, DateColumnsReadTheLiteralsDate) {
+  for (const char* literal : {"2024-03-19 00:00:00", "2024-03-19T22:00:00-05:00", "2024-03-19T10:00Z", "2024-03-19"}) {
+    auto d = check_time_literal(literal, "d", "2024-01-01", 0);
+    ASSERT_TRUE(d) << literal << ": " << d.error().message;
+    EXPECT_EQ(d->replacement.value_or(literal), "2024-03-19") << literal;
+  }
+  EXPECT_TRUE(check_time_literal("2024-03-19T10:00:00", "d", "2024-01-01", 0)->note.has_value());
+  EXPECT_FALSE(check_time_literal("2024-03-19", "d", "2024-01-01", 0)->note.has_value());
+}
+
 }  // namespace
 }  // namespace qg::rewrite
