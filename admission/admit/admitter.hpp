@@ -502,6 +502,8 @@ class Admitter {
     if (auto s = branch_types(construct, branches, location); !s) return s;
     if (auto s = untyped_branches(results, ctx, construct, location); !s) return s;
     stored_times_in_branches_on_sqlite(results, ctx);
+    // A bigint branch meeting a double precision one: PostgreSQL's result is a double (past 2^53 it differs).
+    float_comparison_on_sqlite(results, ctx);
     return {};
   }
   // CASE / COALESCE of a stored time column and a computed time on SQLite: the stored branches in the computed

@@ -257,3 +257,9 @@ SELECT 9007199254740993 = 2 ^ 53 AS a, 2 ^ 53 IN (9007199254740993, 1) AS b, 900
 -- id: num-073
 SELECT x, x IN (SELECT 2 ^ 53) AS a, x NOT IN (SELECT 2 ^ 53) AS b
 FROM (VALUES (9007199254740993::bigint), (9007199254740991)) v(x) ORDER BY x;
+
+-- A bigint branch meeting a double precision one in COALESCE / CASE is a double, as in PostgreSQL (outside tester
+-- s19f).
+-- id: num-074
+SELECT x, coalesce(x, 2 ^ 53) = 9007199254740992::float8 AS a, CASE WHEN x > 0 THEN x ELSE 0.5::float8 END = 2 ^ 53 AS b
+FROM (VALUES (9007199254740993::bigint), (9007199254740991)) v(x) ORDER BY x;
