@@ -58,6 +58,9 @@ bool timestamp_like(std::optional<pgtime::Kind> k);  // a date, timestamp or tim
 // PostgreSQL's name of a value's type for messages ("bigint", "timestamp with time zone"; "unknown" when
 // admission cannot tell), the time kind naming a time.
 std::string sql_type_words(const ValueType& v, std::optional<pgtime::Kind> kind);
+// The output column (of `names`) an ORDER BY item of a set operation or VALUES list names: by position or name
+// (json_on_sqlite.cpp).
+std::optional<std::size_t> sorted_output_column(const ast::SortItem& item, const std::vector<std::string>& names);
 // An expression as messages and FIX examples show it (PostgreSQL's spelling on every backend; value_types.cpp).
 std::string shown(const ast::Expr& e, Dialect d);
 // The whole expression as written (for a FIX to copy), or "x" past 200 characters (value_types.cpp).

@@ -355,10 +355,7 @@ Status Admitter::text_literal_as_number(ast::Expr& literal_side, const ast::Expr
 namespace {
 
 ast::Expr call(std::string name, std::vector<ast::Expr> args) {
-  ast::FuncCall f;
-  f.name = std::move(name);
-  f.args = std::move(args);
-  return ast::make_expr(std::move(f));
+  return ast::make_call(std::move(name), std::move(args));
 }
 
 ast::Expr text(std::string s) {

@@ -239,17 +239,22 @@ Status Admitter::json_sort_on_sqlite(const ast::Expr& sorted, const ExprContext&
 
 // Found by the differential property (open-11): ORDER BY 1 of a UNION whose first column is jsonb sorted
 // the JSON text on SQLite. A set operation's ORDER BY names an output column by position or name only.
+std::optional<std::size_t> sorted_output_column(const ast::SortItem& item, const std::vector<std::string>& names) {
+  std::optional<std::size_t> column;
+  if (const auto k = ast::integer_value(*item.expr); k && std::holds_alternative<ast::Literal>(item.expr->node) &&
+                                                     *k >= 1 && static_cast<std::size_t>(*k) <= names.size())
+    column = static_cast<std::size_t>(*k - 1);
+  if (const auto* ref = std::get_if<ast::ColumnRef>(&item.expr->node); ref && !ref->star && ref->table.empty())
+    for (std::size_t i = 0; i < names.size(); ++i)
+      if (names[i] == ref->column) column = i;
+  return column;
+}
+
 Status Admitter::json_set_sort_on_sqlite(const std::vector<ast::SortItem>& order_by,
                                          const std::vector<std::string>& names, const std::vector<ValueType>& types) {
   if (dialect_ != Dialect::Sqlite) return {};
   for (const auto& item : order_by) {
-    std::optional<std::size_t> column;
-    if (const auto k = ast::integer_value(*item.expr); k && std::holds_alternative<ast::Literal>(item.expr->node) &&
-                                                       *k >= 1 && static_cast<std::size_t>(*k) <= names.size())
-      column = static_cast<std::size_t>(*k - 1);
-    if (const auto* ref = std::get_if<ast::ColumnRef>(&item.expr->node); ref && !ref->star && ref->table.empty())
-      for (std::size_t i = 0; i < names.size(); ++i)
-        if (names[i] == ref->column) column = i;
+    const auto column = sorted_output_column(item, names);
     if (!column || *column >= types.size() || types[*column].type != SqlType::Json) continue;
     const std::string name = names[*column];
     return make_error(ErrorCode::CapabilityNotOnSqlite,

@@ -31,10 +31,7 @@ namespace qg::admit::detail {
 namespace {
 
 ast::Expr call(std::string name, std::vector<ast::Expr> args, int location) {
-  ast::FuncCall f;
-  f.name = std::move(name);
-  f.args = std::move(args);
-  return ast::make_expr(std::move(f), location);
+  return ast::make_call(std::move(name), std::move(args), location);
 }
 
 ast::Expr text(std::string s) {

@@ -19,16 +19,6 @@
 #include "admission/render/render.hpp"
 
 namespace qg::admit::detail {
-namespace {
-
-ast::Expr call(std::string name, std::vector<ast::Expr> args, int location) {
-  ast::FuncCall f;
-  f.name = std::move(name);
-  f.args = std::move(args);
-  return ast::make_expr(std::move(f), location);
-}
-
-}  // namespace
 
 // CAST(x AS boolean) on SQLite (which has no boolean type): pg_bool(x, 'text') reads PostgreSQL's boolean words
 // ('t', 'yes', 'on', '1', ...; its error for the rest), pg_bool(x, 'int') an integer (0 false, else true); a boolean
@@ -44,7 +34,8 @@ Status Admitter::bool_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool&
   ast::Expr arg = std::move(*cast->arg);
   if (t.type == SqlType::Boolean || null_literal(arg)) {
     if (null_literal(arg)) {  // NULL::boolean: a NULL typed boolean (value_types reads pg_bool's type)
-      e = call("pg_bool", {std::move(arg), ast::make_expr(ast::Literal{ast::LiteralKind::String, "text"})}, at);
+      e = ast::make_call("pg_bool", {std::move(arg), ast::make_expr(ast::Literal{ast::LiteralKind::String, "text"})},
+                         at);
     } else {
       e = std::move(arg);
       e.location = at;
@@ -63,8 +54,9 @@ Status Admitter::bool_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool&
                           " <> 0, or cast an integer or a text ('true', 'false').",
                       pos(at));
   }
-  e = call("pg_bool",
-           {std::move(arg), ast::make_expr(ast::Literal{ast::LiteralKind::String, integer ? "int" : "text"})}, at);
+  e = ast::make_call("pg_bool",
+                     {std::move(arg), ast::make_expr(ast::Literal{ast::LiteralKind::String, integer ? "int" : "text"})},
+                     at);
   replaced = true;
   note_rewrite("dialect:bool-cast");
   return {};

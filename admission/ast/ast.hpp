@@ -433,6 +433,13 @@ inline bool GroupingSet::operator==(const GroupingSet& o) const {
 inline Expr make_expr(ExprNode node, int location = -1) {
   return Expr{std::move(node), location};
 }
+// A plain call name(args...), as the translations write querygate's own functions.
+inline Expr make_call(std::string name, std::vector<Expr> args, int location = -1) {
+  FuncCall f;
+  f.name = std::move(name);
+  f.args = std::move(args);
+  return make_expr(std::move(f), location);
+}
 
 // The value of a whole-number literal, also when written with a prefix minus
 // (`-(1)`); absent for anything else, and for values outside int64.
