@@ -90,13 +90,15 @@ bool temporal_type(const std::string& declared) {
   return upper.find("DATE") != std::string::npos || upper.find("TIME") != std::string::npos;
 }
 
+// A name as a quoted SQLite identifier ("a""b").
+std::string quote(const std::string& name) {
+  std::string q = "\"";
+  for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 // One stored text value of a timestamp column: the format literals are normalised to.
 bool read_sample(sqlite3* db, const std::string& table, const std::string& column, std::string& out) {
-  auto quote = [](const std::string& name) {
-    std::string q = "\"";
-    for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-  };
   const std::string sql =
       "SELECT " + quote(column) + " FROM " + quote(table) + " WHERE typeof(" + quote(column) + ") = 'text' LIMIT 1";
   return query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) { out = text_at(s, 0); });
@@ -140,11 +142,6 @@ std::string form_of(std::string_view value, bool has_offset) {
 bool read_forms(sqlite3* db, const std::string& table, const std::string& column, std::string& sample, bool& mixed) {
   mixed = false;
   if (!stored_time(sample)) return true;
-  auto quote = [](const std::string& name) {
-    std::string out = "\"";
-    for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return out + "\"";
-  };
   const std::string c = quote(column);
   const std::string sql = "SELECT " + c + " FROM " + quote(table) + " WHERE typeof(" + c + ") = 'text'";
   std::unordered_set<std::string> forms;
@@ -177,11 +174,6 @@ bool read_forms(sqlite3* db, const std::string& table, const std::string& column
 // arrays holds JSON documents (PostgreSQL's jsonb in the same schema): length(),
 // LIKE or arithmetic on it are PostgreSQL's type errors, refused at admission.
 bool read_json(sqlite3* db, const std::string& table, const std::string& column, bool& out) {
-  auto quote = [](const std::string& name) {
-    std::string q = "\"";
-    for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-  };
   const std::string sql =
       "SELECT count(*), coalesce(sum(json_valid(c) AND substr(c, 1, 1) IN ('{', '[')), 0) FROM "
       "(SELECT " +
