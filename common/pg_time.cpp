@@ -314,8 +314,37 @@ bool parse_interval(std::string_view text, Interval& out, std::string& error) {
     seen |= bits;
     return !again;
   };
-  double micros = 0;  // accumulated, rounded at the end
-  std::int64_t months = 0, days = 0;
+  // Microseconds as PostgreSQL's DecodeInterval adds them: a field's whole part times its unit exactly, its
+  // fraction (strtod of the digits after the point) times the unit rounded to the microsecond, a half towards
+  // zero (AdjustFractMicroseconds: '1.5 microseconds' is 1, '2.7 microseconds' 3); a clock's fraction of a
+  // second rint'ed (ParseFractionalSecond: '00:00:00.0000015' is 2).
+  std::int64_t micros = 0, months = 0, days = 0;
+  bool overflow = false;
+  const auto add = [&](std::int64_t v) { overflow = __builtin_add_overflow(micros, v, &micros) || overflow; };
+  const auto add_fraction = [&](double frac, std::int64_t scale) {
+    if (frac == 0) return;
+    frac *= static_cast<double>(scale);
+    auto usec = static_cast<std::int64_t>(frac);
+    frac -= static_cast<double>(usec);
+    if (frac > 0.5)
+      ++usec;
+    else if (frac < -0.5)
+      --usec;
+    add(usec);
+  };
+  const auto add_field = [&](std::int64_t whole, double frac, std::int64_t scale) {
+    std::int64_t product = 0;
+    overflow = __builtin_mul_overflow(whole, scale, &product) || overflow;
+    add(product);
+    add_fraction(frac, scale);
+  };
+  // The fraction written from s[dot] ('.' then digits; j moved past them), as strtod reads it.
+  const auto fraction_at = [&](std::size_t& j) {
+    const std::size_t dot = j++;
+    while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+    return std::strtod(std::string(s.substr(dot, j - dot)).c_str(), nullptr);
+  };
+  constexpr std::int64_t kSecond = 1'000'000, kDay = 86'400 * kSecond;
   while (true) {
     while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
     if (i == s.size()) break;
@@ -353,34 +382,25 @@ bool parse_interval(std::string_view text, Interval& out, std::string& error) {
       if (j < s.size() && s[j] == ':') {
         if (!digits(s, j + 1, 2, sec) || sec > 59) return bad("");
         j += 3;
-        if (j < s.size() && s[j] == '.') {
-          double scale = 0.1;
-          ++j;
-          while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j])))
-            frac += (s[j++] - '0') * scale, scale /= 10;
-        }
+        if (j < s.size() && s[j] == '.') frac = fraction_at(j);
       }
-      micros += sign * ((h * 3600.0 + m * 60.0 + sec) * 1e6 + std::rint(frac * 1e6));
+      add_field(sign * (h * 3600 + m * 60 + sec), 0, kSecond);
+      add(sign * static_cast<std::int64_t>(std::rint(frac * 1e6)));
       if (!field(bit(Unit::Hour) | bit(Unit::Minute) | all_seconds)) return bad("");
       i = j;
       any = true;
       continue;
     }
-    double value = 0;
     std::int64_t integer = 0;
+    double frac = 0;
     {
       const std::string_view ip = s.substr(start, j - start);
       if (ip.size() > 12) return bad("");
       integer = ip.empty() ? 0 : std::stoll(std::string(ip));
-      value = static_cast<double>(integer);
-      if (j < s.size() && s[j] == '.') {
-        ++j;
-        double scale = 0.1;
-        while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j])))
-          value += (s[j++] - '0') * scale, scale /= 10;
-      }
+      if (j < s.size() && s[j] == '.') frac = fraction_at(j);
     }
-    const double frac = value - static_cast<double>(integer);
+    const std::int64_t whole = sign * integer;
+    const double part = sign * frac;
     while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j]))) ++j;
     std::size_t k = j;
     while (k < s.size() && std::isalpha(static_cast<unsigned char>(s[k]))) ++k;
@@ -388,7 +408,7 @@ bool parse_interval(std::string_view text, Interval& out, std::string& error) {
     if (unit_word.empty() || unit_word == "ago") {
       // A bare number is seconds.
       if (!field(frac != 0 ? all_seconds : bit(Unit::Second))) return bad("");
-      micros += sign * value * 1e6;
+      add_field(whole, part, kSecond);
       i = j;
       any = true;
       continue;
@@ -398,29 +418,29 @@ bool parse_interval(std::string_view text, Interval& out, std::string& error) {
     if (!field(unit->kind == Unit::Second && frac != 0 ? all_seconds : bit(unit->kind))) return bad("");
     switch (unit->kind) {
       case Unit::Micro:
-        micros += sign * value;
+        add_field(whole, part, 1);
         break;
       case Unit::Milli:
-        micros += sign * value * 1e3;
+        add_field(whole, part, 1000);
         break;
       case Unit::Second:
-        micros += sign * value * 1e6;
+        add_field(whole, part, kSecond);
         break;
       case Unit::Minute:
-        micros += sign * value * 60e6;
+        add_field(whole, part, 60 * kSecond);
         break;
       case Unit::Hour:
-        micros += sign * value * 3600e6;
+        add_field(whole, part, 3600 * kSecond);
         break;
       case Unit::Day:
-        days += sign * integer;
-        micros += sign * frac * 86400e6;
+        days += whole;
+        add_fraction(part, kDay);
         break;
       case Unit::Week: {
-        days += sign * integer * 7;
-        const double extra = frac * 7;
-        days += sign * static_cast<std::int64_t>(extra);
-        micros += sign * (extra - static_cast<double>(static_cast<std::int64_t>(extra))) * 86400e6;
+        days += whole * 7;
+        const double extra = part * 7;
+        days += static_cast<std::int64_t>(extra);
+        add_fraction(extra - static_cast<double>(static_cast<std::int64_t>(extra)), kDay);
         break;
       }
       case Unit::Month:
@@ -446,14 +466,13 @@ bool parse_interval(std::string_view text, Interval& out, std::string& error) {
   }
   if (!any) return bad("");
   if (ago) micros = -micros, days = -days, months = -months;
-  const double rounded = std::rint(micros);
-  if (!fits32(static_cast<double>(months)) || !fits32(static_cast<double>(days)) || std::fabs(rounded) > 9.2e18) {
+  if (overflow || !fits32(static_cast<double>(months)) || !fits32(static_cast<double>(days))) {
     error = "interval out of range";
     return false;
   }
   out.months = static_cast<std::int32_t>(months);
   out.days = static_cast<std::int32_t>(days);
-  out.micros = static_cast<std::int64_t>(rounded);
+  out.micros = micros;
   return true;
 }
 

@@ -412,6 +412,12 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   keep(group_items(s.group_by, with_outputs));
   if (s.having && keep(condition_type(*s.having, ctx, "HAVING"))) keep(expr(*s.having, ctx));
   for (auto& w : s.windows) keep(window(w.spec, ctx, location));
+  // A grouped select sorts by what it groups (time_sort_on_sqlite must not sort by the stored column).
+  bool grouped = !s.group_by.empty() || s.having.has_value();
+  for (const auto& item : s.items) grouped = grouped || has_aggregate(item.expr);
+  for (const auto& o : order_by) grouped = grouped || has_aggregate(*o.expr);
+  const bool grouped_before = sort_grouped_;
+  sort_grouped_ = grouped;
   // ORDER BY <bare name>: an output column's name wins over a FROM column, as in
   // both engines (so a virtual column cannot shadow an alias); an expression
   // sees FROM columns first.
@@ -498,6 +504,7 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
     nulls_order_on_sqlite(item, *item.expr, with_outputs);
     time_sort_on_sqlite(item, *item.expr, with_outputs);
   }
+  sort_grouped_ = grouped_before;
   if (!found.empty()) return gathered(std::move(found));
   if (!windows_written.empty()) keep_windows(std::move(windows_written), ctx);
   if (auto st = check_grouping(s, level, order_by, names, location); !st) return st.error();
@@ -690,6 +697,9 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
       types[i] = i < right_types.size() ? common_type(types[i], right_types[i]) : ValueType{};
     bounds = widest_bounds(bounds_of(*set->left), bounds_of(*set->right));
     if (auto st = set_literals_on_sqlite(*set, types, q.location); !st) return st.error();
+    for (std::size_t i = 0; i < types.size() && dialect_ == Dialect::Sqlite; ++i)
+      if (types[i].type == SqlType::Float)
+        if (auto st = float_output_on_sqlite(q, i, false, q.location); !st) return st.error();
     // Text literals in every branch: a text column (PostgreSQL resolves an unknown set-operation column so).
     types = resolved_unknowns(std::move(types));
     if (query_generated_.contains(&*set->left) || query_generated_.contains(&*set->right)) query_generated_.insert(&q);

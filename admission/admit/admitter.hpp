@@ -28,6 +28,7 @@ bool is_system_column(std::string_view name);
 std::string figure_name(const ast::Expr& e);
 // An aggregate call of the query it stands in (not windowed; not SQLite's scalar max(a, b)) (dialect.cpp).
 bool is_aggregate_call(const ast::FuncCall& f);
+bool has_aggregate(const ast::Expr& e);  // an aggregate call at this level (not inside a subquery)
 
 // One timestamp column standing for several branches (COALESCE, CASE, set
 // operations) when every branch is one and all store times alike; else nullptr.
@@ -268,6 +269,9 @@ class Admitter {
   Status greatest_least_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   // Integers and numerics compared with a float8 on SQLite: cast to float8, as PostgreSQL compares them.
   void float_comparison_on_sqlite(const std::vector<ast::Expr*>& operands, const ExprContext& ctx);
+  // Output column i of q (each branch of a set operation) cast to float8 where it is a bigint or numeric: the
+  // column meets a double precision one (numbers_on_sqlite.cpp). `all`: the set operation keeps duplicates.
+  Status float_output_on_sqlite(ast::Query& q, std::size_t i, bool all, int location);
   // jsonb paths on SQLite (json_on_sqlite.cpp): #>> / #> and jsonb_extract_path[_text] become arrow chains,
   // x ? 'key' pg_jsonb_exists. `replaced`: `e` is a new node, to be admitted as written.
   Status json_path_on_sqlite(ast::Expr& e, bool& replaced);
@@ -401,6 +405,7 @@ class Admitter {
   Status json_rows_reference(ast::ColumnRef& ref, const Relation& relation, int location);
   bool json_rows_in_statement_ = false;
   void time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);
+  bool sort_grouped_ = false;  // the ORDER BY being admitted belongs to a grouped select (admit_query.cpp)
   std::vector<std::optional<pgtime::Kind>> select_kinds(const ast::Select& s, const ExprContext& ctx);
   int query_depth_ = 0;
   // Time windows of the outermost WHERE (time_windows.cpp): the candidates read before it is admitted

@@ -172,14 +172,14 @@ std::string pg_path_array(const std::vector<std::string>& keys) {
   return out + "}";
 }
 
+}  // namespace
+
 bool has_aggregate(const ast::Expr& e) {
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node); f && is_aggregate_call(*f)) return true;
   bool found = false;
   ast::for_each_child(e, [&](const ast::Expr& child) { found = found || has_aggregate(child); });
   return found;
 }
-
-}  // namespace
 
 const catalog::Column* Admitter::base_column(const ast::Expr& e, const ExprContext& ctx) {
   const auto* ref = std::get_if<ast::ColumnRef>(&e.node);

@@ -46,6 +46,27 @@ bool is_number(SqlType t) {
   return t == SqlType::Integer || t == SqlType::Numeric || t == SqlType::Float;
 }
 
+// A literal SQLite holds as a REAL already (a decimal), or a whole one within 2 ^ 53 (exact either way); whole
+// digits past 32 bits are a Numeric literal in the grammar (PostgreSQL's bigint), an INTEGER on SQLite.
+bool exact_as_double(const ast::Expr& x) {
+  const auto* l = std::get_if<ast::Literal>(&x.node);
+  if (!l || (l->kind != ast::LiteralKind::Integer && l->kind != ast::LiteralKind::Numeric)) return false;
+  const bool whole = l->kind == ast::LiteralKind::Integer ||
+                     (!l->text.empty() && l->text.find_first_not_of("0123456789") == std::string::npos);
+  if (!whole) return true;
+  std::int64_t v = 0;
+  const auto [end, ec] = std::from_chars(l->text.data(), l->text.data() + l->text.size(), v);
+  return ec == std::errc() && end == l->text.data() + l->text.size() && v <= (std::int64_t{1} << 53) &&
+         v >= -(std::int64_t{1} << 53);
+}
+
+void as_float8(ast::Expr& x) {
+  if (const auto* c = std::get_if<ast::Cast>(&x.node); c && c->type.name == "float8" && c->type.modifiers.empty())
+    return;  // cast already (a nested set operation's branch)
+  const int at = x.location;
+  x = ast::make_expr(ast::Cast{ast::Box<ast::Expr>(std::move(x)), ast::TypeName{"float8", {}}}, at);
+}
+
 }  // namespace
 
 bool Admitter::integer_cast_rounds_on_sqlite(ast::Cast& cast, const ExprContext& ctx) {
@@ -194,26 +215,59 @@ void Admitter::float_comparison_on_sqlite(const std::vector<ast::Expr*>& operand
     return;
   bool changed = false;
   for (ast::Expr* x : operands) {
-    if (const auto* l = std::get_if<ast::Literal>(&x->node)) {
-      // A decimal literal is a REAL on SQLite already; whole digits past 32 bits are a Numeric literal in the
-      // grammar (PostgreSQL's bigint), an INTEGER on SQLite.
-      const bool whole =
-          l->kind == ast::LiteralKind::Integer || (l->kind == ast::LiteralKind::Numeric && !l->text.empty() &&
-                                                   l->text.find_first_not_of("0123456789") == std::string::npos);
-      if (!whole) continue;
-      std::int64_t v = 0;
-      const auto [end, ec] = std::from_chars(l->text.data(), l->text.data() + l->text.size(), v);
-      if (ec == std::errc() && end == l->text.data() + l->text.size() && v <= (std::int64_t{1} << 53) &&
-          v >= -(std::int64_t{1} << 53))
-        continue;
-    }
+    if (exact_as_double(*x)) continue;
     const SqlType t = value_type(*x, ctx).type;
     if (t != SqlType::Integer && t != SqlType::Numeric) continue;
-    const int at = x->location;
-    *x = ast::make_expr(ast::Cast{ast::Box<ast::Expr>(std::move(*x)), ast::TypeName{"float8", {}}}, at);
+    as_float8(*x);
     changed = true;
   }
   if (changed) note_rewrite("dialect:float-comparison");
+}
+
+// The same meeting in a column of UNION / INTERSECT / EXCEPT (PostgreSQL's select_common_type: bigint or numeric
+// with double precision is a double) and in the column x IN (SELECT ...) compares with a double: on SQLite each
+// branch kept its integer (big UNION dbl printed 9007199254740993; dbl IN (SELECT big) found the row PostgreSQL
+// does not; outside tester s19g). The integer branches' items are cast to float8, named as before; a GROUP BY
+// <ordinal> of such an item is written as the expression it names, so the rows are grouped on the integers.
+Status Admitter::float_output_on_sqlite(ast::Query& q, std::size_t i, bool all, int location) {
+  if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
+    for (ast::Query* leaf : set_leaves(*set))
+      if (auto s = float_output_on_sqlite(*leaf, i, all || set->all, location); !s) return s;
+    return {};
+  }
+  if (ast::Query* inner = set_member_inner(q)) return float_output_on_sqlite(*inner, i, all, location);
+  const auto types = query_types(q);
+  if (i >= types.size() || (types[i].type != SqlType::Integer && types[i].type != SqlType::Numeric)) return {};
+  if (auto* values = std::get_if<ast::Values>(&q.body)) {
+    for (auto& row : values->rows)
+      if (i < row.size() && !exact_as_double(row[i]) && !null_literal(row[i])) as_float8(row[i]);
+    note_rewrite("dialect:float-comparison");
+    return {};
+  }
+  auto& s = std::get<ast::Select>(q.body);
+  if (i >= s.items.size()) return {};
+  auto& item = s.items[i];
+  if (null_literal(item.expr) || exact_as_double(item.expr)) return {};
+  if (s.distinct && all)
+    return make_error(ErrorCode::CapabilityNotOnSqlite,
+                      "a SELECT DISTINCT branch's " + sql_type_words(types[i], std::nullopt) +
+                          " column meets a double precision one: PostgreSQL removes the duplicates of the " +
+                          sql_type_words(types[i], std::nullopt) + " values, SQLite would remove those of the doubles",
+                      "FIX: cast after the DISTINCT, in a subquery: SELECT CAST(" + figure_name(item.expr) +
+                          " AS double precision) FROM (SELECT DISTINCT ...) AS d, as that branch.",
+                      pos(item.expr.location >= 0 ? item.expr.location : location));
+  for (auto& g : s.group_by)
+    if (auto* e = std::get_if<ast::Expr>(&g.node))
+      if (const auto k = ast::integer_value(*e);
+          k && std::holds_alternative<ast::Literal>(e->node) && *k == static_cast<std::int64_t>(i) + 1) {
+        const int at = e->location;
+        *e = item.expr;
+        e->location = at;
+      }
+  if (item.alias.empty()) item.alias = figure_name(item.expr);
+  as_float8(item.expr);
+  note_rewrite("dialect:float-comparison");
+  return {};
 }
 
 // text || condition: PostgreSQL writes the boolean as true / false ('a' || true is 'atrue'), SQLite as 1 / 0

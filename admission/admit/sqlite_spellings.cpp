@@ -102,6 +102,18 @@ bool iso_time_text(std::string_view s) {
   return false;
 }
 
+// A time as SQLite computes with it: in whole milliseconds, rounded half up (computeJD: s * 1000 + 0.5).
+Expr in_milliseconds(Expr time) {
+  return fn("date_trunc", {str("milliseconds"), op("+", std::move(time), cast(str("0.5 milliseconds"), "interval"))});
+}
+
+// An ISO text with a UTC offset other than 0: SQLite converts it to UTC in its milliseconds ('+00:00' and 'Z' it
+// leaves as read).
+bool offset_text(std::string_view s) {
+  return s.size() > 6 && (s[s.size() - 6] == '+' || s[s.size() - 6] == '-') && s[s.size() - 3] == ':' &&
+         s.substr(s.size() - 5) != "00:00";
+}
+
 // A quoted run of to_char text: every character printed as written.
 std::string to_char_literal(std::string_view s) {
   std::string out = "\"";
@@ -182,7 +194,8 @@ std::optional<ast::Expr> Admitter::spelled_time(ast::Expr& arg, const ExprContex
   if (timestamp_column(arg, ctx)) return arg;
   if (const auto* l = string_literal(arg)) {
     if (lower(l->text) == "now") return ast::make_expr(ast::SqlValue{ast::SqlValueKind::CurrentTimestamp});
-    if (iso_time_text(l->text)) return cast(arg, "timestamptz");
+    if (iso_time_text(l->text))
+      return offset_text(l->text) ? in_milliseconds(cast(arg, "timestamptz")) : cast(arg, "timestamptz");
     why = "'" + l->text + "' is not an ISO-8601 date or time (YYYY-MM-DD[ HH:MM[:SS]])";
     return std::nullopt;
   }
@@ -191,6 +204,7 @@ std::optional<ast::Expr> Admitter::spelled_time(ast::Expr& arg, const ExprContex
     std::vector<ast::Expr> args = f->args;
     auto t = spelled_time(args[0], ctx, why);
     if (!t) return std::nullopt;
+    if (args.size() > 1) t = in_milliseconds(std::move(*t));
     auto shifted = apply_modifiers(std::move(*t), args, ctx, why);
     if (!shifted) return std::nullopt;
     return f->name == "date" ? cast(std::move(*shifted), "date") : fn("date_trunc", {str("second"), *shifted});
@@ -517,19 +531,31 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
     }
     if (!t) return refuse("of a value it cannot read exactly (" + why + ")", std::string(kTimeFix));
     std::vector<ast::Expr> rest(f.args.begin() + static_cast<std::ptrdiff_t>(first), f.args.end());
+    // SQLite computes in whole milliseconds (in_milliseconds) after a modifier and for %s, julianday and
+    // unixepoch; without one it prints the fields it read (datetime of '... 23:59:59.9996' is 23:59:59,
+    // strftime('%s', ...) the next second; outside tester s19g).
+    const bool modified = rest.size() > 1;
+    if (modified) t = in_milliseconds(std::move(*t));
     auto shifted = apply_modifiers(std::move(*t), rest, ctx, why);
     if (!shifted)
       return refuse("with " + why,
                     "FIX: on PostgreSQL, shift with + CAST('N days' AS interval) (also hours, minutes, seconds, "
                     "months) and truncate with date_trunc('month', t).");
     Expr ts = std::move(*shifted);
+    // Whole seconds of the milliseconds, as SQLite divides its (positive) Julian milliseconds: floor.
+    const auto epoch_seconds = [&](Expr time) {
+      return cast(
+          fn("floor", {fn("date_part", {str("epoch"), modified ? std::move(time) : in_milliseconds(std::move(time))})}),
+          "int8");
+    };
     if (name == "date") return done(cast(std::move(ts), "date"), "dialect:date");
     if (name == "julianday")
-      return done(op("+", op("/", fn("date_part", {str("epoch"), std::move(ts)}), num(86400)),
+      return done(op("+",
+                     op("/", fn("date_part", {str("epoch"), modified ? std::move(ts) : in_milliseconds(std::move(ts))}),
+                        num(86400)),
                      ast::make_expr(ast::Literal{ast::LiteralKind::Numeric, "2440587.5"})),
                   "dialect:julianday");
-    if (name == "unixepoch")
-      return done(cast(fn("trunc", {fn("date_part", {str("epoch"), std::move(ts)})}), "int8"), "dialect:unixepoch");
+    if (name == "unixepoch") return done(epoch_seconds(std::move(ts)), "dialect:unixepoch");
     if (name == "datetime") {
       const auto use_it = spelling_uses_.find(&e);
       if (use_it != spelling_uses_.end() && use_it->second == SpellingUse::Time)
@@ -593,8 +619,7 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
       }
       if (d == 'w' || d == 's') {
         flush();
-        Expr value = d == 'w' ? cast(fn("date_part", {str("dow"), ts}), "int4")
-                              : cast(fn("trunc", {fn("date_part", {str("epoch"), ts})}), "int8");
+        Expr value = d == 'w' ? cast(fn("date_part", {str("dow"), ts}), "int4") : epoch_seconds(ts);
         parts.push_back(cast(std::move(value), "text"));
         continue;
       }

@@ -30,6 +30,8 @@ Status Admitter::bool_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool&
   auto* cast = std::get_if<ast::Cast>(&e.node);
   if (dialect_ != Dialect::Sqlite || !cast || cast->type.name != "bool") return {};
   const ValueType t = value_type(*cast->arg, ctx);
+  // PostgreSQL casts integer (int4) to boolean, not smallint or bigint (count(*), sum(x), a bigint column).
+  const bool integer = t.type == SqlType::Integer && !t.int8 && int_width(*cast->arg, ctx) != 2;
   const int at = e.location;
   ast::Expr arg = std::move(*cast->arg);
   if (t.type == SqlType::Boolean || null_literal(arg)) {
@@ -44,14 +46,13 @@ Status Admitter::bool_cast_on_sqlite(ast::Expr& e, const ExprContext& ctx, bool&
     note_rewrite("dialect:bool-cast");
     return {};
   }
-  const bool integer = t.type == SqlType::Integer && !t.int8;
   if (!integer && t.type != SqlType::Text && t.type != SqlType::Unknown && t.type != SqlType::Untyped) {
     *cast->arg = std::move(arg);
     return make_error(ErrorCode::ValidationUnsupported,
                       "CAST(" + shown(*cast->arg, dialect_) + " AS boolean) of " + sql_type_words(t, std::nullopt) +
                           " is PostgreSQL's error (\"cannot cast type ... to boolean\")",
                       "FIX: write the condition instead, e.g. " + shown(*cast->arg, dialect_) +
-                          " <> 0, or cast an integer or a text ('true', 'false').",
+                          " <> 0, or cast an integer (CAST(x AS integer)) or a text ('true', 'false').",
                       pos(at));
   }
   e = ast::make_call("pg_bool",

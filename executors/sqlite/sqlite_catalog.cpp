@@ -138,14 +138,16 @@ std::string form_of(std::string_view value, bool has_offset) {
 // missed the rows of the other; outside testers s18b, s19a, s19b, s19e). One pass over the column's texts: each new
 // form is read; when every one is a time, `mixed` is set and `sample` becomes a value of the widest kind (with an
 // offset, else with a time of day), which admission reads every value as (pg_time_key per value). A column holding
-// a text that is not a time is left as it was (its own text).
-bool read_forms(sqlite3* db, const std::string& table, const std::string& column, std::string& sample, bool& mixed) {
+// a text that is not a time is no time column: `times` is cleared and `sample` holds that text.
+bool read_forms(sqlite3* db, const std::string& table, const std::string& column, std::string& sample, bool& mixed,
+                bool& times) {
   mixed = false;
-  if (!stored_time(sample)) return true;
+  times = sample.empty() || stored_time(sample).has_value();
+  if (!times) return true;
   const std::string c = quote(column);
   const std::string sql = "SELECT " + c + " FROM " + quote(table) + " WHERE typeof(" + c + ") = 'text'";
   std::unordered_set<std::string> forms;
-  bool times = true, offsets = false, plain = true;
+  bool offsets = false, plain = true;
   int widest = -1;
   if (!query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) {
         if (!times) return;
@@ -155,6 +157,7 @@ bool read_forms(sqlite3* db, const std::string& table, const std::string& column
         const auto t = iso ? iso : stored_time(v);
         if (!t || forms.size() > 4096) {
           times = false;
+          sample = std::string(v);
           return;
         }
         if (!forms.insert(form_of(v, t->offset_minutes.has_value())).second) return;
@@ -163,7 +166,7 @@ bool read_forms(sqlite3* db, const std::string& table, const std::string& column
         widest = std::max(widest, t->offset_minutes ? 2 : t->has_time ? 1 : 0);
       }))
     return false;
-  if (!times) return true;  // not a time column after all: left as it was
+  if (!times) return true;  // not a time column after all
   mixed = forms.size() > 1 || offsets || !plain;
   if (mixed)  // the widest kind's sample (stored_kind reads the kind from it)
     sample = widest == 2 ? "2000-01-01T00:00:00+00:00" : widest == 1 ? "2000-01-01 00:00:00" : "2000-01-01";
@@ -261,11 +264,24 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
         if (!read_json(db, table.name, column.name, column.json))
           return engine_error(db, config, "reading values of " + table.name + "." + column.name);
       if (!column.timestamp && !temporal_type(column.type)) continue;
+      const bool configured = column.timestamp;
       column.timestamp = true;
       if (!read_sample(db, table.name, column.name, column.timestamp_sample))
         return engine_error(db, config, "reading a value of " + table.name + "." + column.name);
-      if (!read_forms(db, table.name, column.name, column.timestamp_sample, column.timestamp_mixed))
+      bool times = true;
+      if (!read_forms(db, table.name, column.name, column.timestamp_sample, column.timestamp_mixed, times))
         return engine_error(db, config, "reading the forms of " + table.name + "." + column.name);
+      if (!times) {
+        // A text that is no time (PostgreSQL would not have stored it in a timestamp column): the column is text,
+        // compared and printed as its texts; every reading as a time would fail on that row (a FIX chain that
+        // never ended: upper(s) -> CAST(s AS text) -> to_char -> error; outside tester s19g). A column configured
+        // `timestamp: true` says so in its comment.
+        if (configured)  // not the value itself: the data's text is no curation
+          column.comment += std::string(column.comment.empty() ? "" : " ") +
+                            "(configured as a timestamp, but it holds texts that are no time: served as text)";
+        column.timestamp = false;
+        column.timestamp_sample.clear();
+      }
     }
     result.tables.push_back(std::move(table));
   }

@@ -263,3 +263,21 @@ FROM (VALUES (9007199254740993::bigint), (9007199254740991)) v(x) ORDER BY x;
 -- id: num-074
 SELECT x, coalesce(x, 2 ^ 53) = 9007199254740992::float8 AS a, CASE WHEN x > 0 THEN x ELSE 0.5::float8 END = 2 ^ 53 AS b
 FROM (VALUES (9007199254740993::bigint), (9007199254740991)) v(x) ORDER BY x;
+
+-- A bigint column meeting a double precision one in UNION / INTERSECT / EXCEPT is a double, and so is the bigint of
+-- dbl IN (SELECT big): PostgreSQL converts the bigint (outside tester s19g).
+-- id: num-075
+SELECT x FROM (VALUES (9007199254740993::bigint), (5)) v(x) UNION SELECT 2 ^ 53 ORDER BY 1;
+
+-- id: num-076
+SELECT count(*) AS a FROM (SELECT x FROM (VALUES (9007199254740993::bigint), (9007199254740992)) v(x)
+EXCEPT SELECT 2 ^ 53) e;
+
+-- id: num-077
+SELECT d, d IN (SELECT x FROM (VALUES (9007199254740993::bigint)) v(x)) AS a,
+       d NOT IN (SELECT x FROM (VALUES (9007199254740993::bigint), (NULL)) v(x)) AS b
+FROM (VALUES (2 ^ 53), (1.5::float8)) w(d) ORDER BY d;
+
+-- id: num-078
+SELECT x, count(*) AS n FROM (VALUES (9007199254740993::bigint), (9007199254740992), (9007199254740992)) v(x)
+GROUP BY 1 UNION ALL SELECT 0.5::float8, 0 ORDER BY 1, 2;

@@ -57,3 +57,11 @@ SELECT count(*) FROM traces t WHERE t.start_time > (SELECT datetime(max(start_ti
 -- id: sqlite-times-012
 -- truth: WITH c AS (SELECT date_trunc('second', max(start_time)) - interval '1 day' AS cut FROM traces) SELECT count(*) FROM traces, c WHERE start_time > c.cut
 WITH c AS (SELECT datetime(max(start_time), '-1 day') AS cut FROM traces) SELECT count(*) FROM traces, c WHERE start_time > c.cut;
+
+-- SQLite computes in whole milliseconds, rounded half up, after a modifier and for %s, julianday and unixepoch;
+-- without a modifier it prints the fields it read (outside tester s19g).
+-- id: sqlite-times-013
+-- truth: SELECT '1767225601' AS a, '2026-01-01 23:59:59' AS b, '2026-01-02 00:00:00' AS c, '-1' AS f, '2026-01-01 08:00:01' AS g
+SELECT strftime('%s', '2026-01-01 00:00:00.9996') AS a, datetime('2026-01-01 23:59:59.9996') AS b,
+       datetime('2026-01-01 23:59:59.9996', '+0 days') AS c, strftime('%s', '1969-12-31 23:59:59.5') AS f,
+       datetime('2026-01-01T10:00:00.9996+02:00') AS g;

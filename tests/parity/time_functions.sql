@@ -389,3 +389,10 @@ SELECT end_time - start_time AS d, count(*) AS n FROM spans GROUP BY d ORDER BY 
 
 -- id: time-122
 SELECT kind, max(end_time - start_time) AS longest FROM spans GROUP BY kind ORDER BY kind;
+
+-- Fractions of a microsecond in an interval's input, as PostgreSQL's DecodeInterval rounds them: a field's fraction
+-- with a half towards zero, a clock's fraction of a second rint'ed (outside tester s19g).
+-- id: time-123
+SELECT interval '1.5 microseconds' AS a, interval '2.7 microseconds' AS b, interval '-2.6 microseconds' AS c,
+       interval '0.5000016 seconds' AS d, interval '1.0000005 seconds' AS e, '00:00:00.0000015'::interval AS f,
+       interval '0.0000005 min' AS g, interval '1.5 us' AS h;
