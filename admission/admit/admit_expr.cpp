@@ -694,7 +694,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             if (auto s = text_literal_as_number(*n.right, **n.left, ctx, loc); !s) return s;
             if (auto s = boolean_text_on_sqlite(**n.left, *n.right, ctx, loc); !s) return s;
             if (auto s = boolean_text_on_sqlite(*n.right, **n.left, ctx, loc); !s) return s;
-            float_comparison_on_sqlite({&**n.left, &*n.right}, ctx);
+            if (!integer_key_on_sqlite(e, ctx)) float_comparison_on_sqlite({&**n.left, &*n.right}, ctx);
           }
           {
             // Certainly int4 / int2 (2147483647 + 1, length(x) * 1000): PostgreSQL's 32-bit (16-bit) overflow.

@@ -426,6 +426,7 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
           if (n.on) {
             ExprContext ctx{&level, ctes, nullptr};
             if (auto s = condition_type(**n.on, ctx, "JOIN/ON"); !s) return s;
+            const FilterConditions filter(*this, **n.on);
             if (auto s = expr(**n.on, ctx); !s) return s;
           }
           return {};

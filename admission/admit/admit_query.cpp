@@ -401,6 +401,8 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
   std::vector<WindowCandidate> windows_written;  // the outermost WHERE's time windows, as written
   if (query_depth_ == 1 && s.where && !s.from.empty()) windows_written = window_candidates(*s.where);
   if (s.where) keep(condition_type(*s.where, ctx, "WHERE"));
+  std::optional<FilterConditions> where_filter;
+  if (s.where) where_filter.emplace(*this, *s.where);
   if (s.where && !keep(expr(*s.where, ctx))) {
     // The conjuncts after the one refused were not walked (AND admits its terms in order and stops).
     const std::optional<int> at = found.back().position;

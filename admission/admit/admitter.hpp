@@ -269,6 +269,32 @@ class Admitter {
   Status greatest_least_on_sqlite(ast::Expr& e, const ExprContext& ctx);
   // Integers and numerics compared with a float8 on SQLite: cast to float8, as PostgreSQL compares them.
   void float_comparison_on_sqlite(const std::vector<ast::Expr*>& operands, const ExprContext& ctx);
+  // `integer_column = double` where only matching rows are kept: the double as the integer it is (pg_exact_int), so
+  // that SQLite looks the column up in its index (numbers_on_sqlite.cpp). True when rewritten so.
+  bool integer_key_on_sqlite(ast::Expr& e, const ExprContext& ctx);
+  // An uncurated TEXT column of a SQLite file (typed as not known; value_types.cpp).
+  bool loose_text_column(const ast::Expr& e, const ExprContext& ctx);
+  // The comparisons a WHERE or JOIN ... ON keeps rows by (its AND terms), while it is admitted: there a NULL drops
+  // the row as false does.
+  std::set<const ast::Expr*> filter_conditions_;
+  class FilterConditions {
+   public:
+    FilterConditions(Admitter& a, const ast::Expr& condition) : a_(a) { add(condition); }
+    ~FilterConditions() {
+      for (const ast::Expr* e : added_) a_.filter_conditions_.erase(e);
+    }
+    FilterConditions(const FilterConditions&) = delete;
+    FilterConditions& operator=(const FilterConditions&) = delete;
+
+   private:
+    void add(const ast::Expr& e) {
+      if (a_.filter_conditions_.insert(&e).second) added_.push_back(&e);
+      if (const auto* b = std::get_if<ast::BoolOp>(&e.node); b && b->kind == ast::BoolOpKind::And)
+        for (const auto& term : b->args) add(term);
+    }
+    Admitter& a_;
+    std::vector<const ast::Expr*> added_;
+  };
   // Output column i of q (each branch of a set operation) cast to float8 where it is a bigint or numeric: the
   // column meets a double precision one (numbers_on_sqlite.cpp). `all`: the set operation keeps duplicates.
   Status float_output_on_sqlite(ast::Query& q, std::size_t i, bool all, int location);

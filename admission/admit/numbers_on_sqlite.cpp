@@ -224,6 +224,37 @@ void Admitter::float_comparison_on_sqlite(const std::vector<ast::Expr*>& operand
   if (changed) note_rewrite("dialect:float-comparison");
 }
 
+// Whether e reads a row (a column or a subquery): a constant is compared by CAST, once per row of a scan (2 ^ 53
+// there is 0 rows, not pg_exact_int's error).
+namespace {
+bool reads_rows(const ast::Expr& e) {
+  if (std::holds_alternative<ast::ColumnRef>(e.node) || std::holds_alternative<ast::SubLink>(e.node)) return true;
+  bool found = false;
+  ast::for_each_child(e, [&](const ast::Expr& child) { found = found || reads_rows(child); });
+  return found;
+}
+}  // namespace
+
+bool Admitter::integer_key_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
+  auto* o = std::get_if<ast::Operator>(&e.node);
+  if (dialect_ != Dialect::Sqlite || !o || o->op != "=" || !o->left || !filter_conditions_.contains(&e)) return false;
+  ast::Expr* left = &**o->left;
+  ast::Expr* right = &*o->right;
+  for (auto [column, other] : {std::pair{left, right}, std::pair{right, left}}) {
+    // Another column: CAST(x AS float8) = y leaves y's index (or an automatic one) to SQLite; a computed value
+    // (score * 1000) had none.
+    if (!std::holds_alternative<ast::ColumnRef>(column->node) || std::holds_alternative<ast::ColumnRef>(other->node) ||
+        !reads_rows(*other) || value_type(*column, ctx).type != SqlType::Integer ||
+        value_type(*other, ctx).type != SqlType::Float)
+      continue;
+    const int at = other->location;
+    *other = call("pg_exact_int", {std::move(*other)}, at);
+    note_rewrite("dialect:float-comparison");
+    return true;
+  }
+  return false;
+}
+
 // The same meeting in a column of UNION / INTERSECT / EXCEPT (PostgreSQL's select_common_type: bigint or numeric
 // with double precision is a double) and in the column x IN (SELECT ...) compares with a double: on SQLite each
 // branch kept its integer (big UNION dbl printed 9007199254740993; dbl IN (SELECT big) found the row PostgreSQL

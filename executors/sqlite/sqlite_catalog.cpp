@@ -281,6 +281,7 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
                             "(configured as a timestamp, but it holds texts that are no time: served as text)";
         column.timestamp = false;
         column.timestamp_sample.clear();
+        column.type = "TEXT";  // what it holds, as the schema shows it and admission types it
       }
     }
     result.tables.push_back(std::move(table));

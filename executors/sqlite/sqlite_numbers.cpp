@@ -483,6 +483,22 @@ void pg_float8(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   sqlite3_result_value(ctx, argv[0]);
 }
 
+// pg_exact_int(f): the integer a double precision f is, for `integer_column = f` where only the rows that match are
+// kept (a WHERE or ON condition; admission/admit/numbers_on_sqlite.cpp). PostgreSQL compares float8(x) = f; for
+// |f| < 2^53 that is x = f exactly, which SQLite answers from an index on x (CAST(x AS REAL) = f scanned every pair:
+// a join of spans.id to a score * 1000 ran past its deadline; outside tester s19f). A fraction or an infinity matches
+// no integer: NULL. From 2^53 on several integers round to f: PostgreSQL's answer is not one equality, an error.
+void pg_exact_int(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) != SQLITE_FLOAT) return sqlite3_result_value(ctx, argv[0]);
+  const double f = sqlite3_value_double(argv[0]);
+  if (!std::isfinite(f) || f != std::trunc(f)) return sqlite3_result_null(ctx);
+  if (std::fabs(f) >= 9007199254740992.0)
+    return fail(ctx,
+                "querygate: an integer compared with a double precision of 2^53 or more, which several integers round "
+                "to; write CAST(x AS double precision) = y to compare the doubles");
+  sqlite3_result_int64(ctx, static_cast<std::int64_t>(f));
+}
+
 // A decimal as an exact scaled integer: value = digits / 10^scale.
 struct Scaled {
   __int128 digits = 0;
@@ -677,6 +693,7 @@ bool register_number_functions(sqlite3* db, int flags) {
          sqlite3_create_function(db, "pg_round", 2, flags, nullptr, pg_cut<false>, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_div", 2, flags, nullptr, pg_div, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_float8", 1, flags, nullptr, pg_float8, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_exact_int", 1, flags, nullptr, pg_exact_int, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_mod", 2, flags, nullptr, pg_mod, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_numeric_text", 2, flags, nullptr, pg_numeric_text, nullptr, nullptr) ==
              SQLITE_OK &&

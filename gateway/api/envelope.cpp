@@ -73,12 +73,13 @@ struct CellWriter {
   const std::string* spotlight = nullptr;  // set for untrusted columns when spotlighting
   int float_digits = 6;                    // the column's (config float_digits), else limits.float_digits
   bool non_finite = false;                 // the last cell written was an infinity or NaN
+  bool rounded = false;                    // the last cell written was a float printed to fewer digits
   void operator()(std::monostate) { w.null(); }
   void operator()(std::int64_t v) { w.integer(v); }
   void operator()(bool v) { w.boolean(v); }
   void operator()(double v) {
     if (std::isfinite(v)) {
-      w.number(v, float_digits);
+      w.number(v, float_digits, &rounded);
       return;
     }
     // JSON has no number for these: PostgreSQL's own spellings, on every backend.
@@ -211,6 +212,7 @@ std::string build_envelope(const EnvelopeInput& in) {
   std::size_t written = 0;
   std::vector<std::size_t> untrusted_rows;      // rows where a flagged column holds non-empty text
   std::vector<std::size_t> non_finite_columns;  // columns where a float was an infinity or NaN
+  std::vector<std::size_t> rounded_columns;     // columns where a float was printed to float_digits
   if (!in.validated) w.key("rows").begin_array();
   const std::size_t budget = static_cast<std::size_t>(limits.max_response_bytes);
   for (std::size_t r = 0; r < available; ++r) {
@@ -225,7 +227,11 @@ std::string build_envelope(const EnvelopeInput& in) {
                               ? st.admission.columns[c].float_digits
                               : limits.float_digits;
       cell.non_finite = false;
+      cell.rounded = false;
       std::visit(cell, rows.rows[r][c]);
+      if (cell.rounded && c < rows.columns.size() &&
+          std::find(rounded_columns.begin(), rounded_columns.end(), c) == rounded_columns.end())
+        rounded_columns.push_back(c);
       if (cell.non_finite && c < rows.columns.size() &&
           std::find(non_finite_columns.begin(), non_finite_columns.end(), c) == non_finite_columns.end())
         non_finite_columns.push_back(c);
@@ -297,6 +303,15 @@ std::string build_envelope(const EnvelopeInput& in) {
     notes.push_back("Text longer than " + std::to_string(limits.max_cell_bytes) +
                     " bytes was cut where marked; select substr(col, start, length) to read a part.");
   if (blob_any) notes.push_back("Binary values are base64-encoded.");
+  // Floats printed to fewer digits than they hold: said, so that nobody reads a rounded sum as exact (outside testers
+  // s20a, s20c). Its column's name, its digits, and the cast that prints every digit.
+  for (std::size_t c : rounded_columns) {
+    const int digits = c < st.admission.columns.size() && st.admission.columns[c].float_digits >= 0
+                           ? st.admission.columns[c].float_digits
+                           : limits.float_digits;
+    notes.push_back("Column " + rows.columns[c].name + ": floats printed to " + std::to_string(digits) +
+                    " significant digits; CAST(... AS numeric) prints every digit.");
+  }
   if (!notes.empty()) {
     w.key("notes").begin_array();
     for (const auto& n : notes) w.string(n);

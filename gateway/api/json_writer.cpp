@@ -53,7 +53,7 @@ JsonWriter& JsonWriter::integer(std::int64_t v) {
   out_.append(buf, r.ptr);
   return *this;
 }
-JsonWriter& JsonWriter::number(double v, int digits) {
+JsonWriter& JsonWriter::number(double v, int digits, bool* was_rounded) {
   separate();
   if (!std::isfinite(v)) {  // JSON has no NaN/Infinity
     out_ += "null";
@@ -72,6 +72,7 @@ JsonWriter& JsonWriter::number(double v, int digits) {
     std::snprintf(tmp, sizeof tmp, "%.*e", kept - 1, v);
     double rounded = 0;
     std::from_chars(tmp, tmp + std::char_traits<char>::length(tmp), rounded);
+    if (was_rounded && rounded != v) *was_rounded = true;
     r = std::to_chars(buf, buf + sizeof buf, rounded);
   } else {
     r = std::to_chars(buf, buf + sizeof buf, v);

@@ -17,8 +17,9 @@ class JsonWriter {
   JsonWriter& key(std::string_view k);
   JsonWriter& string(std::string_view s);
   JsonWriter& integer(std::int64_t v);
-  // `significant_digits` 0 prints the shortest text that reads back the same double.
-  JsonWriter& number(double v, int significant_digits);
+  // `significant_digits` 0 prints the shortest text that reads back the same double. `rounded`, when given, is set
+  // when the printed value is not v.
+  JsonWriter& number(double v, int significant_digits, bool* rounded = nullptr);
   JsonWriter& boolean(bool v);
   JsonWriter& null();
   // Appends an already-serialised JSON value.

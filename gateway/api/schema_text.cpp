@@ -95,7 +95,14 @@ void preamble(std::string& out, const std::string& name, const catalog::Catalog&
   out +=
       "-- Results: columns, rows (arrays), row_count. truncated: true means more rows existed: filter, aggregate "
       "or page. applied lists what querygate changed (limit, rewrites, the executed sql); notes say how it was "
-      "read.\n";
+      "read.";
+  // The envelope's rounding of floats (envelope.cpp), told before the agent reads a rounded sum as exact (outside
+  // tester s20c: 76517.2 for 76517.216 and nothing said so).
+  if (limits.float_digits > 0)
+    out += " Floats (real, double precision) are printed to " + std::to_string(limits.float_digits) +
+           " significant digits (a column marked [float_digits: n] to n); numeric values keep every digit: "
+           "CAST(x AS numeric) for more.";
+  out += "\n";
   out += "-- Refusals: error.code, message, and fix: do exactly what fix says, with the names it gives.\n";
   out +=
       "-- Columns marked TIMESTAMP: compare them with ISO-8601 literals that carry an offset "

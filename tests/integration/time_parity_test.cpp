@@ -43,26 +43,27 @@ const Row kRows[] = {
 // Users' own files (outside testers s18b, s19a, s19b): per row, the same instant in several text forms as Python and
 // CSV imports write them. m mixes forms (isoformat() drops .000000), o carries local offsets (astimezone()), z and p
 // hold one form each ('...Z' and '...+00:00'), n is naive ('YYYY-MM-DD HH:MM:SS'), d a date; q, declared DATETIME on
-// SQLite, holds texts that are no time beside times (outside tester s19g): text on both.
+// SQLite, holds texts that are no time beside times (outside tester s19g): text on both; c is TEXT holding digits,
+// '' and words, as CSV imports leave it (outside tester s20a).
 constexpr const char* kFormsRows =
     "INSERT INTO f VALUES"
     " (1, '2024-03-31T01:00:00+00:00', '2024-03-31T03:00:00+02:00', '2024-03-31T01:00:00Z',"
-    "     '2024-03-31T01:00:00+00:00', '2024-03-31 01:00:00', '2024-03-31', '2024-03-31 01:00:00'),"
+    "     '2024-03-31T01:00:00+00:00', '2024-03-31 01:00:00', '2024-03-31', '2024-03-31 01:00:00', '007'),"
     " (2, '2024-03-31T01:00:00.500000+00:00', '2024-03-30T20:00:00.5-05:00', '2024-03-31T01:00:00.500Z',"
-    "     '2024-03-31T01:00:00.500+00:00', '2024-03-31 01:00:00.5', '2024-03-31', 'N/A'),"
+    "     '2024-03-31T01:00:00.500+00:00', '2024-03-31 01:00:00.5', '2024-03-31', 'N/A', '12'),"
     " (3, '2024-03-31T00:59:59.999999+00:00', '2024-03-31T06:29:59.999999+05:30', '2024-03-31T00:59:59.999Z',"
-    "     '2024-03-31T00:59:59.999+00:00', '2024-03-31 00:59:59.999', '2024-03-30', 'soon'),"
+    "     '2024-03-31T00:59:59.999+00:00', '2024-03-31 00:59:59.999', '2024-03-30', 'soon', ''),"
     " (4, '2024-03-31T00:00:00+00:00', '2024-03-31T00:00:00+00:00', '2024-03-31T00:00:00Z',"
-    "     '2024-03-31T00:00:00+00:00', '2024-03-31 00:00:00', '2024-03-31', '2024-03-31'),"
-    " (5, NULL, NULL, NULL, NULL, NULL, NULL, NULL);";
+    "     '2024-03-31T00:00:00+00:00', '2024-03-31 00:00:00', '2024-03-31', '2024-03-31', 'abc'),"
+    " (5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);";
 const std::string kFormsSqlite =
     std::string(
         "CREATE TABLE f (id INTEGER PRIMARY KEY, m DATETIME, o DATETIME, z DATETIME, p DATETIME, n DATETIME,"
-        " d DATE, q DATETIME);") +
+        " d DATE, q DATETIME, c TEXT);") +
     kFormsRows;
 const std::string kFormsPostgres = std::string(
                                        "CREATE TABLE f (id integer PRIMARY KEY, m timestamptz, o timestamptz, z "
-                                       "timestamptz, p timestamptz, n timestamp, d date, q text);") +
+                                       "timestamptz, p timestamptz, n timestamp, d date, q text, c text);") +
                                    kFormsRows;
 
 std::string quoted(const char* s) {
@@ -425,6 +426,13 @@ TEST_F(TimeParityTest, UsersTimeFormsCompareOrderAndGroupAsTimes) {
   // A column holding texts that are no time is text (was typed timestamptz: upper(q) refused, its FIXes a loop).
   expect_same("SELECT id, upper(q), q FROM f ORDER BY q, id");
   expect_same("SELECT id FROM f WHERE q > '2024' ORDER BY id");
+  // Text ordered against a number or summed: PostgreSQL's error (SQLite compares the texts, sums '' as 0; s20a).
+  expect_refused(*sqlite_, "SELECT count(*) FROM f WHERE q > 5", "CAST(q AS numeric) > 5");
+  expect_refused(*sqlite_, "SELECT sum(q) FROM f", "sum(CAST(q AS numeric))");
+  // So is an uncurated TEXT column (SQLite: '007' < 100 is false, avg('12', '', 'abc') 4).
+  expect_refused(*sqlite_, "SELECT count(*) FROM f WHERE c < 100", "CAST(c AS numeric) < 100");
+  expect_refused(*sqlite_, "SELECT avg(c) FROM f", "avg(CAST(c AS numeric))");
+  expect_same("SELECT id FROM f WHERE c = '12' OR c > '5' ORDER BY id");
 }
 
 }  // namespace
