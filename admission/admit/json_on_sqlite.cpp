@@ -82,7 +82,10 @@ Status Admitter::json_path_on_sqlite(ast::Expr& e, bool& replaced) {
   replaced = false;
   if (dialect_ != Dialect::Sqlite) return {};
   const int location = e.location;
-  ast::Expr document;
+  // The document is taken out of `e` only once the path is known to translate: a refusal leaves `e` whole (taken
+  // before, '[1, 2]'::jsonb #>> '{1}' left a hollow operand that the refusal's printing followed: the gateway
+  // crashed; outside tester s20b).
+  ast::Expr* document = nullptr;
   std::vector<std::string> keys;
   bool as_text = false;
   std::string written;
@@ -98,7 +101,7 @@ Status Admitter::json_path_on_sqlite(ast::Expr& e, bool& replaced) {
                         pos(location));
     keys = std::move(*elements);
     as_text = op->op == "#>>";
-    document = std::move(**op->left);
+    document = &**op->left;
   } else if (auto* f = std::get_if<ast::FuncCall>(&e.node);
              f && (f->name == "jsonb_extract_path_text" || f->name == "jsonb_extract_path")) {
     written = f->name + "(...)";
@@ -113,7 +116,7 @@ Status Admitter::json_path_on_sqlite(ast::Expr& e, bool& replaced) {
       keys.push_back(key->text);
     }
     as_text = f->name.ends_with("_text");
-    document = std::move(f->args.front());
+    document = &f->args.front();
   } else {
     return {};
   }
@@ -125,7 +128,7 @@ Status Admitter::json_path_on_sqlite(ast::Expr& e, bool& replaced) {
                         "FIX: if it is an object key, chain the arrows with the key as text: x -> '" + k +
                             "' (an array index on SQLite is exact only where the value is an array).",
                         pos(location));
-  ast::Expr chain = std::move(document);
+  ast::Expr chain = std::move(*document);
   for (std::size_t i = 0; i < keys.size(); ++i)
     chain = arrow(as_text && i + 1 == keys.size() ? "->>" : "->", std::move(chain), keys[i]);
   chain.location = location;
