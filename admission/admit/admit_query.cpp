@@ -1014,11 +1014,11 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
       case detail::SqlType::Json:
         out.columns[i].type = detail::sql_type_words(types[i], std::nullopt);
         break;
-      case detail::SqlType::Null:  // SELECT NULL, CASE ... THEN NULL END: PostgreSQL resolves unknown as text
+      case detail::SqlType::Null:     // SELECT NULL, CASE ... THEN NULL END: PostgreSQL resolves unknown as text
+      case detail::SqlType::Untyped:  // SELECT 'x': so is a quoted literal (named even when no row comes; s20b)
         out.columns[i].type = "text";
         break;
       case detail::SqlType::Unknown:
-      case detail::SqlType::Untyped:
       case detail::SqlType::Time:  // the engine names a time after its stored text (answer_format.cpp)
         break;
     }

@@ -16,6 +16,7 @@
 // no ORDER BY (PostgreSQL's pick of a row per group is then arbitrary).
 // The result is an ordinary query, admitted as written: the printed statement
 // is a fixed point.
+#include <algorithm>
 #include <string>
 #include <variant>
 #include <vector>
@@ -70,6 +71,32 @@ Status Admitter::distinct_on_on_sqlite(ast::Query& q) {
   for (const auto& e : s->distinct_on) partition.push_back(resolve(e));
   std::vector<ast::Expr> keys;
   for (const auto& sort : q.order_by) keys.push_back(resolve(*sort.expr));
+  // PostgreSQL's rule: the ORDER BY items that are DISTINCT ON expressions come first (those it does not sort by are
+  // added after them); else its error, where SQLite would answer (outside tester s20b: ORDER BY y answered).
+  // (transformDistinctOnClause: after an ORDER BY item that is none of them, neither a DISTINCT ON expression in the
+  // ORDER BY nor one missing from it).
+  const auto mismatch = [&](int at) {
+    std::string written;
+    for (const auto& e : s->distinct_on) written += (written.empty() ? "" : ", ") + shown(e, Dialect::Postgres);
+    return make_error(ErrorCode::ValidationUnsupported,
+                      "SELECT DISTINCT ON expressions must match initial ORDER BY expressions (PostgreSQL's error)",
+                      "FIX: start the ORDER BY with the DISTINCT ON expressions, then what picks the row: ORDER BY " +
+                          written + ", ...",
+                      pos(at >= 0 ? at : location));
+  };
+  const auto among = [](const std::vector<ast::Expr>& list, const ast::Expr& e) {
+    return std::any_of(list.begin(), list.end(), [&](const ast::Expr& x) { return x == e; });
+  };
+  bool skipped = false;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (!among(partition, keys[i]))
+      skipped = true;
+    else if (skipped)
+      return mismatch(q.order_by[i].expr->location);
+  }
+  if (skipped)
+    for (const auto& p : partition)
+      if (!among(keys, p)) return mismatch(q.order_by.front().expr->location);
   ast::Select inner = std::move(*s);
   inner.distinct_on.clear();
   ast::Select outer;

@@ -257,12 +257,12 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           static const std::set<std::string> kBoolean = {"bool_or",     "bool_and",        "every",
                                                          "starts_with", "pg_jsonb_exists", "pg_bool"};
           static const std::set<std::string> kText = {
-              "lower",          "upper",          "substr",         "substring",  "trim",          "ltrim",
-              "rtrim",          "btrim",          "replace",        "concat",     "concat_ws",     "left",
-              "right",          "split_part",     "initcap",        "string_agg", "to_char",       "lpad",
-              "rpad",           "regexp_replace", "repeat",         "reverse",    "md5",           "group_concat",
-              "printf",         "strftime",       "format",         "chr",        "quote_literal", "pg_numeric_text",
-              "pg_numeric_key", "jsonb_typeof",   "pg_jsonb_typeof"};
+              "lower",          "upper",          "substr",          "substring",  "trim",          "ltrim",
+              "rtrim",          "btrim",          "replace",         "concat",     "concat_ws",     "left",
+              "right",          "split_part",     "initcap",         "string_agg", "to_char",       "lpad",
+              "rpad",           "regexp_replace", "repeat",          "reverse",    "md5",           "group_concat",
+              "printf",         "strftime",       "format",          "chr",        "quote_literal", "pg_numeric_text",
+              "pg_numeric_key", "jsonb_typeof",   "pg_jsonb_typeof", "pg_to_char"};
           // Points in time (intervals, which avg() and sum() take, are not typed here).
           static const std::set<std::string> kTime = {"now",         "date_trunc",  "pg_date_trunc", "pg_ts_add",
                                                       "pg_date_add", "pg_timezone", "timezone",      "to_timestamp",
