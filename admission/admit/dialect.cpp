@@ -841,6 +841,15 @@ Status Admitter::cast_on_sqlite(ast::Cast& cast, const ExprContext& ctx, int loc
     const bool unknown_scale = from == SqlType::Numeric && typed.scale < 0 && !base_column(*cast.arg, ctx);
     if (from == SqlType::Boolean || from == SqlType::Float || from == SqlType::Json || unknown_scale)
       return value_as_text_on_sqlite(*cast.arg, ctx, location);
+    // A stored NUMERIC column of no declared scale: its REAL values in the shortest decimal without an exponent, as
+    // the numeric the data wrote prints (SQLite's CAST printed 1.0e-06 for 0.000001; outside tester s20c).
+    if (from == SqlType::Numeric && typed.scale < 0) {
+      const int at = cast.arg->location;
+      *cast.arg = ast::make_call(
+          "pg_numeric_text", {std::move(*cast.arg), ast::make_expr(ast::Literal{ast::LiteralKind::Integer, "-1"})}, at);
+      note_rewrite("dialect:numeric-as-text");
+      return {};
+    }
   }
   if ((to == "text" || to == "varchar" || to == "bpchar") && value_type(*cast.arg, ctx).type == SqlType::Boolean)
     return make_error(ErrorCode::CapabilityNotOnSqlite,

@@ -843,6 +843,29 @@ Status Admitter::function_types(ast::FuncCall& f, const ExprContext& ctx, int lo
     }
     return {};
   }
+  // SQLite's own text functions given a time: SQLite would read the text querygate holds the time in (its ISO form,
+  // not the stored text nor PostgreSQL's), and PostgreSQL has no such function of a time (outside tester s20c:
+  // instr(ts, ' ') answered 0 for the 11 SQLite gives).
+  static const std::set<std::string> kSqliteTextFunctions = {"instr", "hex",     "printf",  "group_concat",
+                                                             "quote", "unicode", "soundex", "char"};
+  if (dialect_ == Dialect::Sqlite && kSqliteTextFunctions.count(f.name))
+    for (const auto& a : f.args) {
+      if (value_type(a, ctx).type != SqlType::Time) continue;
+      // As written: a column of mixed forms is pg_from_key(pg_time_key(x, k), k) by now (time_types.cpp).
+      const ast::Expr* written = &a;
+      for (const char* wrapper : {"pg_from_key", "pg_time_key"})
+        if (const auto* w = std::get_if<ast::FuncCall>(&written->node); w && w->name == wrapper && !w->args.empty())
+          written = &w->args.front();
+      const std::string x = shown_value(*written);
+      return make_error(
+          ErrorCode::ValidationUnsupported,
+          f.name + "() of a date or time (" + x +
+              "): PostgreSQL has no such function of a time, and SQLite would read a text that is not PostgreSQL's "
+              "text of it",
+          "FIX: make the text first: CAST(" + x + " AS text) (PostgreSQL's text of the time), or " + "to_char(" + x +
+              ", 'YYYY-MM-DD HH24:MI:SS').",
+          pos(a.location >= 0 ? a.location : location));
+    }
   static const std::set<std::string> kTextFunctions = {
       "length",  "char_length", "lower", "upper", "substr",     "substring", "trim", "ltrim", "rtrim",   "btrim",
       "replace", "strpos",      "left",  "right", "split_part", "initcap",   "lpad", "rpad",  "reverse", "instr"};

@@ -365,10 +365,17 @@ void pg_numeric_text(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   const int type = sqlite3_value_type(argv[0]);
   if (type == SQLITE_NULL) return sqlite3_result_null(ctx);
   const std::int64_t scale = sqlite3_value_int64(argv[1]);
-  if (type == SQLITE_TEXT || scale < 0 || scale > 30) return sqlite3_result_value(ctx, argv[0]);
+  if (type == SQLITE_TEXT || scale < -1 || scale > 30) return sqlite3_result_value(ctx, argv[0]);
   if (type != SQLITE_INTEGER && type != SQLITE_FLOAT) return fail(ctx, "querygate: pg_numeric_text takes a number");
   std::string text;
-  if (type == SQLITE_INTEGER) {
+  if (scale == -1 && type == SQLITE_FLOAT) {
+    // Scale not known (a stored NUMERIC column): the shortest decimal that reads back as the double, without an
+    // exponent, as the numeric the data wrote (0.000001 for 1e-06, which SQLite's CAST prints 1.0e-06; s20c).
+    char buf[400];
+    const auto r = std::to_chars(buf, buf + sizeof buf, sqlite3_value_double(argv[0]), std::chars_format::fixed);
+    if (r.ec != std::errc()) return fail(ctx, "querygate: pg_numeric_text could not print the number");
+    text.assign(buf, r.ptr);
+  } else if (type == SQLITE_INTEGER) {
     text = std::to_string(sqlite3_value_int64(argv[0]));
     if (scale > 0) text += "." + std::string(static_cast<std::size_t>(scale), '0');
   } else {
