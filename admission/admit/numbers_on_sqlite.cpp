@@ -399,13 +399,16 @@ int meet_width(int a, int b) {
 // x << n and x >> n of an integer: PostgreSQL shifts within the type's bits, the count taken modulo 32 (64 for a
 // bigint), as the machine does (1 << 31 is -2147483648, 1::bigint << 64 is 1, 5::bigint >> -1 is 0); SQLite within 64
 // bits, a count past them giving 0 and a negative one shifting the other way (outside tester s13). pg_shift(x, n,
-// op, bits) (executors/sqlite/sqlite_numbers.cpp) shifts as PostgreSQL does; an INTEGER column is PostgreSQL's int4.
+// op, bits) (executors/sqlite/sqlite_numbers.cpp) shifts as PostgreSQL does; an INTEGER column's value as int4 when it
+// fits, else as bigint.
 void Admitter::shift_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   auto* o = std::get_if<ast::Operator>(&e.node);
   if (dialect_ != Dialect::Sqlite || !o || !o->left || (o->op != "<<" && o->op != ">>")) return;
   const ValueType l = value_type(**o->left, ctx);
   if (l.type != SqlType::Integer) return;
-  const int bits = l.int8 ? 64 : int_width(**o->left, ctx) == 2 ? 16 : 32;
+  // 0: not known (a SQLite INTEGER column): by each value (sqlite_numbers.cpp pg_shift).
+  const int width = l.int8 ? 8 : int_width(**o->left, ctx);
+  const int bits = width == 8 ? 64 : width == 2 ? 16 : width == 4 ? 32 : 0;
   const int at = e.location;
   std::vector<ast::Expr> args;
   args.push_back(std::move(**o->left));

@@ -432,6 +432,18 @@ Status Admitter::sqlite_spelling_on_postgres(ast::Expr& e, const ExprContext& ct
       return refuse("with several arguments and aggregate modifiers",
                     "FIX: write "
                     "greatest(a, b) / least(a, b).");
+    // SQLite orders every number before every text ('9' is text there: max('9', 10) is '9'), PostgreSQL's GREATEST
+    // reads the quoted literal as the number (10; outside tester s20c): numbers and texts are not mixed.
+    bool texts = false, numbers = false;
+    for (const auto& a : f.args) {
+      const SqlType t = value_type(a, ctx).type;
+      texts = texts || t == SqlType::Text || t == SqlType::Untyped;
+      numbers = numbers || t == SqlType::Integer || t == SqlType::Numeric || t == SqlType::Float;
+    }
+    if (texts && numbers)
+      return refuse("of a text and a number (SQLite orders every text after every number)",
+                    "FIX: give the arguments one type, e.g. greatest(CAST(a AS numeric), b), or compare the texts: "
+                    "greatest(a, CAST(b AS text)).");
     ast::MinMax mm{name == "max", f.args};
     std::vector<ast::Expr> tests;
     for (const auto& a : f.args) tests.push_back(null_test(a));

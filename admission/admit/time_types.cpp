@@ -635,12 +635,15 @@ Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     return done(call("pg_extract", {f.args[0], f.args[1], kind_literal(*k)}), "dialect:extract");
   }
   if (name == "age") {
+    // age(t): PostgreSQL's age(CURRENT_DATE, t), from today's midnight (UTC, the session's zone).
+    if (f.args.size() == 1 && timestamp_like(time_kind(f.args[0], ctx)))
+      f.args.insert(f.args.begin(), ast::make_expr(ast::SqlValue{ast::SqlValueKind::CurrentDate}, f.args[0].location));
     const auto ka = f.args.size() == 2 ? time_kind(f.args[0], ctx) : std::nullopt;
     const auto kb = f.args.size() == 2 ? time_kind(f.args[1], ctx) : std::nullopt;
     if (!timestamp_like(ka) || !timestamp_like(kb))
       return refuse("age() on SQLite is translated for two timestamps or dates",
-                    "FIX: write age(end_time, start_time) with two timestamp columns or casts; for the age until now "
-                    "write age(now(), t).");
+                    "FIX: write age(end_time, start_time) with two timestamp columns or casts; for age(t), the age "
+                    "at today's midnight, write age(CURRENT_DATE, t).");
     Kind k = common_kind(*ka, *kb);
     if (k == Kind::Date) k = Kind::Timestamp;  // age(date, date) reads them as timestamps
     return done(call("pg_age", {f.args[0], f.args[1], kind_literal(k)}), "dialect:age");

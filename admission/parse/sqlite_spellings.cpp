@@ -304,7 +304,8 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
     // The message for LIMIT a, b points at the LIMIT clause; look back for it.
     for (std::size_t k = 0; k + 2 < tokens.size(); ++k)
       if (tokens[k].upper == "LIMIT" && tokens[k + 2].upper == ",")
-        return spelling("LIMIT a, b is a SQLite/MySQL spelling", "FIX: write LIMIT b OFFSET a.", tokens[k].begin);
+        return spelling("LIMIT a, b is a SQLite/MySQL spelling",
+                        "FIX: write LIMIT b OFFSET a (LIMIT ALL OFFSET a where b is -1).", tokens[k].begin);
     return std::nullopt;
   }
   const Token& t = tokens[at];
@@ -315,7 +316,8 @@ std::optional<Error> recognise_sqlite_spelling(std::string_view sql, std::option
   const bool limit_comma = at + 2 < tokens.size() && tokens[at + 2].upper == ",";
   if ((t.upper == "LIMIT" && limit_comma) || (t.upper == "," && (prev2 == "LIMIT"))) {
     const int p = t.upper == "LIMIT" ? t.begin : tokens[at - 2].begin;
-    return spelling("LIMIT a, b is a SQLite/MySQL spelling", "FIX: write LIMIT b OFFSET a.", p);
+    return spelling("LIMIT a, b is a SQLite/MySQL spelling",
+                    "FIX: write LIMIT b OFFSET a (LIMIT ALL OFFSET a where b is -1).", p);
   }
   if (t.upper == "GLOB" || (t.upper == "NOT" && next == "GLOB"))
     return spelling("GLOB is a SQLite-only operator",

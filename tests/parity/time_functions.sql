@@ -396,3 +396,8 @@ SELECT kind, max(end_time - start_time) AS longest FROM spans GROUP BY kind ORDE
 SELECT interval '1.5 microseconds' AS a, interval '2.7 microseconds' AS b, interval '-2.6 microseconds' AS c,
        interval '0.5000016 seconds' AS d, interval '1.0000005 seconds' AS e, '00:00:00.0000015'::interval AS f,
        interval '0.0000005 min' AS g, interval '1.5 us' AS h;
+
+-- age(t) is age(CURRENT_DATE, t), from today's midnight (refused on SQLite before, its FIX age(now(), t) changed the
+-- answer; outside tester s20a).
+-- id: time-124
+SELECT id, age(start_time) AS a, age(start_time::date) AS b FROM traces ORDER BY id LIMIT 3;
