@@ -22,6 +22,14 @@
 namespace qg::admit::detail {
 namespace {
 
+// No column and no subquery: a literal, a cast or arithmetic of literals.
+bool constant(const ast::Expr& e) {
+  if (std::holds_alternative<ast::ColumnRef>(e.node) || std::holds_alternative<ast::SubLink>(e.node)) return false;
+  bool only = true;
+  ast::for_each_child(e, [&](const ast::Expr& child) { only = only && constant(child); });
+  return only;
+}
+
 bool has(std::string_view haystack, std::string_view needle) {
   return haystack.find(needle) != std::string_view::npos;
 }
@@ -670,10 +678,12 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
   const bool comparison = kComparisons.count(op.op) > 0;
   if (!comparison && !kArithmetic.count(op.op)) return {};
   ValueType l = value_type(**op.left, ctx), r = value_type(*op.right, ctx);
-  // A SQLite file's uncurated TEXT column ordered against a number: text there (loose_text_column).
-  if (op.op == "<" || op.op == ">" || op.op == "<=" || op.op == ">=") {
-    if (number(r.type) && loose_text_column(**op.left, ctx)) l = {SqlType::Text};
-    if (number(l.type) && loose_text_column(*op.right, ctx)) r = {SqlType::Text};
+  // A SQLite file's uncurated TEXT column compared with a number: text there (loose_text_column).
+  // Against a constant number only: SQLite compares the column's texts with the number's text ('344' > '50' is
+  // false, ' 42' = 42 too); against a number column it reads the texts as numbers, the join the data means.
+  if (comparison) {
+    if (number(r.type) && constant(*op.right) && loose_text_column(**op.left, ctx)) l = {SqlType::Text};
+    if (number(l.type) && constant(**op.left) && loose_text_column(*op.right, ctx)) r = {SqlType::Text};
   }
   const auto unknown = [](const ValueType& t) { return t.type == SqlType::Null || t.type == SqlType::Untyped; };
   if (!comparison && unknown(l) && unknown(r)) {
@@ -727,9 +737,12 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
     const ast::Expr& other = &typed == &**op.left ? *op.right : **op.left;
     std::string fix;
     if (text_side && number_side && (op.op == "=" || op.op == "<>" || op.op == "!="))
-      fix = "FIX: compare text with text, e.g. " + shown(typed, dialect_) + " " + op.op + " '" +
-            shown(other, dialect_) + "', or convert the text first: CAST(" + shown(typed, dialect_) + " AS numeric) " +
-            op.op + " " + shown(other, dialect_) + ".";
+      // A literal quoted; anything else cast (quoting a column name compared with its name's text: 0 rows; s20e).
+      fix = "FIX: compare text with text, e.g. " + shown(typed, dialect_) + " " + op.op + " " +
+            (std::holds_alternative<ast::Literal>(other.node) ? "'" + shown(other, dialect_) + "'"
+                                                              : "CAST(" + shown(other, dialect_) + " AS text)") +
+            ", or convert the text first: CAST(" + shown(typed, dialect_) + " AS numeric) " + op.op + " " +
+            shown(other, dialect_) + ".";
     else if (text_side && number_side)  // texts order by character ('09' < '9'): only the numbers order as numbers
       fix = "FIX: convert the text to a number first: CAST(" + shown(typed, dialect_) + " AS numeric) " + op.op + " " +
             shown(other, dialect_) + ".";

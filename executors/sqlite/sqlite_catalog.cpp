@@ -187,6 +187,43 @@ bool read_json(sqlite3* db, const std::string& table, const std::string& column,
   });
 }
 
+// The columns declared as numbers (INTEGER, REAL, NUMERIC ... affinity) that hold a text all the same: a CSV import
+// leaves '' in its empty cells, a hand-made file 'N/A'. PostgreSQL could not hold them in a number column; typed a
+// number, SQLite counted '' in count(x) and summed it as 0 (outside tester s20a). Such a column is its texts: served
+// as TEXT (its sums and comparisons with numbers are then PostgreSQL's errors, with the CAST FIX). One pass over the
+// table for all its columns.
+bool demote_number_texts(sqlite3* db, catalog::Table& table) {
+  std::vector<catalog::Column*> numbers;
+  for (auto& c : table.columns) {
+    std::string t;
+    for (char ch : c.type) t.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+    if (c.timestamp || c.json || temporal_type(c.type) || t.find("BOOL") != std::string::npos) continue;
+    const bool number = t.find("INT") != std::string::npos || t.find("REAL") != std::string::npos ||
+                        t.find("FLOA") != std::string::npos || t.find("DOUB") != std::string::npos ||
+                        t.find("NUMERIC") != std::string::npos || t.find("DECIMAL") != std::string::npos;
+    if (number) numbers.push_back(&c);
+  }
+  if (numbers.empty()) return true;
+  std::string sql = "SELECT ";
+  for (std::size_t i = 0; i < numbers.size(); ++i)
+    sql += (i ? ", " : "") + std::string("max(typeof(") + quote(numbers[i]->name) + ") = 'text')";
+  sql += " FROM " + quote(table.name);
+  std::vector<bool> texts(numbers.size(), false);
+  if (!query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) {
+        for (std::size_t i = 0; i < numbers.size(); ++i) texts[i] = sqlite3_column_int(s, static_cast<int>(i)) == 1;
+      }))
+    return false;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    if (!texts[i]) continue;
+    catalog::Column& c = *numbers[i];
+    if (c.curated)  // not the value itself: the data's text is no curation
+      c.comment += std::string(c.comment.empty() ? "" : " ") + "(declared " + c.type +
+                   ", but it holds texts as well as numbers: served as text)";
+    c.type = "TEXT";
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config, const std::filesystem::path& path) {
@@ -265,6 +302,27 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
           return engine_error(db, config, "reading values of " + table.name + "." + column.name);
       if (!column.timestamp && !temporal_type(column.type)) continue;
       const bool configured = column.timestamp;
+      // Numbers (seconds since 1970, Julian days): no time as PostgreSQL reads one, and no stored text to read as
+      // one: the column is its numbers (typed a time, its integers were answered as text and compared with time
+      // literals as texts; outside tester s20e). to_timestamp(x) makes them times.
+      bool integers = false, reals = false;
+      const std::string c = quote(column.name);
+      const std::string numbers_sql =
+          "SELECT max(typeof(" + c + ") = 'integer'), max(typeof(" + c + ") = 'real') FROM " + quote(table.name);
+      if (!query(db, numbers_sql.c_str(), nullptr, [&](sqlite3_stmt* st) {
+            integers = sqlite3_column_int(st, 0) == 1;
+            reals = sqlite3_column_int(st, 1) == 1;
+          }))
+        return engine_error(db, config, "reading the values of " + table.name + "." + column.name);
+      if (integers || reals) {
+        if (configured)
+          column.comment += std::string(column.comment.empty() ? "" : " ") +
+                            "(configured as a timestamp, but it holds numbers: served as a number; "
+                            "to_timestamp(x) reads seconds since 1970 as a time)";
+        column.timestamp = false;
+        column.type = reals ? "REAL" : "INTEGER";
+        continue;
+      }
       column.timestamp = true;
       if (!read_sample(db, table.name, column.name, column.timestamp_sample))
         return engine_error(db, config, "reading a value of " + table.name + "." + column.name);
@@ -284,6 +342,8 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
         column.type = "TEXT";  // what it holds, as the schema shows it and admission types it
       }
     }
+    if (!demote_number_texts(db, table))
+      return engine_error(db, config, "reading the value types of table '" + table.name + "'");
     result.tables.push_back(std::move(table));
   }
   return result;

@@ -44,27 +44,30 @@ const Row kRows[] = {
 // CSV imports write them. m mixes forms (isoformat() drops .000000), o carries local offsets (astimezone()), z and p
 // hold one form each ('...Z' and '...+00:00'), n is naive ('YYYY-MM-DD HH:MM:SS'), d a date; q, declared DATETIME on
 // SQLite, holds texts that are no time beside times (outside tester s19g): text on both; c is TEXT holding digits,
-// '' and words, as CSV imports leave it (outside tester s20a); x is NUMERIC of no scale (SQLite holds REALs).
+// '' and words, as CSV imports leave it (outside tester s20a); x is NUMERIC of no scale (SQLite holds REALs); r is
+// REAL with a CSV import's '' in one row: text on both.
 constexpr const char* kFormsRows =
     "INSERT INTO f VALUES"
     " (1, '2024-03-31T01:00:00+00:00', '2024-03-31T03:00:00+02:00', '2024-03-31T01:00:00Z',"
-    "     '2024-03-31T01:00:00+00:00', '2024-03-31 01:00:00', '2024-03-31', '2024-03-31 01:00:00', '007', 0.000001),"
+    "     '2024-03-31T01:00:00+00:00', '2024-03-31 01:00:00', '2024-03-31', '2024-03-31 01:00:00', '007', 0.000001, "
+    "1.5),"
     " (2, '2024-03-31T01:00:00.500000+00:00', '2024-03-30T20:00:00.5-05:00', '2024-03-31T01:00:00.500Z',"
-    "     '2024-03-31T01:00:00.500+00:00', '2024-03-31 01:00:00.5', '2024-03-31', 'N/A', '12', 0.00001234),"
+    "     '2024-03-31T01:00:00.500+00:00', '2024-03-31 01:00:00.5', '2024-03-31', 'N/A', '12', 0.00001234, ''),"
     " (3, '2024-03-31T00:59:59.999999+00:00', '2024-03-31T06:29:59.999999+05:30', '2024-03-31T00:59:59.999Z',"
-    "     '2024-03-31T00:59:59.999+00:00', '2024-03-31 00:59:59.999', '2024-03-30', 'soon', '', 1234567.5),"
+    "     '2024-03-31T00:59:59.999+00:00', '2024-03-31 00:59:59.999', '2024-03-30', 'soon', '', 1234567.5, 2.5),"
     " (4, '2024-03-31T00:00:00+00:00', '2024-03-31T00:00:00+00:00', '2024-03-31T00:00:00Z',"
-    "     '2024-03-31T00:00:00+00:00', '2024-03-31 00:00:00', '2024-03-31', '2024-03-31', 'abc', 5),"
-    " (5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);";
+    "     '2024-03-31T00:00:00+00:00', '2024-03-31 00:00:00', '2024-03-31', '2024-03-31', 'abc', 5, 4),"
+    " (5, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);";
 const std::string kFormsSqlite =
     std::string(
         "CREATE TABLE f (id INTEGER PRIMARY KEY, m DATETIME, o DATETIME, z DATETIME, p DATETIME, n DATETIME,"
-        " d DATE, q DATETIME, c TEXT, x NUMERIC);") +
+        " d DATE, q DATETIME, c TEXT, x NUMERIC, r REAL);") +
     kFormsRows;
-const std::string kFormsPostgres = std::string(
-                                       "CREATE TABLE f (id integer PRIMARY KEY, m timestamptz, o timestamptz, z "
-                                       "timestamptz, p timestamptz, n timestamp, d date, q text, c text, x numeric);") +
-                                   kFormsRows;
+const std::string kFormsPostgres =
+    std::string(
+        "CREATE TABLE f (id integer PRIMARY KEY, m timestamptz, o timestamptz, z "
+        "timestamptz, p timestamptz, n timestamp, d date, q text, c text, x numeric, r text);") +
+    kFormsRows;
 
 std::string quoted(const char* s) {
   return s ? "'" + std::string(s) + "'" : "NULL";
@@ -435,6 +438,10 @@ TEST_F(TimeParityTest, UsersTimeFormsCompareOrderAndGroupAsTimes) {
   expect_same("SELECT id FROM f WHERE c = '12' OR c > '5' ORDER BY id");
   // A NUMERIC column's text is the decimal PostgreSQL prints (SQLite's CAST printed 1.0e-06; outside tester s20c).
   expect_same("SELECT id, x::text, length(x::text) FROM f ORDER BY id");
+  // A number column holding '' is its texts: counted as PostgreSQL counts them, summed only once cast (s20a).
+  expect_same("SELECT count(r), count(*) FILTER (WHERE r = '') FROM f");
+  expect_refused(*sqlite_, "SELECT avg(r) FROM f", "avg(CAST(r AS numeric))");
+  expect_refused(*sqlite_, "SELECT count(*) FROM f WHERE r > 2", "CAST(r AS numeric) > 2");
 }
 
 }  // namespace
