@@ -1,5 +1,7 @@
 #include "gateway/http/http_types.hpp"
 
+#include "common/json_string.hpp"
+
 #include <algorithm>
 
 #include <boost/json.hpp>
@@ -40,8 +42,8 @@ std::string reason_phrase(const Error& error) {
 boost::json::object error_object(const Error& error) {
   boost::json::object e;
   e["code"] = name(error.code);
-  e["message"] = error.message;
-  if (!error.fix.empty()) e["fix"] = error.fix;
+  e["message"] = valid_utf8(error.message);  // an engine's message may cut a character in half
+  if (!error.fix.empty()) e["fix"] = valid_utf8(error.fix);
   if (error.position) e["position"] = *error.position;
   return e;
 }
@@ -50,7 +52,7 @@ boost::json::object error_object(const Error& error) {
 
 HttpResponse error_response(const Error& error) {
   boost::json::object e = error_object(error);
-  if (!error.suggested_sql.empty()) e["suggested_sql"] = error.suggested_sql;
+  if (!error.suggested_sql.empty()) e["suggested_sql"] = valid_utf8(error.suggested_sql);
   if (!error.problems.empty()) {
     boost::json::array problems;
     for (const auto& p : error.problems) problems.emplace_back(error_object(p));

@@ -753,3 +753,14 @@ SELECT kind, count(*) AS n FROM spans GROUP BY kind ORDER BY -n, kind;
 -- id: demo-234
 -- truth: SELECT id AS name FROM spans WHERE id < 50 ORDER BY length(name), id
 SELECT id AS name FROM spans WHERE id < 50 ORDER BY length(name), id;
+
+-- A span tree five levels deep: its plan nests past Boost.JSON's default depth (32), which the PostgreSQL gateway's
+-- plan gate answered with a 500 (outside tester s20d).
+-- id: demo-235
+SELECT count(*) AS n FROM spans s1 JOIN spans s2 ON s2.parent_id = s1.id JOIN spans s3 ON s3.parent_id = s2.id
+JOIN spans s4 ON s4.parent_id = s3.id JOIN spans s5 ON s5.parent_id = s4.id JOIN spans s6 ON s6.parent_id = s5.id;
+
+-- cume_dist() / percent_rank() are double precision: their text is PostgreSQL's (SQLite printed 15 digits; s20d).
+-- id: demo-236
+SELECT id, CAST(cume_dist() OVER (ORDER BY id) AS text) AS c, CAST(percent_rank() OVER (ORDER BY id) AS text) AS p
+FROM traces ORDER BY id LIMIT 7;

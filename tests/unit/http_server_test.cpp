@@ -22,6 +22,7 @@
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/json.hpp>
 
 namespace qg::gateway {
 namespace {
@@ -932,6 +933,24 @@ TEST(HttpServerTest, SeveralIoThreadsServeConcurrentClients) {
   }
   for (auto& t : clients) t.join();
   EXPECT_EQ(answered.load(), kClients * kRequestsEach);
+}
+
+}  // namespace
+}  // namespace qg::gateway
+
+namespace qg::gateway {
+namespace {
+
+// An engine's message that cuts a character in half (PostgreSQL's to_date: invalid value "日\xe6" for "YYYY") is
+// still a valid JSON document: the stray byte is U+FFFD (outside tester s20d).
+TEST(HttpErrorBodyTest, AHalfCharacterInAMessageStaysValidUtf8) {
+  const HttpResponse r = error_response(
+      make_error(ErrorCode::BackendError, "invalid value \"\xe6\x97\xa5\xe6\" for \"YYYY\"", "FIX: \xff"));
+  EXPECT_NE(r.body.find("\xe6\x97\xa5\xef\xbf\xbd\\\""), std::string::npos) << r.body;
+  EXPECT_NE(r.body.find("FIX: \xef\xbf\xbd"), std::string::npos) << r.body;
+  boost::system::error_code ec;
+  (void)boost::json::parse(r.body, ec);
+  EXPECT_FALSE(ec) << r.body;
 }
 
 }  // namespace
