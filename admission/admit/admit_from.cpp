@@ -156,6 +156,10 @@ Status Admitter::apply_row_filter(ast::TableRef& ref, const catalog::Table& tabl
   auto saved_windows = std::move(window_names_);
   const auto* saved_json = json_text_allowed_;
   const auto* saved_binds = filter_binds_;
+  // The filter is printed in a scope of its own: a jsonb row source of the statement is not beside its columns (id
+  // in span_id IN (SELECT id FROM spans) was qualified, and the filter no longer matched its own; s20d).
+  const bool saved_json_rows = json_rows_in_statement_;
+  json_rows_in_statement_ = false;
   defining_.clear();
   from_names_ = {table.name};
   window_names_.clear();
@@ -168,6 +172,7 @@ Status Admitter::apply_row_filter(ast::TableRef& ref, const catalog::Table& tabl
   window_names_ = std::move(saved_windows);
   json_text_allowed_ = saved_json;
   filter_binds_ = saved_binds;
+  json_rows_in_statement_ = saved_json_rows;
   return s;
 }
 

@@ -78,3 +78,9 @@ SELECT s.id, string_agg(k, ',' ORDER BY k) AS keys FROM spans s, jsonb_object_ke
 -- note: a row source reading a step into the object (-> of a key whose value is a string: a scalar, so no rows
 -- would be an error; filtered to rows where the key is absent, the argument is NULL: no rows)
 SELECT count(*) AS n FROM spans s, jsonb_each(s.attributes -> 'no.such.key') AS e;
+
+-- A table whose row filter reads another table (span_annotations: span_id IN (SELECT id FROM spans)) beside a jsonb
+-- row source: the filter's own id was qualified for json_each, and the re-check called it a defect (500; s20d).
+-- id: rows-019
+SELECT a.label, e.key, count(*) AS n FROM span_annotations a JOIN spans s ON s.id = a.span_id, jsonb_each(s.attributes) e
+GROUP BY 1, 2 ORDER BY 3 DESC, 2 LIMIT 5;
