@@ -20,21 +20,24 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i) {
   return len;
 }
 
+// Appends the character at s[i] (its valid UTF-8 sequence, or U+FFFD for an invalid byte) and moves i past it.
+void append_character(std::string& out, std::string_view s, std::size_t& i) {
+  const std::size_t len = utf8_sequence(s, i);
+  if (len == 0) {
+    out += "\xEF\xBF\xBD";
+    ++i;
+  } else {
+    out.append(s.substr(i, len));
+    i += len;
+  }
+}
+
 }  // namespace
 
 std::string valid_utf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    const std::size_t len = utf8_sequence(s, i);
-    if (len == 0) {
-      out += "\xEF\xBF\xBD";
-      ++i;
-    } else {
-      out.append(s.substr(i, len));
-      i += len;
-    }
-  }
+  for (std::size_t i = 0; i < s.size();) append_character(out, s, i);
   return out;
 }
 
@@ -43,14 +46,7 @@ void append_json_string(std::string& out, std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
-      const std::size_t len = utf8_sequence(s, i);
-      if (len == 0) {
-        out += "\xEF\xBF\xBD";
-        ++i;
-      } else {
-        out.append(s.substr(i, len));
-        i += len;
-      }
+      append_character(out, s, i);
       continue;
     }
     switch (c) {
