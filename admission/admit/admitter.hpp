@@ -28,7 +28,9 @@ bool is_system_column(std::string_view name);
 std::string figure_name(const ast::Expr& e);
 // An aggregate call of the query it stands in (not windowed; not SQLite's scalar max(a, b)) (dialect.cpp).
 bool is_aggregate_call(const ast::FuncCall& f);
-bool has_aggregate(const ast::Expr& e);  // an aggregate call at this level (not inside a subquery)
+bool has_aggregate(const ast::Expr& e);
+// Whether e reads a row: a column or a subquery anywhere in it (else a constant: literals, casts, arithmetic of them).
+bool reads_rows(const ast::Expr& e);  // an aggregate call at this level (not inside a subquery)
 
 // One timestamp column standing for several branches (COALESCE, CASE, set
 // operations) when every branch is one and all store times alike; else nullptr.

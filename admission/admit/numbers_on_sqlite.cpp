@@ -224,16 +224,12 @@ void Admitter::float_comparison_on_sqlite(const std::vector<ast::Expr*>& operand
   if (changed) note_rewrite("dialect:float-comparison");
 }
 
-// Whether e reads a row (a column or a subquery): a constant is compared by CAST, once per row of a scan (2 ^ 53
-// there is 0 rows, not pg_exact_int's error).
-namespace {
 bool reads_rows(const ast::Expr& e) {
   if (std::holds_alternative<ast::ColumnRef>(e.node) || std::holds_alternative<ast::SubLink>(e.node)) return true;
   bool found = false;
   ast::for_each_child(e, [&](const ast::Expr& child) { found = found || reads_rows(child); });
   return found;
 }
-}  // namespace
 
 bool Admitter::integer_key_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   auto* o = std::get_if<ast::Operator>(&e.node);
@@ -242,7 +238,8 @@ bool Admitter::integer_key_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
   ast::Expr* right = &*o->right;
   for (auto [column, other] : {std::pair{left, right}, std::pair{right, left}}) {
     // Another column: CAST(x AS float8) = y leaves y's index (or an automatic one) to SQLite; a computed value
-    // (score * 1000) had none.
+    // (score * 1000) had none. A constant is compared by CAST, once per row of a scan (2 ^ 53 there is 0 rows, not
+    // pg_exact_int's error).
     if (!std::holds_alternative<ast::ColumnRef>(column->node) || std::holds_alternative<ast::ColumnRef>(other->node) ||
         !reads_rows(*other) || value_type(*column, ctx).type != SqlType::Integer ||
         value_type(*other, ctx).type != SqlType::Float)

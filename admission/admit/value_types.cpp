@@ -22,14 +22,6 @@
 namespace qg::admit::detail {
 namespace {
 
-// No column and no subquery: a literal, a cast or arithmetic of literals.
-bool constant(const ast::Expr& e) {
-  if (std::holds_alternative<ast::ColumnRef>(e.node) || std::holds_alternative<ast::SubLink>(e.node)) return false;
-  bool only = true;
-  ast::for_each_child(e, [&](const ast::Expr& child) { only = only && constant(child); });
-  return only;
-}
-
 bool has(std::string_view haystack, std::string_view needle) {
   return haystack.find(needle) != std::string_view::npos;
 }
@@ -684,8 +676,8 @@ Status Admitter::operator_types(const ast::Operator& op, const ExprContext& ctx,
   // Against a constant number only: SQLite compares the column's texts with the number's text ('344' > '50' is
   // false, ' 42' = 42 too); against a number column it reads the texts as numbers, the join the data means.
   if (comparison) {
-    if (number(r.type) && constant(*op.right) && loose_text_column(**op.left, ctx)) l = {SqlType::Text};
-    if (number(l.type) && constant(**op.left) && loose_text_column(*op.right, ctx)) r = {SqlType::Text};
+    if (number(r.type) && !reads_rows(*op.right) && loose_text_column(**op.left, ctx)) l = {SqlType::Text};
+    if (number(l.type) && !reads_rows(**op.left) && loose_text_column(*op.right, ctx)) r = {SqlType::Text};
   }
   const auto unknown = [](const ValueType& t) { return t.type == SqlType::Null || t.type == SqlType::Untyped; };
   if (!comparison && unknown(l) && unknown(r)) {
