@@ -30,6 +30,22 @@ bool null_output(const ast::Query& q, std::size_t i) {
   return lit && lit->kind == ast::LiteralKind::Null;
 }
 
+// Whether output column i of a query's SELECT is SQLite's datetime() or strftime() (or min / max / lag ... of one):
+// typed a time for comparisons (time_types.cpp), its value is the text PostgreSQL's translation of it gives
+// (to_char), so the column is text: named so, and text where it meets another branch in a UNION (a timestamptz
+// column UNION datetime(t) was answered in mixed forms typed timestamptz; PostgreSQL: "UNION types timestamp with
+// time zone and text cannot be matched"; outside tester s20d).
+bool spelled_time_text(const ast::Query& q, std::size_t i) {
+  const auto* select = std::get_if<ast::Select>(&q.body);
+  if (!select || i >= select->items.size()) return false;
+  const auto* f = std::get_if<ast::FuncCall>(&select->items[i].expr.node);
+  static constexpr std::string_view kPassOn[] = {"min",         "max",        "lag",       "lead",
+                                                 "first_value", "last_value", "nth_value", "pg_single"};
+  while (f && !f->args.empty() && std::find(std::begin(kPassOn), std::end(kPassOn), f->name) != std::end(kPassOn))
+    f = std::get_if<ast::FuncCall>(&f->args.front().node);
+  return f && (f->name == "datetime" || f->name == "strftime") && !f->over;
+}
+
 // A refusal that found several problems: the first, carrying the others (and theirs) in `problems`.
 Error gathered(std::vector<Error> found) {
   Error first = std::move(found.front());
@@ -611,6 +627,11 @@ Result<std::vector<std::string>> Admitter::query(ast::Query& q, const Scope* out
     kinds = select_kinds_;
     types = select_types_;
     bounds = select_bounds_;
+    for (std::size_t i = 0; i < types.size() && i < kinds.size(); ++i)
+      if (spelled_time_text(q, i)) {
+        kinds[i].reset();
+        types[i] = ValueType{SqlType::Text};
+      }
     if (generates_rows(*s, level)) query_generated_.insert(&q);
   } else if (auto* set = std::get_if<ast::SetOp>(&q.body)) {
     if (set->all && set->kind != ast::SetOpKind::Union)
@@ -1031,18 +1052,10 @@ Result<Admission> admit(ast::Query& query, const catalog::Catalog& catalog, std:
   const auto kinds = admitter.output_kinds(query);
   for (std::size_t i = 0; i < kinds.size() && i < out.columns.size(); ++i)
     if (kinds[i] && !out.columns[i].timestamp) out.columns[i].type = pgtime::type_words(*kinds[i]);
-  // SQLite's datetime() and strftime() are typed times for comparisons (time_types.cpp), but their value is the
-  // text PostgreSQL's translation of them gives (to_char): named text, as on PostgreSQL.
-  // So is min / max / lag ... of one (max(datetime(t)) answered a timestamp '2026-11-14T22:47:52'; outside tester s13).
-  if (const auto* select = std::get_if<ast::Select>(&query.body))
-    for (std::size_t i = 0; i < select->items.size() && i < out.columns.size(); ++i) {
-      const auto* f = std::get_if<ast::FuncCall>(&select->items[i].expr.node);
-      static constexpr std::string_view kPassOn[] = {"min",         "max",        "lag",       "lead",
-                                                     "first_value", "last_value", "nth_value", "pg_single"};
-      while (f && !f->args.empty() && std::find(std::begin(kPassOn), std::end(kPassOn), f->name) != std::end(kPassOn))
-        f = std::get_if<ast::FuncCall>(&f->args.front().node);
-      if (f && (f->name == "datetime" || f->name == "strftime") && !f->over) out.columns[i].type = "text";
-    }
+  // SQLite's datetime() and strftime() are text (max(datetime(t)) answered a timestamp '2026-11-14T22:47:52';
+  // outside tester s13).
+  for (std::size_t i = 0; i < out.columns.size(); ++i)
+    if (detail::spelled_time_text(query, i)) out.columns[i].type = "text";
   // The leftmost base table of the outermost SELECT (CTE names are not base tables).
   if (const auto* select = std::get_if<ast::Select>(&query.body); select && !select->from.empty()) {
     const ast::FromItem* item = &select->from.front();

@@ -370,6 +370,21 @@ void Admitter::exact_operator(ast::Expr& e, const ExprContext& ctx) {
   auto& o = std::get<ast::Operator>(e.node);
   std::string from = numeric_of_float(**o.left, ctx) ? "f" : "n";
   from += numeric_of_float(*o.right, ctx) ? "f" : "n";
+  // An operand of a known scale past a double's digits (round(x, 20)) as its decimal text at that scale: the
+  // quotient's scale is at least the operands' (select_div_scale; round(4474::numeric, 20) / 3.0 had 16 places, the
+  // double's text; outside tester s20d).
+  for (std::size_t i : {0, 1}) {
+    ast::Expr& side = i == 0 ? **o.left : *o.right;
+    const int scale = value_type(side, ctx).scale;
+    if (scale < 16 || scale > 1000 || std::holds_alternative<ast::Literal>(side.node) || exact_call(side)) continue;
+    const int at = side.location;
+    ast::FuncCall decimal;
+    decimal.name = "pg_numeric_decimal";
+    decimal.args.push_back(std::move(side));
+    decimal.args.push_back(text_literal(std::string(1, from[i])));
+    decimal.args.push_back(ast::make_expr(ast::Literal{ast::LiteralKind::Integer, std::to_string(scale)}));
+    side = ast::make_expr(std::move(decimal), at);
+  }
   const bool division = o.op == "/";
   const int location = e.location;
   ast::FuncCall exact;

@@ -491,7 +491,7 @@ Status Admitter::check_size(const ast::Expr& e, const ExprContext& ctx) {
   std::string name;
   Growth growth = Growth::Within;
   if (const auto* f = std::get_if<ast::FuncCall>(&e.node)) {
-    name = f->name + "()";
+    name = f->name == "pg_jsonb_in" ? "a cast to jsonb" : f->name + "()";  // json_on_sqlite.cpp
     if (const auto* row = capability::find_function(f->name)) growth = row->growth;
   } else if (const auto* op = std::get_if<ast::Operator>(&e.node)) {
     name = "the operator " + op->op;

@@ -305,12 +305,14 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           if (kPassOn.count(f)) return first.type == SqlType::Untyped ? ValueType{SqlType::Text} : first;
           // double precision whatever the argument (the trigonometric functions take float8 only: sin(1)::text is
           // 0.8414709848078965; untyped, it printed as SQLite's 15 digits; outside tester s13).
-          static const std::set<std::string> kFloat = {
-              "date_part", "random", "pi",    "julianday", "degrees",     "radians", "sin",  "cos",
-              "tan",       "cot",    "asin",  "acos",      "atan",        "atan2",   "sind", "cosd",
-              "tand",      "asind",  "acosd", "atand",     "sinh",        "cosh",    "tanh", "asinh",
-              "acosh",     "atanh",  "cbrt",  "cume_dist", "percent_rank"};  // (window functions: float8; their text
-                                                                             // was SQLite's 15 digits, s20d)
+          static const std::set<std::string> kFloat = {"date_part",    "random", "pi",        "julianday",    "degrees",
+                                                       "radians",      "sin",    "cos",       "tan",          "cot",
+                                                       "asin",         "acos",   "atan",      "atan2",        "sind",
+                                                       "cosd",         "tand",   "asind",     "acosd",        "atand",
+                                                       "sinh",         "cosh",   "tanh",      "asinh",        "acosh",
+                                                       "atanh",        "cbrt",   "cume_dist", "percent_rank", "total",
+                                                       "pg_float8_mul"};  // (window functions: float8; their text
+                                                                          // was SQLite's 15 digits, s20d)
           if (kFloat.count(f)) return {SqlType::Float};
           if (f == "extract" || (f == "pg_extract" && n.args.size() == 4)) {
             // PostgreSQL 14+: numeric; seconds and the epoch of a time keep microseconds (scale 6).

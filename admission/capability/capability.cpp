@@ -476,6 +476,9 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_only("pg_float8", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, write the arithmetic itself, e.g. SELECT cost_usd * 2 FROM spans (float overflow "
                 "is its error there)."),
+    sqlite_only("pg_float8_mul", Scalar, Number, Growth::Fixed,
+                "FIX: on PostgreSQL, write the product itself, e.g. SELECT cost_usd * 2.5::float8 FROM spans (float "
+                "overflow and underflow are its errors there)."),
     sqlite_only("pg_exact_int", Scalar, Number, Growth::Fixed,
                 "FIX: on PostgreSQL, compare the values themselves, e.g. s.id = a.score * 1000."),
     sqlite_only("pg_from_key", Scalar, Text, Growth::Fixed, kPgTimeCast),

@@ -245,6 +245,8 @@ void power2(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
     return sqlite3_result_error(ctx, "a negative number raised to a non-integer power yields a complex result", -1);
   const double r = std::pow(x, y);
   if (std::isinf(r)) return sqlite3_result_error(ctx, "value out of range: overflow", -1);
+  // dpow: 0 from a base that is not 0 (power(2, -2000), power(1e-200, 2)) is PostgreSQL's error (s20c).
+  if (r == 0 && x != 0) return sqlite3_result_error(ctx, "value out of range: underflow", -1);
   sqlite3_result_double(ctx, r);
 }
 

@@ -454,6 +454,10 @@ void float_overflow(sqlite3_context* ctx) {
   fail(ctx, "value out of range: overflow");  // PostgreSQL's message: SQLite's double is an infinity
 }
 
+void float_underflow(sqlite3_context* ctx) {
+  fail(ctx, "value out of range: underflow");  // PostgreSQL's message: SQLite's double is 0
+}
+
 void division_by_zero(sqlite3_context* ctx) {
   fail(ctx, "division by zero");  // PostgreSQL's message: SQLite would answer NULL
 }
@@ -478,7 +482,21 @@ void pg_div(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
   if (y == 0) return division_by_zero(ctx);
   const double q = x / y;
   if (std::isinf(q) && std::isfinite(x) && std::isfinite(y)) return float_overflow(ctx);
+  if (q == 0 && x != 0 && !std::isinf(y)) return float_underflow(ctx);  // float8div: 1e-300 / 1e300
   sqlite3_result_double(ctx, q);
+}
+
+// pg_float8_mul(x, y): x * y of double precision values (admission/admit/admit_expr.cpp), with float8mul's errors
+// where SQLite answers: "overflow" for an infinity from finite operands, "underflow" for 0 from operands that are
+// not 0 (1e-200 * 1e-200 was 0; outside tester s20c). The operands as SQLite's * reads them; NULL in, NULL out.
+void pg_float8_mul(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
+  if (sqlite3_value_type(argv[0]) == SQLITE_NULL || sqlite3_value_type(argv[1]) == SQLITE_NULL)
+    return sqlite3_result_null(ctx);
+  const double x = sqlite3_value_double(argv[0]), y = sqlite3_value_double(argv[1]);
+  const double r = x * y;
+  if (std::isinf(r) && std::isfinite(x) && std::isfinite(y)) return float_overflow(ctx);
+  if (r == 0 && x != 0 && y != 0) return float_underflow(ctx);
+  sqlite3_result_double(ctx, r);  // (Infinity * 0, NaN: NULL, as SQLite's * answers)
 }
 
 // pg_float8(x): the value of float + - * admission wrapped (admit_expr.cpp, wrap_int8), as it is, or PostgreSQL's
@@ -703,6 +721,8 @@ bool register_number_functions(sqlite3* db, int flags) {
          sqlite3_create_function(db, "pg_round", 2, flags, nullptr, pg_cut<false>, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_div", 2, flags, nullptr, pg_div, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_float8", 1, flags, nullptr, pg_float8, nullptr, nullptr) == SQLITE_OK &&
+         sqlite3_create_function(db, "pg_float8_mul", 2, flags, nullptr, pg_float8_mul, nullptr, nullptr) ==
+             SQLITE_OK &&
          sqlite3_create_function(db, "pg_exact_int", 1, flags, nullptr, pg_exact_int, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_mod", 2, flags, nullptr, pg_mod, nullptr, nullptr) == SQLITE_OK &&
          sqlite3_create_function(db, "pg_numeric_text", 2, flags, nullptr, pg_numeric_text, nullptr, nullptr) ==

@@ -257,8 +257,9 @@ constexpr Signature kSignatures[] = {
                                 // - * on SQLite  // numeric a / b on SQLite (numeric_scale_on_sqlite.cpp)
     {"pg_float8",
      "m"},  // float + - * on SQLite ("value out of range: overflow")    // x / y on SQLite ("division by zero")
-    {"pg_exact_int", "m"},  // integer_column = double in WHERE / ON on SQLite (numbers_on_sqlite.cpp)
-    {"pg_mod", "mm"},       // x % y on SQLite
+    {"pg_float8_mul", "mm"},  // double precision x * y on SQLite ("value out of range: underflow")
+    {"pg_exact_int", "m"},    // integer_column = double in WHERE / ON on SQLite (numbers_on_sqlite.cpp)
+    {"pg_mod", "mm"},         // x % y on SQLite
     {"pg_numeric_text",
      "mn"},  // a numeric of a known scale as PostgreSQL's text, on SQLite         // trunc(x, n) on SQLite
     {"pg_greatest", "xx"},      // GREATEST / LEAST on SQLite

@@ -296,3 +296,21 @@ SELECT count(*) FILTER (WHERE id = 7.0::float8) AS a, count(*) FILTER (WHERE NOT
        count(*) FILTER (WHERE id = 2 ^ 53 OR id = 3::float8) AS c, bool_or(id = 7::float8) AS d,
        (SELECT count(*) FROM spans s2 WHERE s2.id = (SELECT max(score) * 10 FROM span_annotations)) AS e
 FROM spans WHERE id = 2 ^ 53 OR id < 100;
+
+-- id: num-082
+SELECT round(CAST(4474 AS numeric), 20) / 3.0 AS a, round(CAST(4474 AS numeric), 20) + 1 AS b,
+       round(cost_usd::numeric, 18) * 3.5 AS c, round(cost_usd::numeric, 20) / 3 * 3 AS d
+FROM spans WHERE id < 6 ORDER BY id;
+
+-- id: num-083
+SELECT cost_usd * cost_usd * 2.0::float8 + 1 AS a, (cost_usd + 1) * (cost_usd - 1) AS b, cost_usd * 1e-300::float8 AS c
+FROM spans WHERE cost_usd > 0 ORDER BY id LIMIT 20;
+
+-- id: num-084
+SELECT 1e-200::float8 * 1e-200::float8 AS x;
+
+-- id: num-085
+SELECT power(2::float8, -2000) AS x;
+
+-- id: num-086
+SELECT cost_usd / CAST('1e308' AS double precision) AS x FROM spans WHERE cost_usd > 0;

@@ -782,3 +782,18 @@ SELECT group_concat(DISTINCT kind) FROM spans;
 -- database: demo
 -- truth: SELECT kind, string_agg(DISTINCT status, ',') AS statuses, string_agg(DISTINCT name, ',') AS names FROM spans WHERE id < 300 GROUP BY kind ORDER BY kind
 SELECT kind, group_concat(DISTINCT status) AS statuses, group_concat(DISTINCT name) AS names FROM spans WHERE id < 300 GROUP BY kind ORDER BY kind;
+
+-- id: sqlite-155
+-- database: demo
+-- truth: WITH x AS (SELECT to_char(start_time, 'YYYY-MM-DD HH24:MI:SS') AS d FROM spans) SELECT count(*) FROM x WHERE d >= '2026-10-01T00:00:00Z'
+WITH x AS (SELECT datetime(start_time) d FROM spans) SELECT count(*) FROM x WHERE d >= '2026-10-01T00:00:00Z';
+
+-- id: sqlite-156
+-- database: demo
+-- truth: SELECT to_char(start_time, 'YYYY-MM-DD HH24:MI:SS') AS v FROM spans WHERE id IN (1, 2) UNION SELECT NULL ORDER BY 1
+SELECT datetime(start_time) AS v FROM spans WHERE id IN (1, 2) UNION SELECT NULL ORDER BY 1;
+
+-- id: sqlite-157
+-- database: demo
+-- truth: SELECT kind, coalesce(sum(cost_usd), 0)::float8 AS t FROM spans GROUP BY kind HAVING coalesce(sum(cost_usd), 0)::float8 > 0.01 ORDER BY kind
+SELECT kind, total(cost_usd) AS t FROM spans GROUP BY kind HAVING total(cost_usd) > 0.01 ORDER BY kind;

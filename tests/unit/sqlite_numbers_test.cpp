@@ -131,6 +131,20 @@ TEST_F(SqliteNumbersTest, FloatOverflowIsPostgresError) {
   EXPECT_EQ(eval("pg_float8(NULL)"), "NULL");
 }
 
+// float8mul / float8div: 0 from operands that are not 0 is "underflow" (SQLite answered 0); a subnormal is a value.
+TEST_F(SqliteNumbersTest, FloatUnderflowIsPostgresError) {
+  EXPECT_EQ(eval("pg_float8_mul(1e-200, 1e-200)"), "error: value out of range: underflow");
+  EXPECT_EQ(eval("pg_float8_mul(5e-324, 0.4)"), "error: value out of range: underflow");
+  EXPECT_EQ(eval("pg_float8_mul(1e308, 10)"), "error: value out of range: overflow");
+  EXPECT_EQ(eval("pg_float8_mul(1e-310, 0.5)").substr(0, 4), "5.00");  // subnormal: a value
+  EXPECT_EQ(eval("pg_float8_mul(0, 1e-200)"), "0.0");
+  EXPECT_EQ(eval("pg_float8_mul(2.5, 4)"), "10.0");
+  EXPECT_EQ(eval("pg_float8_mul(NULL, 0)"), "NULL");
+  EXPECT_EQ(eval("pg_div(1e-300, 1e300)"), "error: value out of range: underflow");
+  EXPECT_EQ(eval("pg_div(1e-300, 1e10)").substr(0, 5), "9.999");
+  EXPECT_EQ(eval("pg_div(0.0, 1e300)"), "0.0");
+}
+
 TEST_F(SqliteNumbersTest, RemainderIsExactAndKeepsTheSignOfTheDividend) {
   EXPECT_EQ(eval("pg_mod(10, 3.5)"), "3.0");
   EXPECT_EQ(eval("pg_mod(1, 0.1)"), "0.0");
