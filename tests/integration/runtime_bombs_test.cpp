@@ -185,6 +185,24 @@ TEST(RuntimeBombsTest, SqliteHeapLimitStopsRunawayAggregates) {
                  "limit:memory", "cross join");
   expect_refusal(port, "SELECT length(replace(group_concat(attributes), '\"', 'xxxx')) AS n FROM spans",
                  "limit:expression-size", "inside the aggregate");
+  // querygate's own row-keeping aggregates hold their rows outside SQLite's heap: bounded too (string_agg over a
+  // cross join took the gateway to 1.4 GB; outside tester s20d).
+  expect_refusal(port,
+                 "SELECT length(string_agg(a.name || b.name, '')) AS n FROM spans a, spans b WHERE a.id < 3000 "
+                 "AND b.id < 3000",
+                 "limit:row-too-large", "FIX:");
+  expect_refusal(port,
+                 "SELECT array_agg(CAST(a.name AS text) ORDER BY b.id) AS n FROM spans a, spans b "
+                 "WHERE a.id < 3000 AND b.id < 3000",
+                 "limit:row-too-large", "FIX:");
+  expect_refusal(port,
+                 "SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY a.name || b.name) AS n FROM spans a, "
+                 "spans b WHERE a.id < 3000 AND b.id < 3000",
+                 "limit:memory", "cross join");
+  auto distinct = http(port, "POST", "/v1/query",
+                       long_query_body("SELECT length(string_agg(DISTINCT a.kind || b.kind, ',')) AS n FROM spans a, "
+                                       "spans b WHERE a.id < 3000 AND b.id < 3000"));
+  ASSERT_EQ(distinct.status, 200) << distinct.body;  // DISTINCT keeps each value once as it arrives
   EXPECT_EQ(http(port, "GET", "/healthz").status, 200);
   auto after = http(port, "POST", "/v1/query", long_query_body("SELECT count(*) AS n FROM spans"));
   ASSERT_EQ(after.status, 200) << after.body;
