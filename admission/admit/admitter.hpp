@@ -392,6 +392,10 @@ class Admitter {
   Status time_using_on_sqlite(const std::string& u, const std::vector<const StarColumn*>& sides, const Scope& level,
                               int location);
   const ast::Expr* time_key_argument_ = nullptr;  // pg_time_key's column argument, read as a time already
+  // A column of numbers beside texts (catalog::Column::stored_mixed) as CAST(x AS TEXT); the column argument of a
+  // cast to text is read as text already.
+  bool mixed_storage_on_sqlite(ast::Expr& e, const Relation& r);
+  const ast::Expr* text_cast_argument_ = nullptr;
   // A quoted literal read as a time of `kind` (PostgreSQL's unknown meeting it): CAST(literal AS kind), admitted.
   Status untyped_as_time(ast::Expr& literal, pgtime::Kind kind, const ExprContext& ctx);
   Status time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx);
@@ -433,6 +437,8 @@ class Admitter {
   Status json_rows_reference(ast::ColumnRef& ref, const Relation& relation, int location);
   bool json_rows_in_statement_ = false;
   void time_sort_on_sqlite(ast::SortItem& item, const ast::Expr& sorted, const ExprContext& ctx);
+  // pg_percentile_disc / pg_mode of pg_time_key(x, kind) (aggregates_on_sqlite.cpp): the value rebuilt from the key.
+  void time_from_key(ast::Expr& e);
   bool sort_grouped_ = false;  // the ORDER BY being admitted belongs to a grouped select (admit_query.cpp)
   std::vector<std::optional<pgtime::Kind>> select_kinds(const ast::Select& s, const ExprContext& ctx);
   int query_depth_ = 0;
@@ -549,8 +555,12 @@ class Admitter {
   Status cast_types(const ast::Cast& cast, const ExprContext& ctx, int location);  // branch_types.cpp
   std::string shown_value(const ast::Expr& e);  // in PostgreSQL's spelling, cut to 60 characters
   Branch branch(const ast::Expr& e, const ExprContext& ctx) {
-    const ValueType t = value_type(e, ctx);
-    return {t, t.type == SqlType::Time ? time_kind(e, ctx) : std::nullopt, &e};
+    ValueType t = value_type(e, ctx);
+    // A computed interval (end_time - start_time as translated) is a time though not typed one: coalesce(it, 0)
+    // answered 0 on SQLite, PostgreSQL's error (outside tester s21b).
+    const auto kind = t.type == SqlType::Time || t.type == SqlType::Unknown ? time_kind(e, ctx) : std::nullopt;
+    if (kind) t = ValueType{SqlType::Time};
+    return {t, kind, &e};
   }
   std::map<const ast::Query*, std::vector<ValueType>> query_types_;  // output types of every admitted query
   std::vector<ValueType> select_types_;                              // the last select()'s items

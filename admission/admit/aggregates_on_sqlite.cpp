@@ -200,11 +200,23 @@ Status Admitter::aggregate_on_sqlite(ast::FuncCall& f, int location, const ExprC
                   "FIX: order by a number, e.g. percentile_cont(0.5) WITHIN GROUP (ORDER BY "
                   "date_part('epoch', end_time - start_time)); percentile_disc returns a stored value of any type.",
                   item.expr->location);
-  if (t == SqlType::Json || t == SqlType::Time || time_kind(*item.expr, ctx))
-    return refuse(name + "() of a time or jsonb value is not translated on SQLite",
+  // percentile_disc / mode of a point in time: of its sort key (pg_time_key, the integer PostgreSQL orders it by); the
+  // value is rebuilt from the key chosen (pg_from_key, admit_expr.cpp), as min / max of a computed time are.
+  const auto kind = time_kind(*item.expr, ctx);
+  if (kind && *kind != pgtime::Kind::Interval) {
+    const int at = item.expr->location;
+    ast::FuncCall key;
+    key.name = "pg_time_key";
+    key.args.push_back(std::move(*item.expr));
+    key.args.push_back(text_literal(std::string(pgtime::kind_name(*kind))));
+    *item.expr = ast::make_expr(std::move(key), at);
+  } else if (t == SqlType::Json || t == SqlType::Time || kind) {
+    return refuse(name + "() of an interval or jsonb value is not translated on SQLite",
                   mode ? "FIX: GROUP BY the value and ORDER BY count(*) DESC, value LIMIT 1."
-                       : "FIX: order by a number or text, e.g. WITHIN GROUP (ORDER BY date_part('epoch', t)).",
+                       : "FIX: order by a number or text, e.g. an interval's seconds: WITHIN GROUP (ORDER BY "
+                         "extract(epoch FROM end_time - start_time)).",
                   item.expr->location);
+  }
   const bool desc = item.direction == ast::SortDirection::Desc;
   std::vector<ast::Expr> args;
   if (fraction) args.push_back(std::move(*fraction));

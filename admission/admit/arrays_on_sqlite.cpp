@@ -128,8 +128,8 @@ Status Admitter::array_agg_on_sqlite(ast::FuncCall& f, int location, const ExprC
                     "FIX: aggregate the JSON values as text: array_agg(x ->> 'key'), or jsonb_agg on PostgreSQL.", at);
     case SqlType::Time:
       return refuse("array_agg() of a time value is not translated on SQLite",
-                    "FIX: aggregate a number or text made from it, e.g. array_agg(date_part('epoch', t)) or "
-                    "array_agg(to_char(t, 'YYYY-MM-DD HH24:MI:SS')).",
+                    "FIX: aggregate a number made from it, array_agg(date_part('epoch', t)), or list the times as "
+                    "text: string_agg(to_char(t, 'YYYY-MM-DD HH24:MI:SS'), ', ').",
                     at);
     case SqlType::Unknown:
     case SqlType::Untyped:

@@ -20,7 +20,10 @@ namespace {
 enum class Category : std::uint8_t { None, Boolean, Number, Text, Json, Point, TimeOfDay, Interval };
 
 Category category(const ValueType& t, std::optional<pgtime::Kind> kind) {
-  switch (t.type) {
+  // A computed time not typed one (end_time - start_time as translated): its kind tells (a UNION of a timestamp and
+  // a duration was typed timestamptz on SQLite; outside tester s21b).
+  const SqlType type = t.type == SqlType::Unknown && kind ? SqlType::Time : t.type;
+  switch (type) {
     case SqlType::Unknown:
     case SqlType::Untyped:
     case SqlType::Null:
@@ -66,7 +69,10 @@ Status Admitter::branch_types(std::string_view construct, const std::vector<Bran
       continue;
     }
     if (c == first_category) continue;
-    const std::string a = sql_type_words(first->type, first->kind), z = sql_type_words(b.type, b.kind);
+    auto words = [](const Branch& x) {
+      return sql_type_words(x.type.type == SqlType::Unknown && x.kind ? ValueType{SqlType::Time} : x.type, x.kind);
+    };
+    const std::string a = words(*first), z = words(b);
     std::string fix = "FIX: give every branch one type: CAST the " + z + " one, e.g. CAST(" +
                       (b.expr ? shown_value(*b.expr) : std::string("x")) + " AS " + a + ")";
     if (c == Category::Text || first_category == Category::Text) {
@@ -74,6 +80,11 @@ Status Admitter::branch_types(std::string_view construct, const std::vector<Bran
       fix = "FIX: give every branch one type: CAST(" + (other.expr ? shown_value(*other.expr) : std::string("x")) +
             " AS text)";
     }
+    if ((c == Category::Interval && first_category == Category::Number) ||
+        (c == Category::Number && first_category == Category::Interval))  // no cast from a number to an interval
+      fix =
+          "FIX: write the number as an interval, e.g. interval '0 seconds' for 0, or use the interval's seconds: "
+          "extract(epoch FROM x)";
     if (c == Category::Json || first_category == Category::Json)
       fix = "FIX: read the JSON value as text with x ->> 'key' (or CAST(x AS text)) so every branch is text";
     return make_error(ErrorCode::ValidationUnsupported,

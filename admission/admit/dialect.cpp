@@ -782,6 +782,11 @@ bool Admitter::text_or_unknown(const ast::Expr& e, const ExprContext& ctx) {
   }
   if (const auto* o = std::get_if<ast::Operator>(&e.node)) return o->op == "||" || o->op == "->>";
   if (const auto* c = std::get_if<ast::Cast>(&e.node)) return c->type.name == "text" || c->type.name == "varchar";
+  // nullif(x, '') and coalesce(x, ...) of a text are texts (nullif(qty, '')::int was refused as a number PostgreSQL
+  // rounds; outside tester s21a).
+  if (const auto* n = std::get_if<ast::NullIf>(&e.node)) return text_or_unknown(*n->left, ctx);
+  if (const auto* c = std::get_if<ast::Coalesce>(&e.node))
+    return !c->args.empty() && text_or_unknown(c->args.front(), ctx);
   return false;
 }
 

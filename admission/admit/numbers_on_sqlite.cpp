@@ -8,7 +8,7 @@
 //       rounded to s places, "numeric field overflow" past p - s digits; SQLite ignores the modifiers.
 //   trunc(x, n)                             → pg_trunc(x, n)            (SQLite's trunc takes one argument)
 //   round(x, n)                             → pg_round(x, n)            (SQLite's round counts n < 0 as 0)
-//   x / y, y not a literal other than 0, -1 → pg_div(x, y)              (printed so: render.hpp, division_checked)
+//   x / y, y not a literal other than 0, -1 or a fraction → pg_div(x, y) (printed so: render.hpp, division_checked)
 //   x % y                                    → pg_mod(x, y)              (printed so; exact on fractions)
 //   GREATEST(a, b, ...) / LEAST(...)        → pg_greatest / pg_least    (numbers or texts: NULLs skipped)
 //

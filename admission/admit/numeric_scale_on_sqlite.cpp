@@ -370,13 +370,15 @@ void Admitter::exact_operator(ast::Expr& e, const ExprContext& ctx) {
   auto& o = std::get<ast::Operator>(e.node);
   std::string from = numeric_of_float(**o.left, ctx) ? "f" : "n";
   from += numeric_of_float(*o.right, ctx) ? "f" : "n";
-  // An operand of a known scale past a double's digits (round(x, 20)) as its decimal text at that scale: the
-  // quotient's scale is at least the operands' (select_div_scale; round(4474::numeric, 20) / 3.0 had 16 places, the
-  // double's text; outside tester s20d).
+  // An operand of a known scale as its decimal text at that scale: the result's scale follows the operands'
+  // (select_div_scale; x * y adds them, x + y keeps the larger), which a double's shortest text does not hold
+  // (round(4474::numeric, 20) / 3.0 had 16 places, outside tester s20d; extract(epoch FROM d) * 1000 printed 60.00
+  // for PostgreSQL's 60.000000, outside tester s21c).
   for (std::size_t i : {0, 1}) {
     ast::Expr& side = i == 0 ? **o.left : *o.right;
-    const int scale = value_type(side, ctx).scale;
-    if (scale < 16 || scale > 1000 || std::holds_alternative<ast::Literal>(side.node) || exact_call(side)) continue;
+    const ValueType typed = value_type(side, ctx);
+    const int scale = typed.type == SqlType::Numeric ? typed.scale : -1;
+    if (scale < 1 || scale > 1000 || std::holds_alternative<ast::Literal>(side.node) || exact_call(side)) continue;
     const int at = side.location;
     ast::FuncCall decimal;
     decimal.name = "pg_numeric_decimal";

@@ -236,6 +236,10 @@ Status Admitter::signature_types(ast::FuncCall& f, const ExprContext& ctx, int l
           fix += ": read the JSON value as text with " + what + " ->> 'key', or write CAST(" + what + " AS text)";
         else if (t.type == SqlType::Boolean && number_type(want))
           fix += ": turn the condition into a number with CASE WHEN " + what + " THEN 1 ELSE 0 END";
+        else if (t.type == SqlType::Time && number_type(want))
+          // A time has no cast to a number (CAST(d AS double precision) is an error too): its parts or its epoch.
+          fix += ": for a time, round with date_trunc('day', " + what + ") or take a number from it with extract(" +
+                 "epoch FROM " + what + ")";
         else
           fix += ", e.g. CAST(" + what + " AS " + std::string(capability::arg_type_words(want)) + ")";
       }

@@ -16,6 +16,8 @@
 // querygate's JSON form, which the registered functions read back.
 #include <algorithm>
 #include <cctype>
+#include <string_view>
+#include <utility>
 
 #include "admission/admit/admitter.hpp"
 #include "admission/rewrite/time_literals.hpp"
@@ -707,13 +709,28 @@ Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     auto k = time_kind(f.args[1], ctx);
     if (!k && string_literal(f.args[1])) k = Kind::Timestamptz;  // PostgreSQL's pick for an untyped literal
     if (k == Kind::Date) k = Kind::Timestamptz;
-    if (!zone || !zone_form(zone->text) || (k != Kind::Timestamptz && k != Kind::Timestamp))
+    if (!zone || !zone_form(zone->text) || (k != Kind::Timestamptz && k != Kind::Timestamp)) {
+      // A time zone abbreviation is a fixed offset in PostgreSQL (EST is UTC-5 all year): its POSIX form, which
+      // reads the hours WEST of UTC. A FIX naming a tz database zone moved summer times (outside tester s21c).
+      static constexpr std::pair<std::string_view, std::string_view> kAbbreviations[] = {
+          {"EST", "+05"},  {"EDT", "+04"},  {"CST", "+06"},  {"CDT", "+05"},  {"MST", "+07"},
+          {"MDT", "+06"},  {"PST", "+08"},  {"PDT", "+07"},  {"AKST", "+09"}, {"AKDT", "+08"},
+          {"HST", "+10"},  {"WET", "+00"},  {"WEST", "-01"}, {"BST", "-01"},  {"CET", "-01"},
+          {"CEST", "-02"}, {"EET", "-02"},  {"EEST", "-03"}, {"MSK", "-03"},  {"JST", "-09"},
+          {"KST", "-09"},  {"AEST", "-10"}, {"AEDT", "-11"}, {"NZST", "-12"}, {"NZDT", "-13"}};
+      std::string example = "'America/Los_Angeles'";
+      if (zone && k != Kind::Date)
+        for (const auto& [abbreviation, posix] : kAbbreviations)
+          if (folded_field(zone->text) == folded_field(std::string(abbreviation)))
+            example = "'" + std::string(posix) + "' (" + std::string(abbreviation) + ", a fixed offset: " +
+                      std::string(posix.front() == '+' ? "that many hours west of UTC" : "east of UTC, written -") +
+                      ")";
       return refuse(
           "AT TIME ZONE on SQLite is translated for a timestamp and a literal zone: 'UTC', a POSIX "
           "offset such as '+02' (PostgreSQL reads it as 2 hours WEST of UTC) or a tz database name such "
           "as 'Europe/Berlin'",
-          "FIX: write t AT TIME ZONE 'America/Los_Angeles' with t a timestamp column or CAST(x AS "
-          "timestamptz).");
+          "FIX: write t AT TIME ZONE " + example + " with t a timestamp column or CAST(x AS timestamptz).");
+    }
     if (string_literal(f.args[1])) {
       pgtime::Value v;
       std::string error;
@@ -749,6 +766,21 @@ Status Admitter::time_function_on_sqlite(ast::Expr& e, const ExprContext& ctx) {
     }
   }
   return {};
+}
+
+void Admitter::time_from_key(ast::Expr& e) {
+  const auto* f = std::get_if<ast::FuncCall>(&e.node);
+  if (!f) return;
+  for (const auto& a : f->args)
+    if (const auto* key = std::get_if<ast::FuncCall>(&a.node);
+        key && key->name == "pg_time_key" && key->args.size() == 2)
+      if (const auto k = kind_arg(*key, 1)) {
+        const int loc = e.location;
+        ast::Expr aggregate = std::move(e);
+        e = call("pg_from_key", {std::move(aggregate), kind_literal(*k)}, loc);
+        note_rewrite("dialect:time-min-max");
+        return;
+      }
 }
 
 Status Admitter::now_on_sqlite(ast::Expr& e) {

@@ -35,6 +35,14 @@ struct Column {
   // SQLite: the column stores its times in more than one text form ('...:00Z' beside '...:00.5Z'), all ISO-8601:
   // admission reads each value as a time (executors/sqlite/sqlite_catalog.cpp read_forms), never its text.
   bool timestamp_mixed = false;
+  // SQLite: the column holds numbers beside texts (a CSV import's '' in a NUMERIC column, epoch seconds beside ISO
+  // texts): served as TEXT, and every reference reads CAST(x AS TEXT), so that comparisons, order, grouping and min /
+  // max follow the texts as PostgreSQL's text column would (SQLite orders every number before every text;
+  // executors/sqlite/sqlite_catalog.cpp, admission/admit/admit_expr.cpp).
+  bool stored_mixed = false;
+  // SQLite: declared otherwise (a number, a boolean, a time), it holds texts: served as TEXT and typed text though
+  // nobody curated it (an uncurated TEXT column is typed loosely: Spider's keep numbers in TEXT columns).
+  bool held_text = false;
   // It holds JSON documents: jsonb/json on PostgreSQL, a SQLite text column
   // whose stored texts are JSON objects or arrays (types at admission, issue #12).
   bool json = false;

@@ -205,7 +205,8 @@ Result<std::int64_t> Converter::integer_at(int location) const {
   if (sql_[i] == '-') {
     negative = true;
     ++i;
-    while (i < sql_.size() && std::isspace(static_cast<unsigned char>(sql_[i]))) ++i;
+    // -(7): the grammar negates the constant inside the parentheses, at the minus's position (outside tester s21b).
+    while (i < sql_.size() && (std::isspace(static_cast<unsigned char>(sql_[i])) || sql_[i] == '(')) ++i;
   }
   std::size_t end = i;
   while (end < sql_.size() && std::isdigit(static_cast<unsigned char>(sql_[end]))) ++end;

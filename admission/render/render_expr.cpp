@@ -3,6 +3,7 @@
 // operand is parenthesised, which both grammars read as exactly the tree.
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -498,8 +499,9 @@ bool division_checked(const ast::Expr& divisor) {
       l && (l->kind == ast::LiteralKind::Integer || l->kind == ast::LiteralKind::Numeric)) {
     double v = std::strtod(l->text.c_str(), nullptr);
     if (negated) v = -v;
-    // 0: division by zero; an integer -1: the int64 overflow of INT64_MIN / -1 (both PostgreSQL's errors).
-    return v == 0 || (l->kind == ast::LiteralKind::Integer && v == -1);
+    // 0: division by zero; an integer -1: the int64 overflow of INT64_MIN / -1 (both PostgreSQL's errors); a
+    // fraction: the double's overflow (1e308 / 0.5 answered Infinity; outside tester s21b).
+    return v == 0 || (l->kind == ast::LiteralKind::Integer && v == -1) || std::fabs(v) < 1;
   }
   return true;
 }

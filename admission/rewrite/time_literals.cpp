@@ -260,10 +260,13 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
       return make_error(ErrorCode::ValidationTimestampLiteral,
                         "'" + std::string(literal) + "' is more precise than " + std::string(column) +
                             " stores (values look like '" + std::string(sample) + "')",
-                        "FIX: write the time with at most " + std::to_string(format.fraction_digits) +
-                            " fraction digits" + (format.date_only ? " (the column holds dates only)" : "") +
-                            ", or compare as a time: CAST(" + std::string(column) + " AS " +
-                            (format.suffix.empty() ? "timestamp" : "timestamptz") + ") with the literal.",
+                        // Only the CAST keeps the question: a literal cut to the stored digits moves the bound
+                        // (>= '...:59.999' became >= '...:59', one row more; outside tester s21a).
+                        "FIX: compare as a time: CAST(" + std::string(column) + " AS " +
+                            (format.suffix.empty() ? "timestamp" : "timestamptz") +
+                            ") with the literal (the column stores at most " +
+                            std::to_string(format.fraction_digits) + " fraction digits" +
+                            (format.date_only ? ": dates only" : "") + ").",
                         location >= 0 ? std::optional<int>(location) : std::nullopt);
     if (rewritten != literal) out.replacement = std::move(rewritten);
     return out;

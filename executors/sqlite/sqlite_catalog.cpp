@@ -187,39 +187,61 @@ bool read_json(sqlite3* db, const std::string& table, const std::string& column,
   });
 }
 
-// The columns declared as numbers (INTEGER, REAL, NUMERIC ... affinity) that hold a text all the same: a CSV import
-// leaves '' in its empty cells, a hand-made file 'N/A'. PostgreSQL could not hold them in a number column; typed a
-// number, SQLite counted '' in count(x) and summed it as 0 (outside tester s20a). Such a column is its texts: served
-// as TEXT (its sums and comparisons with numbers are then PostgreSQL's errors, with the CAST FIX). One pass over the
-// table for all its columns.
-bool demote_number_texts(sqlite3* db, catalog::Table& table) {
-  std::vector<catalog::Column*> numbers;
-  for (auto& c : table.columns) {
-    std::string t;
-    for (char ch : c.type) t.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
-    if (c.timestamp || c.json || temporal_type(c.type) || t.find("BOOL") != std::string::npos) continue;
-    const bool number = t.find("INT") != std::string::npos || t.find("REAL") != std::string::npos ||
-                        t.find("FLOA") != std::string::npos || t.find("DOUB") != std::string::npos ||
-                        t.find("NUMERIC") != std::string::npos || t.find("DECIMAL") != std::string::npos;
-    if (number) numbers.push_back(&c);
-  }
-  if (numbers.empty()) return true;
+// What a column holds against what it is declared (CSV and pandas imports; outside testers s20a, s21a). One pass over
+// the table for all its columns that are no time or JSON column:
+// - declared a number or a boolean, holding a text ('' in an empty CSV cell, 'N/A', 'true'): PostgreSQL could not
+//   hold it there. Typed a number, SQLite counted '' in count(x) and summed it as 0; typed a boolean, 'true' read as
+//   false (WHERE flag kept 14 rows of 57). Served as TEXT: its sums, comparisons with numbers and uses as a condition
+//   are then PostgreSQL's errors, with their FIXes.
+// - declared an integer, holding a fraction (3.5 from a CSV): served as REAL (typed an integer, n / 2 divided some
+//   rows as integers and labelled 1.75 an integer).
+// - served as TEXT while holding numbers beside the texts: `stored_mixed`, read as its texts (catalog.hpp).
+bool serve_stored_values(sqlite3* db, catalog::Table& table) {
+  std::vector<catalog::Column*> columns;
+  for (auto& c : table.columns)
+    if (!c.timestamp && !c.json) columns.push_back(&c);
+  if (columns.empty()) return true;
   std::string sql = "SELECT ";
-  for (std::size_t i = 0; i < numbers.size(); ++i)
-    sql += (i ? ", " : "") + std::string("max(typeof(") + quote(numbers[i]->name) + ") = 'text')";
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const std::string c = quote(columns[i]->name);
+    sql += (i ? ", " : "") + std::string("max(typeof(") + c + ") = 'text'), max(typeof(" + c +
+           ") IN ('integer', 'real')), max(typeof(" + c + ") = 'real')";
+  }
   sql += " FROM " + quote(table.name);
-  std::vector<bool> texts(numbers.size(), false);
+  std::vector<int> seen(columns.size() * 3, 0);
   if (!query(db, sql.c_str(), nullptr, [&](sqlite3_stmt* s) {
-        for (std::size_t i = 0; i < numbers.size(); ++i) texts[i] = sqlite3_column_int(s, static_cast<int>(i)) == 1;
+        for (std::size_t i = 0; i < seen.size(); ++i) seen[i] = sqlite3_column_int(s, static_cast<int>(i));
       }))
     return false;
-  for (std::size_t i = 0; i < numbers.size(); ++i) {
-    if (!texts[i]) continue;
-    catalog::Column& c = *numbers[i];
-    if (c.curated)  // not the value itself: the data's text is no curation
-      c.comment += std::string(c.comment.empty() ? "" : " ") + "(declared " + c.type +
-                   ", but it holds texts as well as numbers: served as text)";
-    c.type = "TEXT";
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    catalog::Column& c = *columns[i];
+    const bool texts = seen[3 * i] == 1, numbers = seen[3 * i + 1] == 1, reals = seen[3 * i + 2] == 1;
+    std::string t;
+    for (char ch : c.type) t.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+    const bool boolean = t.find("BOOL") != std::string::npos;
+    const bool number = !boolean && (t.find("INT") != std::string::npos || t.find("REAL") != std::string::npos ||
+                                     t.find("FLOA") != std::string::npos || t.find("DOUB") != std::string::npos ||
+                                     t.find("NUMERIC") != std::string::npos || t.find("DECIMAL") != std::string::npos);
+    if (texts && (number || boolean)) {
+      if (c.curated)  // not the value itself: the data's text is no curation
+        c.comment += std::string(c.comment.empty() ? "" : " ") + "(declared " + c.type + ", but it holds texts" +
+                     (numbers ? " as well as numbers" : "") + ": served as text)";
+      c.type = "TEXT";
+      c.held_text = true;
+    } else if (reals && t.find("INT") != std::string::npos) {
+      if (c.curated)
+        c.comment += std::string(c.comment.empty() ? "" : " ") + "(declared " + c.type +
+                     ", but it holds fractions: served as double precision)";
+      c.type = "REAL";
+    }
+    // Texts beside numbers in a column served as text (or of no declared type): read as its texts.
+    t.clear();
+    for (char ch : c.type) t.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+    if (texts && numbers && (t == "TEXT" || t.empty())) {
+      c.stored_mixed = true;
+      c.held_text = true;
+      c.type = "TEXT";
+    }
   }
   return true;
 }
@@ -340,9 +362,10 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
         column.timestamp = false;
         column.timestamp_sample.clear();
         column.type = "TEXT";  // what it holds, as the schema shows it and admission types it
+        column.held_text = true;
       }
     }
-    if (!demote_number_texts(db, table))
+    if (!serve_stored_values(db, table))
       return engine_error(db, config, "reading the value types of table '" + table.name + "'");
     result.tables.push_back(std::move(table));
   }

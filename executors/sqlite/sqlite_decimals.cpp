@@ -456,6 +456,12 @@ Math numeric_exp(const Decimal& x) {
   const double val = std::clamp(static_cast<double>(lx) * 0.434294481903252, -2000.0, 2000.0);
   if (val > 131072.0 || !std::isfinite(static_cast<double>(lx))) return failed("value overflows numeric format");
   const int rscale = clamp_scale(16 - static_cast<int>(val), {x.scale});
+  // exp_var's guard: from |x| = 6000 (NUMERIC_MAX_RESULT_SCALE * 3) on, an overflow, or 0 at rscale (exp(6000.5)
+  // printed 2 600 digits, exp(1e15) ran past every deadline holding its connection; outside tester s21b).
+  if (std::fabs(lx) >= 6000.0L) {
+    if (lx > 0) return failed("value overflows numeric format");
+    return {Decimal{0, rscale}};
+  }
   if (auto quick = certain(std::exp(lx), (2 + std::fabs(lx)) * 1e-19L, rscale)) return {*quick};
   // Places enough for the result's integer digits (its relative precision), its scale, and the squarings' growth.
   const int p =

@@ -555,6 +555,9 @@ class SqliteExecutor final : public Executor {
                                o.column                                       ? o.column->timestamp_sample
                                : samples[static_cast<std::size_t>(i)].empty() ? o.sample
                                                                               : samples[static_cast<std::size_t>(i)]);
+      // Neither admission nor a stored column nor a value tells (typeof(x) of no rows, sum(NULL)): PostgreSQL's
+      // name for a type not resolved, rather than no type (outside tester s20d).
+      if (out.columns[i].type.empty()) out.columns[i].type = "unknown";
     }
     // A schema change re-prepares inside sqlite3_step, under the authorizer again.
     if (!sqlite::confirm_reads(sqlite3_db_handle(stmt), conn.backstop)) return denied_error(conn, sql, false);

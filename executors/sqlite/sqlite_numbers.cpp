@@ -384,10 +384,22 @@ void pg_numeric_text(sqlite3_context* ctx, int /*argc*/, sqlite3_value** argv) {
       return fail(ctx,
                   "querygate: the text of this numeric needs more significant digits than the SQLite double "
                   "holds exactly (15)");
+    // The shortest decimal of the cut value, padded with zeros to the scale: printed at the scale itself, a double
+    // showed its binary digits past the 17th (round(0.1, 20)::text was 0.10000000000000000555; outside tester s21b).
     char buf[400];
-    const auto r = std::to_chars(buf, buf + sizeof buf, *cut, std::chars_format::fixed, static_cast<int>(scale));
+    auto r = std::to_chars(buf, buf + sizeof buf, *cut, std::chars_format::fixed);
     if (r.ec != std::errc()) return fail(ctx, "querygate: pg_numeric_text could not print the number");
     text.assign(buf, r.ptr);
+    const auto point = text.find('.');
+    const std::int64_t places = point == std::string::npos ? 0 : static_cast<std::int64_t>(text.size() - point - 1);
+    if (places > scale) {
+      r = std::to_chars(buf, buf + sizeof buf, *cut, std::chars_format::fixed, static_cast<int>(scale));
+      if (r.ec != std::errc()) return fail(ctx, "querygate: pg_numeric_text could not print the number");
+      text.assign(buf, r.ptr);
+    } else if (scale > 0) {
+      if (point == std::string::npos) text += '.';
+      text.append(static_cast<std::size_t>(scale - places), '0');
+    }
     if (text.starts_with("-") && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);
   }
   sqlite3_result_text(ctx, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);

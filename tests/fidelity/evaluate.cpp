@@ -143,6 +143,7 @@ Record Evaluator::evaluate(const std::string& dataset, const GoldQuery& query) {
     return r;
   }
   r.rendered = run.rendered;
+  r.rewrites = run.rewrites;
   if (run.engine_error) {
     r.outcome = fixed ? Outcome::FixedEngineError : Outcome::EngineError;
     r.engine_error = run.engine_error;

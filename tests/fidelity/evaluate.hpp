@@ -42,6 +42,7 @@ struct Record {
   std::vector<std::string> fixes;          // transformers applied, in order
   std::string sent_sql;                    // the SQL admitted (the gold SQL, or the fixed one)
   std::string rendered;                    // what the gateway printed for the engine
+  std::vector<std::string> rewrites;       // the rewrites that fired
   std::optional<qg::Error> engine_error;
   bool ordered = false;                     // compared as an ordered list
   std::size_t rows_compared = 0;            // rows in the direct answer (admitted queries)

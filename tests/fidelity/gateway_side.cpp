@@ -96,6 +96,7 @@ GatewayRun GatewaySide::run(qg::exec::Executor& executor, const std::string& sql
     return out;
   }
   out.rendered = statement->sql;
+  out.rewrites = statement->rewrites;
   // As the API does: read row_cap + 1 rows when the SQL asks for them, to see truncation.
   qg::exec::RunOptions options;
   options.deadline = qg::exec::Clock::now() + kDeadline;

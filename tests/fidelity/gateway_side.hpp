@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/result.hpp"
 #include "config/config.hpp"
@@ -17,6 +18,7 @@ namespace fidelity {
 struct GatewayRun {
   std::optional<qg::Error> refusal;       // admission said no
   std::string rendered;                   // the SQL the gateway printed (when admitted)
+  std::vector<std::string> rewrites;      // the rewrites that fired (when admitted)
   std::optional<qg::Error> engine_error;  // admitted, but the executor failed
   qg::exec::Rows rows;                    // admitted and run
   bool truncated = false;                 // more rows than the (huge) cap: never expected

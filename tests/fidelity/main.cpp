@@ -125,6 +125,10 @@ std::vector<std::string> verdict(const std::vector<fidelity::Summary>& summaries
       // SQLite, judged against PostgreSQL by the parity run, tests/parity/numbers.sql num-058..063); SQLite's own
       // answer sums doubles (43.620000000000005), so rows PostgreSQL ties may sort otherwise there.
       if (r->rendered.find("pg_numeric(") != std::string::npos) continue;
+      // A column holding numbers beside texts is read as its texts on every backend (dialect:mixed-storage,
+      // executors/sqlite/sqlite_catalog.cpp: PostgreSQL's text column; judged against PostgreSQL by
+      // tests/integration/time_parity_test.cpp); SQLite's own answer orders every number before every text.
+      if (std::find(r->rewrites.begin(), r->rewrites.end(), "dialect:mixed-storage") != r->rewrites.end()) continue;
       failures.push_back(s.dataset + " #" + std::to_string(r->query->index) +
                          ": admitted, result differs: " + r->difference);
     }

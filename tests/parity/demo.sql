@@ -764,3 +764,31 @@ JOIN spans s4 ON s4.parent_id = s3.id JOIN spans s5 ON s5.parent_id = s4.id JOIN
 -- id: demo-236
 SELECT id, CAST(cume_dist() OVER (ORDER BY id) AS text) AS c, CAST(percent_rank() OVER (ORDER BY id) AS text) AS p
 FROM traces ORDER BY id LIMIT 7;
+
+-- extract() is numeric of scale 6: arithmetic on it keeps the scale (SQLite printed 60.00; s21c).
+-- id: demo-237
+SELECT id, (extract(epoch FROM end_time - start_time) * 1000)::text AS ms, 'ms=' || (extract(epoch FROM end_time - start_time) * 1000) AS label,
+       (extract(epoch FROM end_time) - extract(epoch FROM start_time))::text AS d
+FROM traces ORDER BY id LIMIT 5;
+
+-- percentile_disc / mode of a time: a time (refused on SQLite before).
+-- id: demo-238
+SELECT kind, percentile_disc(0.5) WITHIN GROUP (ORDER BY start_time) AS p50, percentile_disc(0.9) WITHIN GROUP (ORDER BY start_time::date DESC) AS p90d,
+       mode() WITHIN GROUP (ORDER BY date_trunc('hour', start_time)) AS busiest
+FROM spans GROUP BY kind ORDER BY kind;
+
+-- A duration where a number is: PostgreSQL's error (SQLite answered 0; s21b).
+-- id: demo-239
+SELECT avg(coalesce(end_time - start_time, 0)) FROM traces;
+
+-- ->> of text: PostgreSQL's error (SQLite answered NULL; s21c).
+-- id: demo-240
+SELECT attributes ->> 'tool.parameters' ->> 'query' FROM spans WHERE kind = 'TOOL' ORDER BY id LIMIT 2;
+
+-- A bucket flag rolled up: refused on SQLite with a FIX (a 500 before; s21c), its FIX's form answered.
+-- id: demo-241
+SELECT flag, count(*) FROM (SELECT CASE WHEN id > 10 THEN 1 ELSE 0 END AS flag FROM spans) AS s GROUP BY ROLLUP (flag) ORDER BY flag;
+
+-- -x of an integer scaling an interval (a 500 before; s21c).
+-- id: demo-242
+SELECT id, extract(epoch FROM -parent_id * interval '1 second') AS e FROM spans WHERE parent_id IS NOT NULL ORDER BY id LIMIT 3;

@@ -314,3 +314,18 @@ SELECT power(2::float8, -2000) AS x;
 
 -- id: num-086
 SELECT cost_usd / CAST('1e308' AS double precision) AS x FROM spans WHERE cost_usd > 0;
+
+-- id: num-087
+SELECT round(0.1, 20)::text AS a, round(2.675, 20)::text AS b, round(12345678.9012, 10)::text AS c, round(-0.0001, 25)::text AS d;
+
+-- id: num-088
+SELECT exp(6000.5) AS x;
+
+-- id: num-089
+SELECT exp(-7000.0) = 0 AS zero, exp(12.5)::text AS e;
+
+-- id: num-090
+SELECT cost_usd / 0.5 AS a, cost_usd / -0.25 AS b FROM spans WHERE cost_usd > 0 ORDER BY id LIMIT 3;
+
+-- id: num-091
+SELECT -(7) AS e, -( 2 ) * 3 AS f;

@@ -170,3 +170,15 @@ SELECT count(*) FROM projects WHERE id * 4611686018427387904 > 0;
 
 -- id: types-073
 SELECT -9223372036854775807 - 2;
+
+-- id: types-078
+SELECT date(start_time) AS x FROM traces WHERE id < 3 INTERSECT SELECT date_trunc('day', start_time) FROM traces WHERE id < 3;
+
+-- id: types-079
+SELECT date(start_time) AS x FROM traces WHERE id < 3 UNION ALL SELECT start_time FROM traces WHERE id < 3 ORDER BY 1;
+
+-- id: types-080
+SELECT start_time AS x FROM traces WHERE id < 3 UNION ALL SELECT end_time - start_time FROM traces WHERE id < 3;
+
+-- id: types-081
+SELECT id, CASE WHEN id > 1 THEN end_time - start_time ELSE 0 END AS d FROM traces WHERE id < 4 ORDER BY id;

@@ -70,6 +70,10 @@ TEST_F(SqliteNumbersTest, NumericTypmodRoundsTheDecimalDigitsPostgresHolds) {
   EXPECT_EQ(eval("pg_numeric_text(pg_numeric(7, 5, 0), 0)"), "7");
   EXPECT_EQ(eval("pg_numeric_text(pg_numeric(2.5, 5, 2), 2)"), "2.50");
   EXPECT_EQ(eval("pg_numeric_text(-0.001, 2)"), "0.00");
+  // Past a double's 17 digits: the decimal the value stands for, not its binary expansion (s21b).
+  EXPECT_EQ(eval("pg_numeric_text(0.1, 20)"), "0.10000000000000000000");
+  EXPECT_EQ(eval("pg_numeric_text(2.675, 20)"), "2.67500000000000000000");
+  EXPECT_EQ(eval("pg_numeric_text(12.5, 1)"), "12.5");
   // Past the 15 significant digits a double holds exactly, the rounding is not known: the statement fails.
   EXPECT_EQ(eval("pg_number(1e15 + 0.5, 'int8', 'numeric')").rfind("error: querygate: rounding to an integer", 0), 0u);
   EXPECT_EQ(eval("pg_numeric(123456, 5, 0)").rfind("error: querygate: numeric field overflow", 0), 0u);
