@@ -478,6 +478,19 @@ bool Admitter::mixed_storage_on_sqlite(ast::Expr& e, const Relation& r) {
   return true;
 }
 
+namespace {
+
+// name(x, y) of the operands of x op y (moved out of it).
+ast::Expr operands_call(ast::Operator& o, std::string name, int location) {
+  ast::FuncCall call;
+  call.name = std::move(name);
+  call.args.push_back(std::move(**o.left));
+  call.args.push_back(std::move(*o.right));
+  return ast::make_expr(std::move(call), location);
+}
+
+}  // namespace
+
 bool read_back_numeric_literal(ast::Expr& e) {
   const auto* call = std::get_if<ast::FuncCall>(&e.node);
   const auto* text = call && call->name == "pg_numeric_literal" && call->args.size() == 1
@@ -624,11 +637,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           // x ^ y is PostgreSQL's power(x, y) (the same overloads: double precision, or numeric), admitted as that
           // call on both backends (refused before; outside tester s14).
           if (n.op == "^" && n.left) {
-            ast::FuncCall power;
-            power.name = "power";
-            power.args.push_back(std::move(**n.left));
-            power.args.push_back(std::move(*n.right));
-            e = ast::make_expr(std::move(power), loc);  // `n` dies here
+            e = operands_call(n, "power", loc);  // `n` dies here
             note_rewrite("dialect:power-operator");
             return expr(e, ctx);
           }
@@ -773,11 +782,7 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
             // Double precision x * y: float8mul's overflow and underflow (1e-200 * 1e-200: 0 on SQLite, PostgreSQL's
             // "value out of range: underflow"; outside tester s20c), each product checked where it is computed: a
             // chain's top sees an overflow below it (an infinity stays one) but not an underflow (0 does not).
-            ast::FuncCall product;
-            product.name = "pg_float8_mul";
-            product.args.push_back(std::move(**n.left));
-            product.args.push_back(std::move(*n.right));
-            e = ast::make_expr(std::move(product), loc);  // `n` dies here
+            e = operands_call(n, "pg_float8_mul", loc);  // `n` dies here
             note_rewrite("dialect:float8-overflow");
             return {};
           }
