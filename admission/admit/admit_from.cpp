@@ -433,6 +433,8 @@ Status Admitter::from_item(ast::FromItem& item, Scope& level, const CteEnv* ctes
             if (auto s = condition_type(**n.on, ctx, "JOIN/ON"); !s) return s;
             const FilterConditions filter(*this, **n.on);
             if (auto s = expr(**n.on, ctx); !s) return s;
+            // Typed again once translated, as the re-check will (a computed interval; s21e).
+            if (auto s = condition_type(**n.on, ctx, "JOIN/ON"); !s) return s;
           }
           return {};
         }

@@ -426,9 +426,12 @@ Result<std::vector<std::string>> Admitter::select(ast::Select& s, Scope& level, 
       for (auto& term : all->args)
         if (term.location > *at) keep(expr(term, ctx));
   }
+  // Typed again once translated, as the re-check will: a computed interval is a time only then (s21e).
+  if (s.where && found.empty()) keep(condition_type(*s.where, ctx, "WHERE"));
   ExprContext with_outputs{&level, ctes, &names, &s.items};
   keep(group_items(s.group_by, with_outputs));
-  if (s.having && keep(condition_type(*s.having, ctx, "HAVING"))) keep(expr(*s.having, ctx));
+  if (s.having && keep(condition_type(*s.having, ctx, "HAVING")) && keep(expr(*s.having, ctx)))
+    keep(condition_type(*s.having, ctx, "HAVING"));
   for (auto& w : s.windows) keep(window(w.spec, ctx, location));
   // A grouped select sorts by what it groups (time_sort_on_sqlite must not sort by the stored column).
   bool grouped = !s.group_by.empty() || s.having.has_value();

@@ -277,9 +277,15 @@ Status Admitter::untyped_as_time(ast::Expr& literal, pgtime::Kind kind, const Ex
 Status Admitter::untyped_branches(const std::vector<ast::Expr*>& results, const ExprContext& ctx,
                                   std::string_view construct, int location) {
   // The branches' common type when it is a number (every typed branch a number: branch_types passed).
+  // A computed interval not typed one (end_time - start_time as translated) is a time here (its quoted partner was
+  // left text: CASE ... THEN end_time - start_time ELSE '30 seconds' END sorted as text; outside tester s21e).
+  const auto typed = [&](const ast::Expr& r) {
+    const ValueType t = column_value_type(r, ctx);
+    return t.type == SqlType::Unknown && time_kind(r, ctx) ? ValueType{SqlType::Time} : t;
+  };
   ValueType common{SqlType::Null};
   for (const ast::Expr* r : results) {
-    const ValueType t = column_value_type(*r, ctx);
+    const ValueType t = typed(*r);
     if (t.type != SqlType::Untyped) common = common_type(common, t);
   }
   if (common.type == SqlType::Boolean) {
@@ -295,7 +301,7 @@ Status Admitter::untyped_branches(const std::vector<ast::Expr*>& results, const 
     // timestamptz); an interval or time only with its own kind.
     std::optional<pgtime::Kind> kind;
     for (const ast::Expr* r : results) {
-      const auto k = column_value_type(*r, ctx).type == SqlType::Time ? time_kind(*r, ctx) : std::nullopt;
+      const auto k = typed(*r).type == SqlType::Time ? time_kind(*r, ctx) : std::nullopt;
       if (!k) continue;
       if (kind && *kind != *k && !(timestamp_like(kind) && timestamp_like(k))) return {};  // branch_types' refusal
       kind = kind ? common_kind(*kind, *k) : *k;

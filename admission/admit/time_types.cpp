@@ -169,9 +169,12 @@ std::optional<Kind> Admitter::time_kind(const ast::Expr& e, const ExprContext& c
           // text there ('YYYY-MM-DD HH:MM:SS', as its PostgreSQL translation to_char is; typed as a time,
           // datetime(x) >= '2026-10-01T00:00:00Z' answered 6 388 rows where the PostgreSQL gateway and SQLite itself
           // answer 6 258; outside tester s19a). strftime() is text.
+          // Anywhere else (a CASE or COALESCE result, a function's argument, + interval) it is text, as its
+          // translation on PostgreSQL is (typed a timestamp there, a CASE of datetime() printed 'T...' and was
+          // answered + interval '1 hour'; outside tester s21e).
           if (f == "datetime" && !n.args.empty()) {
             const auto use = spelling_uses_.find(&e);
-            if (use == spelling_uses_.end() || use->second == SpellingUse::Time) return Kind::Timestamp;
+            if (use != spelling_uses_.end() && use->second == SpellingUse::Time) return Kind::Timestamp;
           }
           static constexpr std::string_view kPassOn[] = {"min",       "max",         "lag",
                                                          "lead",      "first_value", "last_value",

@@ -547,6 +547,15 @@ void unrewrite(ast::Expr& e) {
       return;
     }
   }
+  // A column read as its texts (mixed_storage_on_sqlite): CAST(x AS TEXT) at the column's own position, which a
+  // written cast never has (the grammar places it at CAST or ::).
+  if (const auto* c = std::get_if<ast::Cast>(&e.node); c && c->type.name == "text" &&
+                                                       std::holds_alternative<ast::ColumnRef>(c->arg->node) &&
+                                                       e.location >= 0 && e.location == c->arg->location) {
+    ast::Expr column = *c->arg;
+    e = std::move(column);
+    return;
+  }
   auto* f = std::get_if<ast::FuncCall>(&e.node);
   if (!f || f->args.empty()) return;
   const auto text = [&](std::size_t i) -> std::string {
@@ -575,6 +584,12 @@ void unrewrite(ast::Expr& e) {
     binary("/");
   } else if (n == "pg_mod" && f->args.size() == 2) {
     binary("%");
+  } else if ((n == "pg_ts_diff" || n == "pg_date_diff") && f->args.size() >= 2) {  // time_types.cpp
+    binary("-");
+  } else if (n == "pg_cast" && f->args.size() == 3 && !text(2).empty()) {  // CAST(x AS kind) on SQLite
+    const std::string to = text(2);
+    ast::Expr arg = std::move(f->args.front());
+    e = ast::make_expr(ast::Cast{ast::Box<ast::Expr>(std::move(arg)), ast::TypeName{to, {}}}, e.location);
   } else if ((n == "pg_numeric_arith" || n == "pg_int4_arith" || n == "pg_shift") && f->args.size() >= 3 &&
              !text(2).empty()) {
     binary(text(2));
@@ -625,7 +640,8 @@ bool computed_text(const ast::Expr& e) {
 // condition belongs (WHERE, HAVING, JOIN ... ON, AND / OR / NOT). SQLite would read 0 as false and any other
 // number as true, and text by the number it starts with. Typed as written (before the rewrites).
 Status Admitter::condition_type(const ast::Expr& e, const ExprContext& ctx, std::string_view clause) {
-  const ValueType t = value_type(e, ctx);
+  ValueType t = value_type(e, ctx);
+  if (t.type == SqlType::Unknown && time_kind(e, ctx)) t = ValueType{SqlType::Time};  // a computed interval (s21e)
   const std::string what = shown(e, dialect_);
   // A quoted literal is read as a boolean by PostgreSQL (WHERE 'true' keeps every row); SQLite reads its text
   // as the number it starts with (none: false).

@@ -360,10 +360,12 @@ constexpr FunctionCapability kFunctions[] = {
     sqlite_rewrite("split_part", Scalar, Text, Growth::Within, "dialect:split_part"),
     sqlite_rewrite("initcap", Scalar, Text, Growth::CaseMap, "dialect:initcap"),
     neither("lpad", Scalar, Text,
-            "FIX: on SQLite, write CASE WHEN length(x) >= n THEN substr(x, 1, n) ELSE substr('0000000000' || x, "
-            "length(x) + 11 - n) END (pad with ten zeros; lpad cuts a longer x to its first n characters).",
-            "FIX: on PostgreSQL, write CASE WHEN length(x) >= n THEN left(x, n) ELSE right('0000000000' || x, n) END "
-            "(pad with a literal; lpad cuts a longer x to its first n characters)."),
+            "FIX: on SQLite, write CASE WHEN length(x) >= n THEN substr(x, 1, n) ELSE substr('ffffffffff' || x, "
+            "length(x) + 11 - n) END, with the fill character written ten times (spaces when lpad has none; n up to "
+            "10; lpad cuts a longer x to its first n characters).",
+            "FIX: on PostgreSQL, write CASE WHEN length(x) >= n THEN left(x, n) ELSE right('ffffffffff' || x, n) END, "
+            "with the fill character written ten times (spaces when lpad has none; n up to 10; lpad cuts a longer x "
+            "to its first n characters)."),
     neither("rpad", Scalar, Text, "FIX: on SQLite, write substr(x || '          ', 1, n) (pad with a literal).",
             "FIX: on PostgreSQL, write left(x || '          ', n) (pad with a literal)."),
     neither("repeat", Scalar, Text, kNeverRepeat, kNeverRepeat),

@@ -195,7 +195,8 @@ bool read_json(sqlite3* db, const std::string& table, const std::string& column,
 //   are then PostgreSQL's errors, with their FIXes.
 // - declared an integer, holding a fraction (3.5 from a CSV): served as REAL (typed an integer, n / 2 divided some
 //   rows as integers and labelled 1.75 an integer).
-// - served as TEXT while holding numbers beside the texts: `stored_mixed`, read as its texts (catalog.hpp).
+// - served as TEXT while holding numbers beside the texts, or texts under a declared number / boolean / date type
+//   (whose affinity reads '2024' as a number against them): `stored_mixed`, read as CAST(x AS TEXT) (catalog.hpp).
 bool serve_stored_values(sqlite3* db, catalog::Table& table) {
   std::vector<catalog::Column*> columns;
   for (auto& c : table.columns)
@@ -228,6 +229,7 @@ bool serve_stored_values(sqlite3* db, catalog::Table& table) {
                      (numbers ? " as well as numbers" : "") + ": served as text)";
       c.type = "TEXT";
       c.held_text = true;
+      c.stored_mixed = true;  // its declared affinity reads '2024' as a number against it: read as its texts
     } else if (reals && t.find("INT") != std::string::npos) {
       if (c.curated)
         c.comment += std::string(c.comment.empty() ? "" : " ") + "(declared " + c.type +
@@ -363,6 +365,7 @@ Result<catalog::Catalog> introspect(sqlite3* db, const config::Database& config,
         column.timestamp_sample.clear();
         column.type = "TEXT";  // what it holds, as the schema shows it and admission types it
         column.held_text = true;
+        column.stored_mixed = true;  // (DATE's affinity read order_date >= '2024' as a number; outside tester s21d)
       }
     }
     if (!serve_stored_values(db, table))

@@ -792,3 +792,15 @@ SELECT flag, count(*) FROM (SELECT CASE WHEN id > 10 THEN 1 ELSE 0 END AS flag F
 -- -x of an integer scaling an interval (a 500 before; s21c).
 -- id: demo-242
 SELECT id, extract(epoch FROM -parent_id * interval '1 second') AS e FROM spans WHERE parent_id IS NOT NULL ORDER BY id LIMIT 3;
+
+-- A computed interval where a condition belongs, and meeting a quoted literal (s21e).
+-- id: demo-243
+SELECT count(*) FROM spans WHERE NOT (end_time - start_time);
+
+-- id: demo-244
+SELECT kind, max(CASE WHEN status = 'ERROR' THEN end_time - start_time ELSE '30 seconds' END) AS m,
+       min(coalesce(end_time - start_time, '1 hour')) AS n
+FROM spans GROUP BY kind ORDER BY kind;
+
+-- id: demo-245
+SELECT count(*) FROM spans WHERE start_time::date - date '2026-10-01';

@@ -797,3 +797,8 @@ SELECT datetime(start_time) AS v FROM spans WHERE id IN (1, 2) UNION SELECT NULL
 -- database: demo
 -- truth: SELECT kind, coalesce(sum(cost_usd), 0)::float8 AS t FROM spans GROUP BY kind HAVING coalesce(sum(cost_usd), 0)::float8 > 0.01 ORDER BY kind
 SELECT kind, total(cost_usd) AS t FROM spans GROUP BY kind HAVING total(cost_usd) > 0.01 ORDER BY kind;
+
+-- id: sqlite-158
+-- database: demo
+-- truth: SELECT id, CASE WHEN id > 1 THEN to_char(start_time, 'YYYY-MM-DD HH24:MI:SS') END AS c, coalesce(to_char(end_time, 'YYYY-MM-DD HH24:MI:SS'), to_char(start_time, 'YYYY-MM-DD HH24:MI:SS')) AS d FROM spans ORDER BY id LIMIT 3
+SELECT id, CASE WHEN id > 1 THEN datetime(start_time) END AS c, coalesce(datetime(end_time), datetime(start_time)) AS d FROM spans ORDER BY id LIMIT 3;
