@@ -834,7 +834,14 @@ Status Admitter::expr(ast::Expr& e, const ExprContext& ctx) {
           json_text_allowed_ = &*n.arg;  // NULL or not reads the same on both engines
           return expr(*n.arg, ctx);
         } else if constexpr (std::is_same_v<T, ast::BoolTest>) {
-          return expr(*n.arg, ctx);
+          // x IS [NOT] TRUE / FALSE / UNKNOWN reads a boolean: of a number, a text or a time PostgreSQL's error
+          // (cost_usd IS UNKNOWN was answered as IS NULL on SQLite; outside tester s21f).
+          static constexpr const char* kClause[] = {"IS TRUE",      "IS NOT TRUE", "IS FALSE",
+                                                    "IS NOT FALSE", "IS UNKNOWN",  "IS NOT UNKNOWN"};
+          const char* clause = kClause[static_cast<std::size_t>(n.kind)];
+          if (auto s = condition_type(*n.arg, ctx, clause); !s) return s;
+          if (auto s = expr(*n.arg, ctx); !s) return s;
+          return condition_type(*n.arg, ctx, clause);
         } else if constexpr (std::is_same_v<T, ast::DistinctFrom>) {
           if (auto s = construct(Construct::IsDistinctFrom, loc); !s) return s;
           if (auto s = check_precedence(e); !s) return s;
