@@ -404,6 +404,12 @@ ValueType Admitter::value_type(const ast::Expr& e, const ExprContext& ctx) {
           if (f == "pg_int4_arith" || f == "pg_numeric_cmp") return {SqlType::Integer};
           if (f == "pg_float_sum" || f == "pg_float_avg") return {SqlType::Float};  // numeric_scale_on_sqlite.cpp
           if (f == "pg_jsonb_in") return {SqlType::Json};  // CAST(text AS jsonb) on SQLite (json_on_sqlite.cpp)
+          // A numeric literal as SQLite's rendering prints it (its exact digits, render_expr.cpp): typed as the
+          // literal, so that the rendering admits again (max(.1, 2) read back as a mix; the fuzzer's P4, CI run 80).
+          if (f == "pg_numeric_literal" && n.args.size() == 1)
+            if (const auto* l = std::get_if<ast::Literal>(&n.args.front().node);
+                l && l->kind == ast::LiteralKind::String)
+              return {SqlType::Numeric, literal_scale(l->text)};
           if ((f == "pg_numeric_max" || f == "pg_numeric_min") && n.args.size() == 2) {  // max / min, exact
             ValueType column = first;
             column.exact_text = false;

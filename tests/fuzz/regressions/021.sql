@@ -1,0 +1,1 @@
+SELECT 1 WHERE 1 BETWEEN min(1, 2) AND max(.1, 2)
