@@ -264,9 +264,8 @@ Result<TimeLiteralDecision> check_time_literal(std::string_view literal, std::st
                         // (>= '...:59.999' became >= '...:59', one row more; outside tester s21a).
                         "FIX: compare as a time: CAST(" + std::string(column) + " AS " +
                             (format.suffix.empty() ? "timestamp" : "timestamptz") +
-                            ") with the literal (the column stores at most " +
-                            std::to_string(format.fraction_digits) + " fraction digits" +
-                            (format.date_only ? ": dates only" : "") + ").",
+                            ") with the literal (the column stores at most " + std::to_string(format.fraction_digits) +
+                            " fraction digits" + (format.date_only ? ": dates only" : "") + ").",
                         location >= 0 ? std::optional<int>(location) : std::nullopt);
     if (rewritten != literal) out.replacement = std::move(rewritten);
     return out;

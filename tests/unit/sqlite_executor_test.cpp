@@ -199,7 +199,7 @@ TEST_F(SqliteExecutorTest, ExpressionTypeComesFromFirstNonNullValue) {
                    within(5s));
   ASSERT_TRUE(r.has_value()) << r.error().message;
   EXPECT_EQ(r->columns[0].type, "double precision");  // REAL
-  EXPECT_EQ(r->columns[1].type, "unknown");  // nothing tells: PostgreSQL's name for an unresolved type
+  EXPECT_EQ(r->columns[1].type, "unknown");           // nothing tells: PostgreSQL's name for an unresolved type
 }
 
 TEST_F(SqliteExecutorTest, MaxRowsStopsReadingEarly) {
