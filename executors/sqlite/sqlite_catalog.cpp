@@ -217,8 +217,11 @@ bool serve_stored_values(sqlite3* db, catalog::Table& table) {
   for (std::size_t i = 0; i < columns.size(); ++i) {
     catalog::Column& c = *columns[i];
     const bool texts = seen[3 * i] == 1, numbers = seen[3 * i + 1] == 1, reals = seen[3 * i + 2] == 1;
-    std::string t;
-    for (char ch : c.type) t.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
+    const auto upper = [](std::string v) {
+      for (auto& ch : v) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      return v;
+    };
+    const std::string t = upper(c.type);
     const bool boolean = t.find("BOOL") != std::string::npos;
     const bool number = !boolean && (t.find("INT") != std::string::npos || t.find("REAL") != std::string::npos ||
                                      t.find("FLOA") != std::string::npos || t.find("DOUB") != std::string::npos ||
@@ -237,9 +240,7 @@ bool serve_stored_values(sqlite3* db, catalog::Table& table) {
       c.type = "REAL";
     }
     // Texts beside numbers in a column served as text (or of no declared type): read as its texts.
-    t.clear();
-    for (char ch : c.type) t.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
-    if (texts && numbers && (t == "TEXT" || t.empty())) {
+    if (texts && numbers && (upper(c.type) == "TEXT" || c.type.empty())) {
       c.stored_mixed = true;
       c.held_text = true;
       c.type = "TEXT";
